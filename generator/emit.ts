@@ -1,0 +1,98 @@
+/**
+ * @module
+ * The emit pipeline: model in, in-memory files out. No file system access here;
+ * only the CLI writes to disk, so emitters can be tested in memory.
+ */
+import type { Diagnostic, SchemaFile } from './model/model.js';
+import { GeneratedFile } from './printer/generated-file.js';
+import type { Templates } from './templates.js';
+
+export const GENERATOR_NAME = 'loom';
+export const GENERATOR_VERSION = '0.1.0';
+
+export interface GeneratorOptions {
+  /**
+   * How generated code imports Loom's runtime entries (`server`, `client`).
+   * A package base such as `loom/runtime` (the default for users), or a path
+   * relative to the output root starting with `.` (this repository uses
+   * `../runtime/codegen`).
+   * @default 'loom/runtime'
+   */
+  readonly runtimeImport: string;
+  /** Handlebars templates, built-ins overlaid by user directories. */
+  readonly templates: Templates;
+}
+
+/** What every emitter gets besides the file it emits for. */
+export interface EmitContext {
+  readonly options: GeneratorOptions;
+  /** All loaded files (for cross-file lookups). */
+  readonly files: readonly SchemaFile[];
+  /**
+   * Output path for `file` with the given suffix: `system/v1alpha1/system.proto` +
+   * `server.ts` gives `system/v1alpha1/system.server.ts`.
+   */
+  outputPath(file: SchemaFile, suffix: string): string;
+  /** Starts a TypeScript file with the standard preamble naming `file` as its source. */
+  newFile(path: string, source: SchemaFile): GeneratedFile;
+  /** Adds a finished non-TypeScript file (JSON document, standalone validator JS). */
+  addFile(path: string, content: string): void;
+  warn(diagnostic: Diagnostic): void;
+}
+
+/** One output concern (types, validators, server, client, docs). */
+export interface Emitter {
+  readonly name: string;
+  emit(file: SchemaFile, ctx: EmitContext): void;
+}
+
+export interface OutputFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface EmitResult {
+  /** Sorted by path. */
+  readonly files: readonly OutputFile[];
+  readonly warnings: readonly Diagnostic[];
+}
+
+/** Runs every emitter over every file and returns the output, sorted by path. */
+export function emit(files: readonly SchemaFile[], emitters: readonly Emitter[], options: GeneratorOptions): EmitResult {
+  const generated: GeneratedFile[] = [];
+  const raw = new Map<string, string>();
+  const warnings: Diagnostic[] = [];
+  for (const file of files) warnings.push(...file.warnings);
+  const ctx: EmitContext = {
+    options,
+    files,
+    outputPath(file, suffix) {
+      return `${file.path.replace(/\.(proto|ya?ml|json)$/i, '')}.${suffix}`;
+    },
+    newFile(path, source) {
+      const f = new GeneratedFile({
+        path,
+        runtimeImport: options.runtimeImport,
+        preamble: { generator: `${GENERATOR_NAME} ${GENERATOR_VERSION}`, source: source.path },
+      });
+      generated.push(f);
+      return f;
+    },
+    addFile(path, content) {
+      raw.set(path, content.endsWith('\n') ? content : `${content}\n`);
+    },
+    warn(diagnostic) {
+      warnings.push(diagnostic);
+    },
+  };
+  for (const file of files) for (const emitter of emitters) emitter.emit(file, ctx);
+  const out = new Map<string, string>(raw);
+  for (const f of generated) {
+    if (out.has(f.path)) throw new Error(`two emitters wrote ${f.path}`);
+    out.set(f.path, f.toString());
+  }
+  return {
+    files: [...out.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, content]) => ({ path, content })),
+    warnings,
+  };
+}

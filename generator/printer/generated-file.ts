@@ -1,0 +1,253 @@
+/**
+ * @module
+ * The printer: emitters build a {@link GeneratedFile} line by line and ask it for
+ * imports; the file owns import deduplication and ordering, relative paths,
+ * literals, JSDoc and the preamble, so every emitter's output looks the same.
+ */
+import { posix } from 'node:path';
+
+/**
+ * Where an imported symbol lives.
+ * - `runtime:<entry>`: one of Loom's runtime entries (`runtime:server`, `runtime:client`);
+ *   resolved against the `runtime` generator option.
+ * - `/<path>`: another generated file, by its path in the output tree (`/system/v1alpha1/system.types.ts`).
+ * - anything else: a package specifier (`@grpc/grpc-js`), used as is.
+ */
+export type ImportFrom = `runtime:${string}` | `/${string}` | string;
+
+export interface ImportSymbol {
+  readonly kind: 'import';
+  readonly name: string;
+  readonly from: ImportFrom;
+  readonly typeOnly: boolean;
+}
+
+/** A symbol an emitter wants to reference; printing it adds the import. */
+export function importSymbol(name: string, from: ImportFrom, options: { typeOnly?: boolean } = {}): ImportSymbol {
+  return { kind: 'import', name, from, typeOnly: options.typeOnly ?? false };
+}
+
+/** Anything `print()` accepts. Strings are inserted verbatim; arrays are flattened. */
+export type Printable = string | number | boolean | ImportSymbol | readonly Printable[];
+
+export interface PreambleOptions {
+  /** Generator name and version, e.g. `loom 0.1.0`. */
+  readonly generator: string;
+  /** Schema file the output comes from, relative to the generation root. */
+  readonly source: string;
+  /** Options that influenced the output, printed in the header. */
+  readonly parameters?: string;
+}
+
+export interface GeneratedFileOptions {
+  /** Path of this file in the output tree, e.g. `system/v1alpha1/system.server.ts`. */
+  readonly path: string;
+  readonly preamble?: PreambleOptions;
+  /**
+   * How to import `runtime:<entry>`: either a package-style base (`loom/runtime`, giving
+   * `loom/runtime/server`) or a path relative to the output root starting with `.`
+   * (`../runtime/codegen`), which is made relative to each file.
+   */
+  readonly runtimeImport: string;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Reserved words and names that would shadow globals used by generated code.
+ * @see https://tc39.es/ecma262/#sec-keywords-and-reserved-words
+ */
+export const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else',
+  'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof',
+  'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void',
+  'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected',
+  'public', 'await', 'async', 'arguments', 'eval', 'undefined', 'NaN', 'Infinity', 'Object', 'Array',
+  'String', 'Number', 'Boolean', 'Symbol', 'Date', 'Error', 'Promise', 'Map', 'Set', 'Record', 'Partial',
+  'Uint8Array', 'JSON', 'type', 'any', 'unknown', 'never', 'object', 'string', 'number', 'boolean', 'bigint',
+]);
+
+/** A file being generated. Emitters call `print()`; the CLI calls `toString()`. */
+export class GeneratedFile {
+  readonly path: string;
+  readonly #options: GeneratedFileOptions;
+  readonly #lines: string[] = [];
+  /** from → name → typeOnly (a name used once as a value is imported as a value). */
+  readonly #imports = new Map<string, Map<string, boolean>>();
+  /** Local aliases for imported names that clash with each other: `from\0name` → alias. */
+  readonly #aliases = new Map<string, string>();
+  readonly #localNames = new Set<string>();
+
+  constructor(options: GeneratedFileOptions) {
+    this.path = options.path;
+    this.#options = options;
+  }
+
+  /** Declares a name this file defines itself, so imports with the same name get aliased. */
+  declare(name: string): string {
+    this.#localNames.add(name);
+    return name;
+  }
+
+  /** Prints one line made of the given parts. `print()` with no arguments prints an empty line. */
+  print(...parts: Printable[]): void {
+    this.#lines.push(this.#render(parts));
+  }
+
+  /** Prints several lines at once (each already rendered, e.g. from a template), keeping indentation. */
+  printBlock(text: string): void {
+    for (const line of text.replace(/\n+$/, '').split('\n')) this.#lines.push(line);
+  }
+
+  /** A string literal, single-quoted, escaped. */
+  string(value: string): string {
+    return stringLiteral(value);
+  }
+
+  /** A property key: bare when it is an identifier, quoted otherwise. */
+  propertyKey(name: string): string {
+    return IDENTIFIER.test(name) ? name : stringLiteral(name);
+  }
+
+  /** Property access: `.name` or `['name']`. */
+  propertyAccess(name: string): string {
+    return IDENTIFIER.test(name) ? `.${name}` : `[${stringLiteral(name)}]`;
+  }
+
+  /**
+   * A JSDoc block, indented. Returns nothing to print when `text` is empty and there are no tags.
+   * `*\/` inside the text is escaped so schema descriptions cannot end the comment early.
+   */
+  jsDoc(text: string | undefined, options: { indent?: string; tags?: readonly string[] } = {}): void {
+    const indent = options.indent ?? '';
+    const body = (text ?? '').trim().replace(/\*\//g, '*\\/');
+    const lines = body === '' ? [] : body.split(/\r?\n/).map((l) => l.trimEnd());
+    const tags = options.tags ?? [];
+    if (lines.length === 0 && tags.length === 0) return;
+    if (lines.length === 1 && tags.length === 0) {
+      this.#lines.push(`${indent}/** ${lines[0]} */`);
+      return;
+    }
+    this.#lines.push(`${indent}/**`);
+    for (const line of lines) this.#lines.push(line === '' ? `${indent} *` : `${indent} * ${line}`);
+    if (lines.length > 0 && tags.length > 0) this.#lines.push(`${indent} *`);
+    for (const tag of tags) this.#lines.push(`${indent} * ${tag.replace(/\*\//g, '*\\/')}`);
+    this.#lines.push(`${indent} */`);
+  }
+
+  /** The finished file: preamble, imports (sorted, type-only split), body. Ends with one newline. */
+  toString(): string {
+    const out: string[] = [];
+    const preamble = this.#options.preamble;
+    if (preamble) {
+      out.push(`// @generated by ${preamble.generator}${preamble.parameters ? ` with ${preamble.parameters}` : ''}`);
+      out.push(`// from ${preamble.source}`);
+      out.push('// Do not edit: run `loom generate` to change this file.');
+      out.push('/* eslint-disable */');
+      out.push('');
+    }
+    const importLines = this.#renderImports();
+    if (importLines.length > 0) out.push(...importLines, '');
+    const body = [...this.#lines];
+    while (body.length > 0 && body[body.length - 1] === '') body.pop();
+    while (body.length > 0 && body[0] === '') body.shift();
+    out.push(...body);
+    // Collapse runs of blank lines so emitters need not track spacing precisely.
+    const text = out.join('\n').replace(/\n{3,}/g, '\n\n');
+    return `${text}\n`;
+  }
+
+  #render(parts: readonly Printable[]): string {
+    let line = '';
+    for (const part of parts) {
+      if (typeof part === 'string') line += part;
+      else if (typeof part === 'number' || typeof part === 'boolean') line += String(part);
+      else if (Array.isArray(part)) line += this.#render(part);
+      else line += this.#useImport(part as ImportSymbol);
+    }
+    return line;
+  }
+
+  #useImport(symbol: ImportSymbol): string {
+    const from = this.#resolveFrom(symbol.from);
+    if (from === null) return symbol.name; // same file
+    let names = this.#imports.get(from);
+    if (!names) this.#imports.set(from, (names = new Map()));
+    const wasTypeOnly = names.get(symbol.name);
+    names.set(symbol.name, wasTypeOnly === undefined ? symbol.typeOnly : wasTypeOnly && symbol.typeOnly);
+    return this.#aliasFor(from, symbol.name);
+  }
+
+  #aliasFor(from: string, name: string): string {
+    const key = `${from}\0${name}`;
+    const existing = this.#aliases.get(key);
+    if (existing) return existing;
+    let alias = name;
+    const taken = new Set([...this.#localNames, ...this.#aliases.values()]);
+    for (let i = 2; taken.has(alias); i++) alias = `${name}$${i}`;
+    this.#aliases.set(key, alias);
+    return alias;
+  }
+
+  /** Turns an {@link ImportFrom} into the specifier written in this file, or null for this file itself. */
+  #resolveFrom(from: ImportFrom): string | null {
+    if (from.startsWith('runtime:')) {
+      const entry = from.slice('runtime:'.length);
+      const base = this.#options.runtimeImport;
+      if (base.startsWith('.')) return this.#relative(posix.join(base, `${entry}.js`));
+      return `${base}/${entry}`;
+    }
+    if (from.startsWith('/')) {
+      const target = from.slice(1);
+      if (target === this.path) return null;
+      return this.#relative(target.replace(/\.ts$/, '.js'));
+    }
+    return from;
+  }
+
+  #relative(targetFromRoot: string): string {
+    const rel = posix.relative(posix.dirname(this.path), posix.normalize(targetFromRoot));
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  }
+
+  #renderImports(): string[] {
+    const lines: string[] = [];
+    const specifiers = [...this.#imports.keys()].sort((a, b) => {
+      // Packages first, then relative paths; each group sorted.
+      const ra = a.startsWith('.') ? 1 : 0;
+      const rb = b.startsWith('.') ? 1 : 0;
+      return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
+    });
+    for (const from of specifiers) {
+      const names = this.#imports.get(from)!;
+      const sorted = [...names.keys()].sort();
+      const render = (n: string) => {
+        const alias = this.#aliases.get(`${from}\0${n}`)!;
+        return alias === n ? n : `${n} as ${alias}`;
+      };
+      const types = sorted.filter((n) => names.get(n));
+      const values = sorted.filter((n) => !names.get(n));
+      if (values.length > 0) lines.push(`import { ${values.map(render).join(', ')} } from ${stringLiteral(from)};`);
+      if (types.length > 0) lines.push(`import type { ${types.map(render).join(', ')} } from ${stringLiteral(from)};`);
+    }
+    return lines;
+  }
+}
+
+/** A single-quoted TypeScript string literal. */
+export function stringLiteral(value: string): string {
+  return `'${value
+    .replace(/\\/g, '\\\\')
+    .replace(/'/g, "\\'")
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r')
+    .replace(/\t/g, '\\t')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+    .replace(/[\x00-\x1f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
+}
+
+/** True when `name` can be used bare as a TypeScript identifier. */
+export function isIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name) && !RESERVED_WORDS.has(name);
+}

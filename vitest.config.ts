@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'generator/**/*.test.ts', 'runtime/**/*.test.ts'],
+    // Servers, databases and child processes: give slow machines room, never time behaviour.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
