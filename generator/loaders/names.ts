@@ -1,0 +1,118 @@
+/**
+ * @module
+ * Name helpers shared by the loaders: camelCase and PascalCase conversion, proto's
+ * default `json_name`, and safe identifiers that are never reserved words.
+ */
+import { RESERVED_WORDS } from '../printer/generated-file.js';
+
+const LEXICAL_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Splits a name at separators and lower→upper case changes: `issue_getIssue-list` → `issue`, `get`, `Issue`, `list`. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+/**
+ * camelCase from any wire name. Words keep their inner case so acronyms survive
+ * (`X-Request-ID` → `xRequestID`), which is what people write by hand.
+ * @example camelCase('priority_repo_id') // 'priorityRepoId'
+ */
+export function camelCase(name: string): string {
+  const parts = words(name);
+  if (parts.length === 0) return '';
+  return parts.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+}
+
+/**
+ * PascalCase from any name.
+ * @example pascalCase('gitea api') // 'GiteaApi'
+ */
+export function pascalCase(name: string): string {
+  return words(name)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+}
+
+/**
+ * protoc's default `json_name`: underscores dropped, the following letter upper-cased,
+ * everything else kept (`display_name` → `displayName`, `Foo_bar` → `FooBar`).
+ * @example protoJsonName('start_type') // 'startType'
+ */
+export function protoJsonName(name: string): string {
+  let out = '';
+  let upper = false;
+  for (const c of name) {
+    if (c === '_') upper = true;
+    else if (upper) {
+      out += c.toUpperCase();
+      upper = false;
+    } else out += c;
+  }
+  return out;
+}
+
+/**
+ * A name usable as a binding (type, class, function or variable name): invalid characters
+ * become `_`, a leading digit gets a `_` prefix, and reserved words get a `$` suffix
+ * (as protobuf-es does), so `Object` → `Object$` and `in` → `in$`.
+ * @example safeIdentifier('issue.Label') // 'issue_Label'
+ */
+export function safeIdentifier(name: string): string {
+  let id = name.replace(/[^A-Za-z0-9_$]/g, '_');
+  if (id === '') id = '_';
+  if (/^[0-9]/.test(id)) id = `_${id}`;
+  return RESERVED_WORDS.has(id) ? `${id}$` : id;
+}
+
+/** TypeScript type keywords: reserved for type names, harmless as variable names. */
+const TYPE_ONLY_WORDS: ReadonlySet<string> = new Set([
+  'type', 'any', 'unknown', 'never', 'object', 'string', 'number', 'boolean', 'bigint', 'Record', 'Partial',
+]);
+
+/**
+ * A name usable as a variable or parameter: like {@link safeIdentifier}, but type-only
+ * keywords stay as they are, since `type` or `string` are fine value names and a query
+ * parameter `type` should stay `type`.
+ * @example safeVariableName('in') // 'in$'
+ * @example safeVariableName('type') // 'type'
+ */
+export function safeVariableName(name: string): string {
+  const id = safeIdentifier(name);
+  return id.endsWith('$') && TYPE_ONLY_WORDS.has(id.slice(0, -1)) ? id.slice(0, -1) : id;
+}
+
+/**
+ * A name usable as a property key in an object literal or interface: only lexical rules
+ * apply (reserved words are fine as keys), so only invalid characters are replaced.
+ * @example safePropertyName('hamster-like') // 'hamster_like'
+ */
+export function safePropertyName(name: string): string {
+  if (LEXICAL_IDENTIFIER.test(name)) return name;
+  let id = name.replace(/[^A-Za-z0-9_$]/g, '_');
+  if (/^[0-9]/.test(id) || id === '') id = `_${id}`;
+  return id;
+}
+
+/**
+ * Hands out names unique within one scope: the second `foo` becomes `foo2`, and so on.
+ * @example
+ * const names = new UniqueNames(['body']);
+ * names.take('body'); // 'body2'
+ */
+export class UniqueNames {
+  readonly #taken: Set<string>;
+
+  constructor(reserved: Iterable<string> = []) {
+    this.#taken = new Set(reserved);
+  }
+
+  take(name: string): string {
+    let candidate = name;
+    for (let i = 2; this.#taken.has(candidate); i++) candidate = `${name}${i}`;
+    this.#taken.add(candidate);
+    return candidate;
+  }
+}

@@ -1,0 +1,457 @@
+/**
+ * @module
+ * The OpenAPI 3.0/3.1 and Swagger 2.0 loader: documents → services, operations,
+ * parameters, bodies and responses. Schemas are converted by {@link SchemaConverter}.
+ *
+ * Services are the operations' first tags (declaration order of first use); operations
+ * without tags go to a service named after `info.title`.
+ */
+import type {
+  HttpMethod,
+  HttpOperation,
+  MediaContent,
+  Parameter,
+  RequestBody,
+  ResponseHeader,
+  ResponseSpec,
+  SchemaFile,
+  SchemaFormat,
+  SecurityRequirement,
+  Service,
+  TypeRef,
+} from '../model/model.js';
+import { SchemaError } from './diagnostics.js';
+import { camelCase, pascalCase, safeIdentifier, safeVariableName, UniqueNames } from './names.js';
+import { type At, detectFormat, docOf, type FileEntry, isObject, SchemaConverter } from './openapi-schema.js';
+import { childPointer, type DocumentStore, type SourceDocument } from './refs.js';
+import { collectionFormatStyle, formMediaTypes, mediaList, swaggerParameterSchema } from './swagger2.js';
+
+type Json = Record<string, unknown>;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+const METHODS: ReadonlySet<string> = new Set<HttpMethod>(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+const LOCATIONS: ReadonlySet<string> = new Set(['path', 'query', 'header', 'cookie']);
+/** Names the generated input object and handler signature already use. */
+const RESERVED_PARAMETER_NAMES = ['body', 'ctx'];
+
+/**
+ * Converts parsed OpenAPI/Swagger documents into schema files.
+ *
+ * @param docs the documents asked for (already parsed by `store`)
+ * @returns one SchemaFile per document, in the order given; documents reached through
+ *   `$ref` become their `dependencies` (types only: their paths are not loaded)
+ * @throws SchemaError listing every problem found
+ *
+ * @example
+ * const store = new DocumentStore(root);
+ * const [file] = await loadOpenApiDocuments([await store.load('/abs/api.yaml')], store);
+ */
+export async function loadOpenApiDocuments(docs: readonly SourceDocument[], store: DocumentStore): Promise<SchemaFile[]> {
+  const converter = new SchemaConverter(store);
+  const entries: FileEntry[] = [];
+  for (const doc of docs) {
+    const data = doc.data as Json;
+    const format = detectFormat(data);
+    if (format !== 'openapi-3.0' && format !== 'openapi-3.1' && format !== 'swagger-2.0') {
+      converter.fail({ doc, pointer: data['swagger'] !== undefined ? '/swagger' : '/openapi' }, format);
+      continue;
+    }
+    converter.errors.push(...(await store.loadReferenced(doc)));
+    entries.push(converter.entry(doc, format));
+  }
+  if (converter.errors.length > 0) throw new SchemaError(converter.errors);
+  for (const entry of entries) new OperationReader(converter, entry).read();
+  converter.finish();
+  if (converter.errors.length > 0) throw new SchemaError(converter.errors);
+  return entries.map((e) => e.file as SchemaFile);
+}
+
+/** Reads the `paths` of one document into services. */
+class OperationReader {
+  readonly #c: SchemaConverter;
+  readonly #entry: FileEntry;
+  readonly #doc: SourceDocument;
+  readonly #data: Json;
+  readonly #format: SchemaFormat;
+  readonly #services = new Map<string, { service: Service; operations: HttpOperation[]; names: UniqueNames }>();
+  readonly #serviceNames = new UniqueNames();
+  readonly #operationIds = new Map<string, string>();
+
+  constructor(converter: SchemaConverter, entry: FileEntry) {
+    this.#c = converter;
+    this.#entry = entry;
+    this.#doc = entry.doc;
+    this.#data = entry.doc.data as Json;
+    this.#format = entry.file.format;
+  }
+
+  #at(pointer: string): At {
+    return { doc: this.#doc, pointer };
+  }
+
+  read(): void {
+    (this.#entry.file.info as Mutable<SchemaFile['info']>).basePath = this.#basePath();
+    if (isObject(this.#data['webhooks']) && Object.keys(this.#data['webhooks']).length > 0) {
+      this.#c.warn(this.#at('/webhooks'), "'webhooks' are ignored: Loom generates the API's own operations only");
+    }
+    const paths = this.#data['paths'];
+    if (paths === undefined) return;
+    if (!isObject(paths)) {
+      this.#c.fail(this.#at('/paths'), "'paths' must be an object of path templates");
+      return;
+    }
+    for (const [path, rawItem] of Object.entries(paths)) {
+      if (path.startsWith('x-')) continue;
+      const itemAt = this.#at(childPointer('/paths', path));
+      if (!path.startsWith('/')) {
+        this.#c.fail(itemAt, `path '${path}' must start with '/'`);
+        continue;
+      }
+      const item = this.#c.deref(rawItem, itemAt);
+      if (!item) continue;
+      for (const [method, rawOp] of Object.entries(item.value)) {
+        if (!METHODS.has(method)) continue;
+        const opAt = { doc: item.at.doc, pointer: childPointer(item.at.pointer, method) };
+        if (!isObject(rawOp)) {
+          this.#c.fail(opAt, `operation '${method.toUpperCase()} ${path}' must be an object`);
+          continue;
+        }
+        this.#operation(path, method as HttpMethod, rawOp, opAt, item.value, item.at);
+      }
+    }
+  }
+
+  #basePath(): string {
+    if (this.#format === 'swagger-2.0') {
+      const base = typeof this.#data['basePath'] === 'string' ? this.#data['basePath'] : '';
+      return base.replace(/\/+$/, '');
+    }
+    const servers = this.#data['servers'];
+    const first = Array.isArray(servers) && isObject(servers[0]) ? servers[0] : undefined;
+    if (!first || typeof first['url'] !== 'string') return '';
+    const variables = isObject(first['variables']) ? first['variables'] : {};
+    const url = first['url'].replace(/\{([^}]+)\}/g, (_m, name: string) => {
+      const v = variables[name];
+      return isObject(v) && v['default'] !== undefined ? String(v['default']) : '';
+    });
+    let path = url;
+    const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(.*)$/i.exec(url);
+    if (absolute) path = absolute[1]!;
+    path = path.split(/[?#]/)[0]!;
+    if (path !== '' && !path.startsWith('/')) path = `/${path}`;
+    return path.replace(/\/+$/, '');
+  }
+
+  #service(tag: string | undefined, firstUse: At): { service: Service; operations: HttpOperation[]; names: UniqueNames } {
+    const name = tag ?? this.#entry.file.info.title;
+    const existing = this.#services.get(name);
+    if (existing) return existing;
+    const operations: HttpOperation[] = [];
+    let doc: string | undefined;
+    if (tag !== undefined && Array.isArray(this.#data['tags'])) {
+      const declared = this.#data['tags'].find((t) => isObject(t) && t['name'] === tag);
+      if (isObject(declared)) doc = docOf(declared);
+    }
+    const tagIndex = Array.isArray(this.#data['tags']) ? this.#data['tags'].findIndex((t) => isObject(t) && t['name'] === tag) : -1;
+    const service: Service = {
+      kind: 'service',
+      parent: this.#entry.file,
+      name,
+      localName: this.#serviceNames.take(safeIdentifier(pascalCase(name) || 'Api')),
+      fullName: name,
+      protocol: 'http',
+      ...(doc ? { doc } : {}),
+      operations,
+      // Where the tag is described, else the first operation that uses it.
+      source: this.#c.location(tagIndex >= 0 ? this.#at(`/tags/${tagIndex}`) : firstUse),
+    };
+    const created = { service, operations, names: new UniqueNames() };
+    this.#services.set(name, created);
+    this.#entry.services.push(service);
+    return created;
+  }
+
+  #operation(path: string, method: HttpMethod, op: Json, at: At, item: Json, itemAt: At): void {
+    const tags = Array.isArray(op['tags']) ? op['tags'].filter((t): t is string => typeof t === 'string') : [];
+    const derived = camelCase(`${method} ${path.replace(/[{}]/g, ' ')}`) || method;
+    const explicit = typeof op['operationId'] === 'string' && op['operationId'] !== '';
+    const name = explicit ? (op['operationId'] as string) : derived;
+    const previous = this.#operationIds.get(name);
+    if (previous !== undefined) {
+      this.#c.fail(
+        at,
+        explicit
+          ? `operationId '${name}' is also used by ${previous}: operation ids must be unique; rename one of them`
+          : `this operation has no operationId and the one derived from its method and path, '${name}', is already used by ${previous}; add an operationId`,
+      );
+      return;
+    }
+    this.#operationIds.set(name, `${method.toUpperCase()} ${path}`);
+    const { service, operations, names } = this.#service(tags[0], at);
+    const { parameters, body } = this.#parameters(path, op, at, item, itemAt);
+    const requestBody = body ?? this.#requestBody(op, at);
+    const localNames = new UniqueNames(requestBody ? RESERVED_PARAMETER_NAMES : RESERVED_PARAMETER_NAMES.filter((n) => n !== 'body'));
+    const security = this.#security(op);
+    if (op['callbacks'] !== undefined) this.#c.warn({ doc: at.doc, pointer: childPointer(at.pointer, 'callbacks') }, "'callbacks' are ignored: Loom generates the API's own operations only");
+    const summary = typeof op['summary'] === 'string' && op['summary'].trim() !== '' ? op['summary'].trim() : undefined;
+    const doc = docOf(op);
+    const operation: HttpOperation = {
+      kind: 'http',
+      parent: service,
+      name,
+      localName: names.take(safeVariableName(camelCase(name) || method)),
+      method,
+      path,
+      parameters: parameters.map((p) => ({ ...p, localName: localNames.take(safeVariableName(camelCase(p.name) || 'param')) })),
+      ...(requestBody ? { requestBody } : {}),
+      responses: this.#responses(op, at),
+      ...(security ? { security } : {}),
+      tags,
+      deprecated: op['deprecated'] === true,
+      ...(summary ? { summary } : {}),
+      ...(doc ? { doc } : {}),
+      source: this.#c.location(at),
+    };
+    operations.push(operation);
+  }
+
+  /** Path-level and operation-level parameters merged (the operation's win), checked against the template. */
+  #parameters(path: string, op: Json, at: At, item: Json, itemAt: At): { parameters: Parameter[]; body?: RequestBody } {
+    const merged = new Map<string, { raw: Json; at: At }>();
+    const collect = (list: unknown, listAt: At) => {
+      if (list === undefined) return;
+      if (!Array.isArray(list)) {
+        this.#c.fail(listAt, "'parameters' must be an array");
+        return;
+      }
+      list.forEach((raw, i) => {
+        const param = this.#c.deref(raw, { doc: listAt.doc, pointer: childPointer(listAt.pointer, i) });
+        if (!param) return;
+        const name = param.value['name'];
+        const location = param.value['in'];
+        if (typeof name !== 'string' || typeof location !== 'string') {
+          this.#c.fail(param.at, "a parameter needs a string 'name' and 'in'");
+          return;
+        }
+        merged.set(`${location}\0${name}`, { raw: param.value, at: param.at });
+      });
+    };
+    collect(item['parameters'], { doc: itemAt.doc, pointer: childPointer(itemAt.pointer, 'parameters') });
+    collect(op['parameters'], { doc: at.doc, pointer: childPointer(at.pointer, 'parameters') });
+
+    const parameters: Parameter[] = [];
+    const form: { name: string; raw: Json; at: At }[] = [];
+    let body: RequestBody | undefined;
+    for (const { raw, at: pAt } of merged.values()) {
+      const location = raw['in'] as string;
+      if (location === 'body') {
+        body = this.#swaggerBody(raw, pAt, op);
+        continue;
+      }
+      if (location === 'formData') {
+        form.push({ name: raw['name'] as string, raw, at: pAt });
+        continue;
+      }
+      if (!LOCATIONS.has(location)) {
+        this.#c.fail({ doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') }, `parameter '${String(raw['name'])}' has unknown location 'in: ${location}': use path, query, header or cookie`);
+        continue;
+      }
+      const p = this.#parameter(raw, pAt, location as Parameter['in']);
+      if (p) parameters.push(p);
+    }
+    if (form.length > 0) {
+      if (body) this.#c.fail(at, "an operation cannot have both 'in: body' and 'in: formData' parameters; keep one of them");
+      else body = this.#formBody(form, op);
+    }
+
+    const declared = new Set(parameters.filter((p) => p.in === 'path').map((p) => p.name));
+    const template = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    for (const name of template) {
+      if (!declared.has(name)) this.#c.fail(at, `path parameter '{${name}}' of '${path}' is not defined: add a parameter with 'name: ${name}' and 'in: path'`);
+    }
+    for (const p of parameters) {
+      if (p.in === 'path' && !template.includes(p.name)) {
+        this.#c.fail(at, `path parameter '${p.name}' does not appear in '${path}': add '{${p.name}}' to the path or change 'in'`);
+      }
+    }
+    return { parameters, ...(body ? { body } : {}) };
+  }
+
+  #parameter(raw: Json, at: At, location: Parameter['in']): Parameter | undefined {
+    const name = raw['name'] as string;
+    let type: TypeRef;
+    if (this.#format === 'swagger-2.0') {
+      type = this.#c.typeOf(swaggerParameterSchema(raw), at);
+    } else if (raw['schema'] !== undefined) {
+      type = this.#c.typeOf(raw['schema'], { doc: at.doc, pointer: childPointer(at.pointer, 'schema') });
+    } else if (isObject(raw['content'])) {
+      const [mediaType, media] = Object.entries(raw['content'])[0] ?? [];
+      type = isObject(media) && media['schema'] !== undefined
+        ? this.#c.typeOf(media['schema'], { doc: at.doc, pointer: childPointer(at.pointer, 'content', mediaType ?? '', 'schema') })
+        : { kind: 'unknown' };
+    } else {
+      this.#c.warn(at, `parameter '${name}' has no schema; it is read as a string`);
+      type = { kind: 'scalar', scalar: 'string' };
+    }
+    let required = raw['required'] === true;
+    if (location === 'path' && !required) {
+      if (raw['required'] === false) this.#c.warn(at, `path parameter '${name}' says required: false; path parameters are always required`);
+      required = true;
+    }
+    const serialization = this.#style(raw, at, location);
+    const doc = docOf(raw);
+    return {
+      kind: 'parameter',
+      name,
+      localName: name, // made unique per operation by the caller
+      in: location,
+      required,
+      type,
+      ...serialization,
+      deprecated: raw['deprecated'] === true,
+      ...(doc ? { doc } : {}),
+      source: this.#c.location(at),
+    };
+  }
+
+  /** The effective `style`/`explode`, spelled out so emitters need not know each version's defaults. */
+  #style(raw: Json, at: At, location: Parameter['in']): Pick<Parameter, 'style' | 'explode'> {
+    if (this.#format === 'swagger-2.0') {
+      const s = collectionFormatStyle(raw['collectionFormat'], location);
+      if (s) return s;
+      this.#c.warn(at, `collectionFormat '${String(raw['collectionFormat'])}' has no OpenAPI 3 equivalent; values are read comma-separated`);
+      return collectionFormatStyle('csv', location)!;
+    }
+    const defaultStyle = location === 'query' || location === 'cookie' ? 'form' : 'simple';
+    const style = typeof raw['style'] === 'string' ? (raw['style'] as NonNullable<Parameter['style']>) : defaultStyle;
+    const explode = typeof raw['explode'] === 'boolean' ? raw['explode'] : style === 'form';
+    return { style, explode };
+  }
+
+  #consumes(op: Json): string[] {
+    return mediaList(op['consumes']) ?? mediaList(this.#data['consumes']) ?? ['application/json'];
+  }
+
+  #produces(op: Json): string[] {
+    return mediaList(op['produces']) ?? mediaList(this.#data['produces']) ?? ['application/json'];
+  }
+
+  #swaggerBody(raw: Json, at: At, op: Json): RequestBody {
+    const type = this.#c.typeOf(raw['schema'] ?? {}, { doc: at.doc, pointer: childPointer(at.pointer, 'schema') });
+    const doc = docOf(raw);
+    return {
+      required: raw['required'] === true,
+      contents: this.#consumes(op).map((mediaType) => ({ mediaType, type })),
+      ...(doc ? { doc } : {}),
+    };
+  }
+
+  #formBody(form: readonly { name: string; raw: Json; at: At }[], op: Json): RequestBody {
+    const properties = form.map(({ name, raw, at }) => {
+      const doc = docOf(raw);
+      return {
+        name,
+        required: raw['required'] === true,
+        type: this.#c.typeOf(swaggerParameterSchema(raw), at),
+        readOnly: false,
+        writeOnly: false,
+        ...(raw['default'] !== undefined ? { default: raw['default'] as never } : {}),
+        ...(doc ? { doc } : {}),
+      };
+    });
+    // Open like any schema without `additionalProperties`: extra form fields are not an error.
+    const type: TypeRef = { kind: 'object', properties, additionalProperties: true };
+    const hasFile = form.some(({ raw }) => raw['type'] === 'file');
+    return {
+      required: properties.some((p) => p.required),
+      contents: formMediaTypes(this.#consumes(op), hasFile).map((mediaType) => ({ mediaType, type })),
+    };
+  }
+
+  #requestBody(op: Json, at: At): RequestBody | undefined {
+    if (op['requestBody'] === undefined) return undefined;
+    const body = this.#c.deref(op['requestBody'], { doc: at.doc, pointer: childPointer(at.pointer, 'requestBody') });
+    if (!body) return undefined;
+    const doc = docOf(body.value);
+    return { required: body.value['required'] === true, contents: this.#contents(body.value['content'], body.at), ...(doc ? { doc } : {}) };
+  }
+
+  #contents(content: unknown, at: At): MediaContent[] {
+    if (!isObject(content)) return [];
+    return Object.entries(content).map(([mediaType, media]) => {
+      const schema = isObject(media) ? media['schema'] : undefined;
+      return schema === undefined
+        ? { mediaType }
+        : { mediaType, type: this.#c.typeOf(schema, { doc: at.doc, pointer: childPointer(at.pointer, 'content', mediaType, 'schema') }) };
+    });
+  }
+
+  #responses(op: Json, at: At): ResponseSpec[] {
+    const responses = op['responses'];
+    const responsesAt = { doc: at.doc, pointer: childPointer(at.pointer, 'responses') };
+    if (!isObject(responses)) {
+      if (responses !== undefined) this.#c.fail(responsesAt, "'responses' must be an object keyed by status code");
+      return [];
+    }
+    const out: ResponseSpec[] = [];
+    let fallback: ResponseSpec | undefined;
+    for (const [code, raw] of Object.entries(responses)) {
+      if (code.startsWith('x-')) continue;
+      const codeAt = { doc: responsesAt.doc, pointer: childPointer(responsesAt.pointer, code) };
+      let status: ResponseSpec['status'];
+      if (code === 'default') status = 'default';
+      else if (/^[1-5]\d\d$/.test(code)) status = Number(code);
+      else if (/^[1-5]XX$/i.test(code)) status = code.toUpperCase() as ResponseSpec['status'];
+      else {
+        this.#c.fail(codeAt, `response status '${code}' is not a status code: use 100–599, a range such as 4XX, or 'default'`);
+        continue;
+      }
+      const response = this.#c.deref(raw, codeAt);
+      if (!response) continue;
+      const spec = this.#response(status, response.value, response.at, op);
+      if (status === 'default') fallback = spec;
+      else out.push(spec);
+    }
+    if (fallback) out.push(fallback);
+    return out;
+  }
+
+  #response(status: ResponseSpec['status'], raw: Json, at: At, op: Json): ResponseSpec {
+    const doc = docOf(raw);
+    let contents: MediaContent[];
+    if (this.#format === 'swagger-2.0') {
+      const schema = raw['schema'];
+      const type = schema === undefined ? undefined : this.#c.typeOf(schema, { doc: at.doc, pointer: childPointer(at.pointer, 'schema') });
+      contents = type ? this.#produces(op).map((mediaType) => ({ mediaType, type })) : [];
+    } else {
+      contents = this.#contents(raw['content'], at);
+    }
+    return { status, ...(doc ? { doc } : {}), headers: this.#headers(raw['headers'], at), contents };
+  }
+
+  #headers(headers: unknown, at: At): ResponseHeader[] {
+    if (!isObject(headers)) return [];
+    const out: ResponseHeader[] = [];
+    for (const [name, raw] of Object.entries(headers)) {
+      const header = this.#c.deref(raw, { doc: at.doc, pointer: childPointer(at.pointer, 'headers', name) });
+      if (!header) continue;
+      const h = header.value;
+      let type: TypeRef;
+      if (this.#format === 'swagger-2.0') type = this.#c.typeOf(swaggerParameterSchema(h), header.at);
+      else if (h['schema'] !== undefined) type = this.#c.typeOf(h['schema'], { doc: header.at.doc, pointer: childPointer(header.at.pointer, 'schema') });
+      else if (isObject(h['content'])) type = this.#contents(h['content'], header.at)[0]?.type ?? { kind: 'unknown' };
+      else type = { kind: 'scalar', scalar: 'string' };
+      const doc = docOf(h);
+      out.push({ name, required: h['required'] === true, type, ...(doc ? { doc } : {}) });
+    }
+    return out;
+  }
+
+  #security(op: Json): SecurityRequirement[] | undefined {
+    const list = op['security'] ?? this.#data['security'];
+    if (!Array.isArray(list)) return undefined;
+    return list.filter(isObject).map((req) => ({
+      schemes: Object.fromEntries(Object.entries(req).map(([scheme, scopes]) => [scheme, Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : []])),
+    }));
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * @module
+ * OpenAPI documents on disk and `$ref` resolution between them.
+ *
+ * Each file is read and parsed once (`JSON.parse` for `.json`, `yaml` otherwise) and
+ * kept with what is needed to give a JSON pointer its line. Every external `$ref` is
+ * found and loaded up front, so that the conversion that follows is synchronous and
+ * can resolve each reference exactly once.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Diagnostic, SourceLocation } from '../model/model.js';
+import { error } from './diagnostics.js';
+import { escapePointerSegment, jsonPointerLines } from './json-lines.js';
+
+/** A parsed file. */
+export interface SourceDocument {
+  /** Absolute path. */
+  readonly key: string;
+  /** Path relative to the generation root, `/`-separated. */
+  readonly path: string;
+  readonly data: unknown;
+  /** 1-based line of the key or item at `pointer`, when known. */
+  lineOf(pointer: string): number | undefined;
+}
+
+/** Where a `$ref` points: a loaded document and a pointer inside it. */
+export interface RefTarget {
+  readonly doc: SourceDocument;
+  readonly pointer: string;
+  readonly value: unknown;
+}
+
+const toPosix = (p: string) => p.split(sep).join('/');
+
+/**
+ * The segments of a JSON pointer, unescaped.
+ * @example pointerSegments('/paths/~1repos~1{owner}') // ['paths', '/repos/{owner}']
+ */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '' || pointer === '/') return pointer === '/' ? [''] : [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/**
+ * Appends segments to a pointer, escaping them.
+ * @example childPointer('/paths', '/repos', 'get') // '/paths/~1repos/get'
+ */
+export function childPointer(pointer: string, ...segments: readonly (string | number)[]): string {
+  return segments.reduce<string>((p, s) => `${p}/${escapePointerSegment(String(s))}`, pointer);
+}
+
+function lookup(data: unknown, segments: readonly string[]): unknown {
+  let node = data;
+  for (const segment of segments) {
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (node !== null && typeof node === 'object' && Object.prototype.hasOwnProperty.call(node, segment)) node = (node as Record<string, unknown>)[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+function yamlLine(doc: Document, counter: LineCounter, segments: readonly string[]): number | undefined {
+  let node: Node | null | undefined = doc.contents as Node | null;
+  let line = node?.range ? counter.linePos(node.range[0]).line : undefined;
+  for (const segment of segments) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === segment);
+      if (!pair) return line;
+      const key = pair.key as Node | null;
+      if (key?.range) line = counter.linePos(key.range[0]).line;
+      node = pair.value as Node | null;
+    } else if (isSeq(node)) {
+      node = node.items[Number(segment)] as Node | null;
+      if (node?.range) line = counter.linePos(node.range[0]).line;
+    } else return line;
+  }
+  return line;
+}
+
+/**
+ * Loads and caches documents; resolves `$ref` strings against them.
+ * @example
+ * const store = new DocumentStore('/repo/schemas');
+ * const doc = await store.load('/repo/schemas/api.yaml');
+ * const target = store.resolveRef('#/components/schemas/Issue', doc); // { doc, pointer, value } or a reason
+ */
+export class DocumentStore {
+  readonly #root: string;
+  readonly #docs = new Map<string, SourceDocument>();
+
+  constructor(root: string) {
+    this.#root = resolve(root);
+  }
+
+  get(key: string): SourceDocument | undefined {
+    return this.#docs.get(key);
+  }
+
+  /**
+   * Reads and parses a file (once). Throws a diagnostic-shaped error on unreadable or
+   * malformed files.
+   */
+  async load(key: string, text?: string): Promise<SourceDocument> {
+    const cached = this.#docs.get(key);
+    if (cached) return cached;
+    const rel = relative(this.#root, key);
+    const path = toPosix(rel.startsWith('..') || isAbsolute(rel) ? key : rel);
+    const source = text ?? (await readFile(key, 'utf8'));
+    const doc = parseSource(key, path, source);
+    this.#docs.set(key, doc);
+    return doc;
+  }
+
+  /**
+   * Loads every document reachable from `doc` through external `$ref`s.
+   * Returns diagnostics for files that cannot be read or parsed.
+   */
+  async loadReferenced(doc: SourceDocument): Promise<Diagnostic[]> {
+    const problems: Diagnostic[] = [];
+    const queue = [doc];
+    const seen = new Set([doc.key]);
+    for (let i = 0; i < queue.length; i++) {
+      const current = queue[i]!;
+      for (const { ref, pointer } of collectRefs(current.data)) {
+        const hash = ref.indexOf('#');
+        const file = hash === -1 ? ref : ref.slice(0, hash);
+        if (file === '') continue;
+        if (/^[a-z][a-z0-9+.-]*:/i.test(file)) {
+          problems.push(error(`$ref '${ref}' points to a URL; only local files are supported: download it next to the schema and use a relative path`, this.location(current, pointer)));
+          continue;
+        }
+        const key = resolve(dirname(current.key), safeDecode(file));
+        if (seen.has(key)) continue;
+        seen.add(key);
+        try {
+          queue.push(await this.load(key));
+        } catch (e) {
+          const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : e instanceof Error ? e.message : String(e);
+          problems.push(error(`$ref '${ref}' cannot be loaded: ${reason}; fix the path (it is relative to ${current.path})`, this.location(current, pointer)));
+        }
+      }
+    }
+    return problems;
+  }
+
+  /**
+   * Resolves a `$ref` string written in `from`.
+   * @returns the target, or a sentence explaining why it cannot be resolved
+   */
+  resolveRef(ref: string, from: SourceDocument): RefTarget | string {
+    const hash = ref.indexOf('#');
+    const file = hash === -1 ? ref : ref.slice(0, hash);
+    const fragment = hash === -1 ? '' : safeDecode(ref.slice(hash + 1));
+    const doc = file === '' ? from : this.#docs.get(resolve(dirname(from.key), safeDecode(file)));
+    if (!doc) return `the file '${file}' was not loaded`;
+    if (fragment !== '' && !fragment.startsWith('/')) return `the fragment '#${fragment}' is not a JSON pointer (anchors and $id are not supported); use '#/path/to/schema'`;
+    const value = lookup(doc.data, pointerSegments(fragment));
+    if (value === undefined) return `nothing is declared at '${fragment || '/'}' in ${doc.path}`;
+    return { doc, pointer: fragment, value };
+  }
+
+  /**
+   * The location of a node. `line` is computed when first read: every model node has a
+   * location, few are ever printed, and finding lines costs a scan of the whole text.
+   */
+  location(doc: SourceDocument, pointer: string): SourceLocation {
+    let line: number | undefined | null = null;
+    return {
+      file: doc.path,
+      get line() {
+        if (line === null) line = doc.lineOf(pointer);
+        return line;
+      },
+      pointer,
+    };
+  }
+}
+
+/** `$ref`s are URI references, but people write `{` and `%` unencoded: decode when it is valid. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function parseSource(key: string, path: string, raw: string): SourceDocument {
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // editors on Windows add a BOM
+  if (/\.json$/i.test(key)) {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`${path} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    let lines: Map<string, number> | undefined;
+    return {
+      key, path, data,
+      lineOf(pointer) {
+        lines ??= jsonPointerLines(text);
+        return lines.get(pointer);
+      },
+    };
+  }
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: false });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    const line = first.linePos?.[0]?.line;
+    throw new Error(`${path}${line ? `:${line}` : ''} is not valid YAML: ${first.message.split('\n')[0]}`);
+  }
+  const data: unknown = doc.toJS({ maxAliasCount: -1 });
+  return { key, path, data, lineOf: (pointer) => yamlLine(doc, counter, pointerSegments(pointer)) };
+}
+
+/** Every `$ref` to another file in a document, with the pointer of the object holding it. */
+function collectRefs(data: unknown): { ref: string; pointer: string }[] {
+  const out: { ref: string; pointer: string }[] = [];
+  // Segments on a stack, joined only for the (rare) external refs: this walks every node.
+  const path: string[] = [];
+  // YAML aliases can make the same object appear twice, or inside itself.
+  const seen = new WeakSet<object>();
+  const walk = (node: unknown) => {
+    if (seen.has(node as object)) return;
+    seen.add(node as object);
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const item: unknown = node[i];
+        if (typeof item !== 'object' || item === null) continue;
+        path.push(String(i));
+        walk(item);
+        path.pop();
+      }
+    } else if (node !== null && typeof node === 'object') {
+      for (const k in node) {
+        const v = (node as Record<string, unknown>)[k];
+        if (k === '$ref' && typeof v === 'string') {
+          if (!v.startsWith('#')) out.push({ ref: v, pointer: path.map((s) => `/${escapePointerSegment(s)}`).join('') });
+        } else if (typeof v === 'object' && v !== null) {
+          path.push(k);
+          walk(v);
+          path.pop();
+        }
+      }
+    }
+  };
+  walk(data);
+  return out;
+}
