@@ -1,0 +1,178 @@
+/**
+ * @module
+ * REST decorator overhead: one endpoint (path parameter, two query parameters, a JSON body
+ * validated with ajv, a JSON answer) served three ways, each with `@hono/node-server` or Express on
+ * 127.0.0.1, port 0:
+ *
+ * - `decorated`: a class with Loom's decorators (`runtime/rest`);
+ * - `hono`: the same route hand-written on Hono with the same ajv validator (the baseline);
+ * - `routing-controllers` 0.11 on Express 4, with the same validator called in the action.
+ *
+ * routing-controllers needs `reflect-metadata` and reads parameter types from `emitDecoratorMetadata`,
+ * which tsx/esbuild drop. Its `@QueryParam` takes `{ type: Number }` explicitly; `@Param` has no
+ * options, so the action converts the path value with `Number()` itself. Class transformation and
+ * class-validator are turned off (ajv validates, as in the other two).
+ *
+ * The servers run in a child process and autocannon here, so they do not share one event loop.
+ * Rounds are interleaved (hono, decorated, routing-controllers, …): 2 s warm-up and 5 s measured each,
+ * `LOOM_BENCH_REST_ROUNDS` rounds (default 2), the median kept.
+ *
+ * `npx tsx bench/rest.ts` runs it alone; `npm run bench -- rest` through the runner (once registered there).
+ */
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { type BenchResult, median, printResults, result } from './results.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROUNDS = Number(process.env.LOOM_BENCH_REST_ROUNDS ?? 2);
+const WARMUP_S = Number(process.env.LOOM_BENCH_REST_WARMUP_S ?? 2);
+const DURATION_S = Number(process.env.LOOM_BENCH_REST_DURATION_S ?? 5);
+const CONNECTIONS = 50;
+const PATH = '/items/42?limit=10&offset=5';
+const BODY = JSON.stringify({ name: 'widget', tags: ['a', 'b'], price: 9.5 });
+
+const ITEM_SCHEMA = {
+  type: 'object',
+  required: ['name', 'price'],
+  properties: { name: { type: 'string', minLength: 1 }, tags: { type: 'array', items: { type: 'string' } }, price: { type: 'number', minimum: 0 } },
+  additionalProperties: false,
+} as const;
+
+type Ports = Record<'decorated' | 'hono' | 'routingControllers', number>;
+
+/** Runs the REST benchmark; see the module documentation. */
+export async function benchRest(onProgress: (line: string) => void = console.log): Promise<BenchResult[]> {
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, LOOM_BENCH_REST_SERVER: '1' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const ports = await serverPorts(child);
+    const rps: Record<keyof Ports, number[]> = { decorated: [], hono: [], routingControllers: [] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const name of ['hono', 'decorated', 'routingControllers'] as const) {
+        const url = `http://127.0.0.1:${ports[name]}${PATH}`;
+        await load(url, WARMUP_S);
+        const measured = await load(url, DURATION_S);
+        rps[name].push(measured);
+        onProgress(`  rest round ${round}/${ROUNDS} ${name}: ${Math.round(measured)} req/s`);
+      }
+    }
+    const decorated = median(rps.decorated);
+    return [
+      result('rest.decorated_vs_hono', decorated, median(rps.hono), 'req/s'),
+      result('rest.decorated_vs_routing_controllers', decorated, median(rps.routingControllers), 'req/s'),
+    ];
+  } finally {
+    child.kill();
+  }
+}
+
+async function load(url: string, seconds: number): Promise<number> {
+  const out = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: BODY,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  const bad = out.non2xx + out.errors;
+  if (bad > 0) throw new Error(`${url}: ${out.non2xx} non-2xx answers and ${out.errors} errors`);
+  return out.requests.average;
+}
+
+function serverPorts(child: ChildProcess): Promise<Ports> {
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Ports));
+    child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
+  });
+}
+
+/** The child: starts the three servers and reports their ports. */
+async function serve(): Promise<void> {
+  const { serve: honoServe } = await import('@hono/node-server');
+  const { Hono } = await import('hono');
+  const { Ajv } = await import('ajv');
+  const rest = await import('../runtime/rest/index.js');
+  const ajv = new Ajv({ allErrors: true });
+  const validate = ajv.compile(ITEM_SCHEMA);
+
+  // 1. Decorated, exactly as a user (or the generator) writes it.
+  const { BodyParam, PathParam, Path, POST, Produces, QueryParam } = rest;
+  const validateItem = validate as unknown as import('../runtime/rest/index.js').ValidateFunction;
+  class Items {
+    @POST @Path('/items/{id}') @Produces('application/json')
+    create(
+      @PathParam('id', { type: 'integer' }) id: number,
+      @QueryParam('limit', { type: 'integer', required: true }) limit: number,
+      @QueryParam('offset', { type: 'integer' }) offset: number | undefined,
+      @BodyParam({ validate: validateItem, required: true }) body: { name: string; price: number },
+    ) {
+      return { id, limit, offset, name: body.name, total: body.price * limit };
+    }
+  }
+  const decoratedApp = rest.createRestRouter().register(new Items()).app();
+
+  // 2. Hand-written Hono with the same conversions and validation.
+  const honoApp = new Hono();
+  honoApp.post('/items/:id', async (c) => {
+    const id = Number(c.req.param('id'));
+    const limitText = c.req.query('limit');
+    const offsetText = c.req.query('offset');
+    const limit = Number(limitText);
+    const offset = offsetText === undefined ? undefined : Number(offsetText);
+    if (!/^\d+$/.test(c.req.param('id')) || limitText === undefined || !Number.isInteger(limit) || (offset !== undefined && !Number.isInteger(offset))) {
+      return c.json({ status: 400, message: 'Bad Request' }, 400);
+    }
+    const body = (await c.req.json()) as { name: string; price: number };
+    if (!validate(body)) return c.json({ status: 400, message: 'Bad Request', violations: validate.errors }, 400);
+    return c.json({ id, limit, offset, name: body.name, total: body.price * limit });
+  });
+
+  // 3. routing-controllers on Express 4. Its decorator factories are typed `Function`, which TypeScript
+  // does not accept in decorator position, so they are applied as the calls `@…` compiles to.
+  await import('reflect-metadata');
+  const rc = await import('routing-controllers');
+  class RcItems {
+    create(id: string, limit: number, offset: number, body: { name: string; price: number }) {
+      if (!validate(body)) throw new rc.BadRequestError('Bad Request');
+      const n = Number(id);
+      return { id: n, limit, offset, name: body.name, total: body.price * limit };
+    }
+  }
+  const rcProto = RcItems.prototype;
+  rc.JsonController()(RcItems);
+  rc.Post('/items/:id')(rcProto, 'create');
+  rc.Param('id')(rcProto, 'create', 0);
+  rc.QueryParam('limit', { type: Number, required: true })(rcProto, 'create', 1);
+  rc.QueryParam('offset', { type: Number })(rcProto, 'create', 2);
+  rc.Body({ validate: false })(rcProto, 'create', 3);
+  const express = rc.createExpressServer({ controllers: [RcItems], classTransformer: false, validation: false, defaultErrorHandler: true });
+
+  const listen = (fetch: (r: Request) => Response | Promise<Response>): Promise<number> =>
+    new Promise((resolve) => {
+      const server = honoServe({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve((server.address() as AddressInfo).port));
+    });
+  const ports: Ports = {
+    decorated: await listen(decoratedApp.fetch),
+    hono: await listen(honoApp.fetch),
+    routingControllers: await new Promise((resolve) => {
+      const server = express.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    }),
+  };
+  process.send!(ports);
+}
+
+if (process.env.LOOM_BENCH_REST_SERVER === '1') {
+  await serve();
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const results = await benchRest();
+  console.log('');
+  printResults(results);
+}

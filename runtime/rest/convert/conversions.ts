@@ -1,0 +1,64 @@
+/**
+ * @module
+ * Ready-made conversions (xp-forge's `Matrix` and `SeparatedBy`) and a helper to write your own.
+ */
+import type { Conversion } from '../types.js';
+import { ConversionError } from './convert.js';
+
+/**
+ * Splits a string on a separator; arrays pass through unchanged and an empty string gives `[]`.
+ *
+ * @example
+ * ```ts
+ * list(@QueryParam('tags') @Convert(SeparatedBy(',')) tags: string[]) { … } // ?tags=a,b → ['a', 'b']
+ * ```
+ */
+export function SeparatedBy(separator: string): Conversion {
+  return {
+    convert: (input) => (typeof input === 'string' ? (input === '' ? [] : input.split(separator)) : input),
+  };
+}
+
+/**
+ * Parses a matrix segment: `status=COMPLETED;orgunits=A,B` → `{ status: 'COMPLETED', orgunits: ['A', 'B'] }`.
+ * A value containing `,` becomes a list, a key without `=` maps to `null`; non-strings pass through.
+ */
+export function Matrix(): Conversion {
+  return {
+    convert: (input) => {
+      if (typeof input !== 'string') return input;
+      const out: Record<string, string | string[] | null> = {};
+      for (const part of input.split(';')) {
+        if (part === '') continue;
+        const eq = part.indexOf('=');
+        if (eq < 0) {
+          out[part] = null;
+          continue;
+        }
+        const value = part.slice(eq + 1);
+        out[part.slice(0, eq)] = value.includes(',') ? value.split(',') : value;
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Wraps a function as a conversion; throwing rejects the value with 400 and the error's message.
+ *
+ * @example
+ * ```ts
+ * const upper = conversion((v) => String(v).toUpperCase());
+ * ```
+ */
+export function conversion(fn: (input: unknown) => unknown): Conversion {
+  return {
+    convert: (input) => {
+      try {
+        return fn(input);
+      } catch (e) {
+        throw new ConversionError(e instanceof Error ? e.message : String(e));
+      }
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * @module
+ * The runtime's error classes and the one JSON shape every default error answer uses:
+ * `{"status":404,"message":"Not Found"}`, plus `violations` for 400s caused by bad input.
+ */
+
+/** Where a rejected value came from. */
+export type ViolationLocation =
+  | 'path' | 'query' | 'header' | 'cookie' | 'form' | 'matrix' | 'body' | 'context' | 'bean' | 'result';
+
+/** One reason a request (or a result) was rejected. */
+export interface Violation {
+  readonly location: ViolationLocation;
+  /** Parameter name; for body violations the JSON pointer of the offending value (`/title`). */
+  readonly name: string;
+  readonly message: string;
+}
+
+/** The body every default error answer carries. */
+export interface ErrorBody {
+  readonly status: number;
+  readonly message: string;
+  readonly violations?: readonly Violation[];
+  readonly details?: unknown;
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity', 500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable',
+};
+
+/** The standard reason phrase of a status, or `HTTP <code>`. */
+export function reasonPhrase(status: number): string {
+  return REASONS[status] ?? `HTTP ${status}`;
+}
+
+/**
+ * An error that maps to an HTTP status. Throw it (or a subclass) from a handler.
+ *
+ * @example
+ * ```ts
+ * if (!issue) throw new HttpError(404, `Issue ${index} not found`);
+ * ```
+ */
+export class HttpError extends Error {
+  override readonly name: string = 'HttpError';
+  constructor(
+    readonly status: number,
+    message: string = reasonPhrase(status),
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+
+  /** The JSON body the default exception handler sends. */
+  toJSON(): ErrorBody {
+    return this.details === undefined
+      ? { status: this.status, message: this.message }
+      : { status: this.status, message: this.message, details: this.details };
+  }
+}
+
+/**
+ * 400: a value could not be read, converted or validated. Lists every violation, not just the first.
+ *
+ * @example
+ * ```ts
+ * throw new BadRequestError([{ location: 'query', name: 'limit', message: 'must be an integer' }]);
+ * ```
+ */
+export class BadRequestError extends HttpError {
+  override readonly name: string = 'BadRequestError';
+  readonly violations: readonly Violation[];
+  constructor(violations: readonly Violation[], message?: string) {
+    super(400, message ?? summarize(violations));
+    this.violations = violations;
+  }
+
+  override toJSON(): ErrorBody {
+    return { status: this.status, message: this.message, violations: this.violations };
+  }
+}
+
+/** 401: no user could be identified. */
+export class UnauthorizedError extends HttpError {
+  override readonly name: string = 'UnauthorizedError';
+  constructor(message = 'Unauthorized') {
+    super(401, message);
+  }
+}
+
+/** 403: the user is known but not allowed. */
+export class ForbiddenError extends HttpError {
+  override readonly name: string = 'ForbiddenError';
+  constructor(message = 'Forbidden') {
+    super(403, message);
+  }
+}
+
+/** 404. */
+export class NotFoundError extends HttpError {
+  override readonly name: string = 'NotFoundError';
+  constructor(message = 'Not Found') {
+    super(404, message);
+  }
+}
+
+/**
+ * Thrown at registration time when decorators are used in a way that cannot work.
+ * The message always names the class and, where it applies, the method.
+ */
+export class RegistrationError extends Error {
+  override readonly name = 'RegistrationError';
+}
+
+function summarize(violations: readonly Violation[]): string {
+  if (violations.length === 0) return 'Bad Request';
+  const v = violations[0]!;
+  const first = v.location === v.name ? `${v.location}: ${v.message}` : `${v.location} ${v.name}: ${v.message}`;
+  return violations.length === 1 ? first : `${first} (and ${violations.length - 1} more)`;
+}
+
+/** Turns any thrown value into the default error body and status (no stack traces, ever). */
+export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof HttpError) return error.toJSON();
+  return { status: 500, message: reasonPhrase(500) };
+}
+
+/** Builds the default JSON error answer. */
+export function errorResponse(body: ErrorBody, headers?: HeadersInit): Response {
+  const h = new Headers(headers);
+  h.set('content-type', 'application/json');
+  return new Response(JSON.stringify(body), { status: body.status, headers: h });
+}
+
+/** Throws at compile time when a switch over a `kind` is not exhaustive. */
+export function assertNever(value: never, what = 'value'): never {
+  throw new Error(`Unexpected ${what}: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,238 @@
+/**
+ * @module
+ * Compiles a registered class into route handlers: path, verb, order, security, body reading,
+ * parameter extractors, the instance to call, result validation, writing, errors and events. All
+ * decisions are made here, once; a request runs the precompiled steps.
+ */
+import type { Context, Next } from 'hono';
+import type { RouterState } from '../config.js';
+import { BadRequestError, HttpError, RegistrationError } from '../errors.js';
+import { compileBodyReader, compileFormReader } from './body.js';
+import { compileInstance } from './instances.js';
+import type { InstanceFactory } from './instances.js';
+import type { Violation } from '../errors.js';
+import { createNegotiator } from '../io/negotiate.js';
+import { parameterNames, resolveClass } from '../metadata/builder.js';
+import type { ResolvedClass, ResolvedMethod } from '../metadata/builder.js';
+import type { ParamSource, RawParam } from '../metadata/raw.js';
+import { DUPLICATE_SOURCE } from '../decorators/params.js';
+import { RestResponse } from '../response.js';
+import type { HttpVerb, RouteInfo, ValidateFunction } from '../types.js';
+import { createDefaultAjv, validationViolations } from '../validation.js';
+import { WorkerPool } from '../worker/pool.js';
+import { handleError } from './catch.js';
+import { fireEvents } from './events.js';
+import { Exchange } from './exchange.js';
+import { compileParam } from './extract.js';
+import type { Extractor, ParamPlan } from './extract.js';
+import { joinPaths, toHonoPath } from './path.js';
+import type { PathTemplate } from './path.js';
+import { compileSecurity } from './security.js';
+import { writeResult } from './write.js';
+import type { WritePlan } from './write.js';
+
+/** A compiled route, ready to be added to a Hono app. */
+export interface CompiledRoute {
+  readonly info: RouteInfo;
+  readonly honoPath: string;
+  readonly template: PathTemplate;
+  /** Registration sequence, to keep declaration order among equal `@RouteOrder`s. */
+  readonly sequence: number;
+  readonly handler: (c: Context, next: Next) => Promise<Response | void>;
+}
+
+const NO_BODY_VERBS: ReadonlySet<HttpVerb> = new Set(['HEAD', 'TRACE']);
+const QUERY_BY_NAME: ReadonlySet<HttpVerb> = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+
+/** What was registered: an instance (used as is) or a class (created through the injector). */
+export interface Registered {
+  readonly cls: Function;
+  readonly instance?: object;
+}
+
+/**
+ * Compiles every route of a registered class. Throws `RegistrationError` naming the class and method
+ * for any decoration that cannot work.
+ */
+export function compileClass(registered: Registered, state: RouterState, sequenceStart: number): CompiledRoute[] {
+  const resolved = resolveClass(registered.cls);
+  const routes = resolved.methods.filter((m) => m.verb !== undefined);
+  if (routes.length === 0) {
+    throw new RegistrationError(`${resolved.name}: no route methods (decorate a method with @GET, @POST, … or a shorthand such as @Get('/path'))`);
+  }
+  const instanceOf = compileInstance(registered, resolved, state);
+  return routes.map((method, i) => compileMethod(resolved, method, state, instanceOf, sequenceStart + i));
+}
+
+function headerRules(headers: readonly string[] | undefined, where: string): { statics: [string, string][]; accept: string[]; contentType?: string } {
+  const statics: [string, string][] = [];
+  const accept: string[] = [];
+  let contentType: string | undefined;
+  for (const h of headers ?? []) {
+    const colon = h.indexOf(':');
+    if (colon <= 0) throw new RegistrationError(`${where}: @Header('${h}') must be written 'Name: value'`);
+    const name = h.slice(0, colon).trim();
+    const value = h.slice(colon + 1).trim();
+    if (name.toLowerCase() === 'accept') accept.push(...value.split(',').map((v) => v.trim()));
+    else if (name.toLowerCase() === 'content-type') contentType = value;
+    else statics.push([name, value]);
+  }
+  return { statics, accept, ...(contentType ? { contentType } : {}) };
+}
+
+function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: RouterState, instanceOf: InstanceFactory, sequence: number): CompiledRoute {
+  const where = `${cls.name}.${method.name}`;
+  const verb = method.verb!;
+  if ((method.verbCount ?? 1) > 1) throw new RegistrationError(`${where}: more than one HTTP verb decorator`);
+  if (cls.path === undefined && method.path === undefined) {
+    throw new RegistrationError(`${where}: @${verb} has no path (put @Path on the class or the method, or use @${verb[0]}${verb.slice(1).toLowerCase()}('/path'))`);
+  }
+  let template;
+  try {
+    template = toHonoPath(joinPaths(state.options.prefix, cls.path, method.path));
+  } catch (e) {
+    throw new RegistrationError(`${where}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const status = method.status ?? 200;
+  if (!Number.isInteger(status) || status < 100 || status > 599) throw new RegistrationError(`${where}: @Status(${status}) is not an HTTP status`);
+
+  const cRules = headerRules(cls.headers, cls.name);
+  const mRules = headerRules(method.headers, where);
+  const headers = [...cRules.statics, ...mRules.statics];
+  const consumes = method.consumes ?? (mRules.accept.length ? mRules.accept : undefined) ?? cls.consumes ?? (cRules.accept.length ? cRules.accept : []);
+  const writer = method.writer ?? cls.writer;
+  const produces = method.produces ?? (mRules.contentType ? [mRules.contentType] : undefined) ?? cls.produces ?? (cRules.contentType ? [cRules.contentType] : []);
+  const suppressCheck = method.suppressCheck === true || cls.suppressCheck === true;
+  if (writer?.type && method.returns && !suppressCheck) {
+    const fits = writer.type === method.returns || method.returns.prototype instanceof writer.type;
+    if (!fits) throw new RegistrationError(`${where}: @ResponseWriter writes ${writer.type.name} but the method returns ${method.returns.name} (add @SuppressCheck() to skip this check)`);
+  }
+
+  const info: RouteInfo = { className: cls.name, methodName: method.name, verb, path: template.declared, consumes, produces, status, order: method.order ?? 0 };
+
+  // Parameters: decorated ones as declared, the rest bound by name (path variable, then query or body by verb).
+  const names = method.params.length < method.arity || method.params.some((p) => p?.source === undefined) ? parameterNames((cls.cls as { prototype: Record<string, Function> }).prototype[method.name]!) : [];
+  const plans: ParamPlan[] = [];
+  let bodyAt = -1;
+  for (let i = 0; i < method.arity; i++) {
+    const raw: RawParam = method.params[i] ?? {};
+    let source: ParamSource | undefined = raw.source;
+    if (source?.kind === 'context' && source.token === DUPLICATE_SOURCE) throw new RegistrationError(`${where} parameter ${i}: more than one source decorator`);
+    if (!source) {
+      const name = names[i];
+      if (!name || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new RegistrationError(`${where} parameter ${i}: no source decorator and no usable parameter name`);
+      source = template.variables.includes(name) ? { kind: 'path', name } : QUERY_BY_NAME.has(verb) ? { kind: 'query', name } : { kind: 'body' };
+    }
+    const plan = compileParam(raw, source, {
+      where: `${where} parameter ${i}`,
+      variables: template.variables,
+      state,
+      ...(method.reader ?? cls.reader ? { reader: (method.reader ?? cls.reader)! } : {}),
+      ...(method.contextReader ?? cls.contextReader ? { contextReader: (method.contextReader ?? cls.contextReader)! } : {}),
+      suppressCheck,
+    });
+    if (plan.needs === 'body') {
+      if (bodyAt >= 0) throw new RegistrationError(`${where}: more than one body parameter (parameters ${bodyAt} and ${i})`);
+      if (NO_BODY_VERBS.has(verb)) throw new RegistrationError(`${where}: a ${verb} request carries no body, but parameter ${i} reads it`);
+      bodyAt = i;
+    }
+    plans.push(plan);
+  }
+  const bodyPlan = bodyAt >= 0 ? plans[bodyAt] : undefined;
+  const needsForm = plans.some((p) => p.needs === 'form');
+  if (needsForm && bodyPlan) throw new RegistrationError(`${where}: form parameters and a body parameter both read the body`);
+  const extractors: Extractor[] = plans.map((p) => p.extract);
+  const anyAsync = plans.some((p) => p.async) || instanceOf.async;
+
+  const validateResult = compileResultValidator(method, state, where);
+  const resultStatus = method.validateResultStatus ?? 500;
+  const security = compileSecurity(method, cls, state, info);
+  const catchWith = method.catchWith !== undefined ? method.catchWith : (cls.catchWith ?? []);
+  const optOut = method.catchWith !== undefined && method.catchWith.length === 0;
+  const events = method.events ?? [];
+  const onError = state.options.onError ?? ((e: unknown) => console.error('[loom/rest] event failed:', e));
+  const writePlan: WritePlan = { status, staticHeaders: headers, ...(writer ? { writer } : {}), produces, negotiate: createNegotiator(produces.length ? produces : [...state.writers.mimeList, 'application/json', 'text/plain']), state };
+  // Error entities never go through the method's own writer (a file writer cannot write `{status,message}`).
+  const errorPlan: WritePlan = { status, staticHeaders: [], produces, negotiate: writePlan.negotiate, state };
+  const blocking = method.blocking;
+  const blockingModule = blocking ? (blocking.module instanceof URL ? blocking.module.href : blocking.module.startsWith('file:') ? blocking.module : new URL(blocking.module, 'file://').href) : '';
+  const pool = blocking ? () => poolFor(state, blocking.pool ?? 'default') : undefined;
+  const methodName = method.name;
+  const readBody = bodyPlan ? compileBodyReader(bodyPlan, consumes, state) : undefined;
+  const readForm = needsForm ? compileFormReader(consumes) : undefined;
+  const isHead = verb === 'HEAD';
+  // With @Produces, an Accept that fits none of them is refused before the method runs (no side effects).
+  const checkAccept = produces.length > 0 && !writer;
+  const notAcceptable = `Not Acceptable: this resource produces ${produces.join(', ')}`;
+
+  const handler = async (c: Context, next: Next): Promise<Response | void> => {
+    // Hono routes HEAD to GET handlers; an explicit @HEAD route is registered as GET and only takes HEADs.
+    if (isHead && c.req.method !== 'HEAD') return next();
+    const x = new Exchange(c, info);
+    let entity: unknown;
+    let response: Response;
+    try {
+      if (checkAccept && writePlan.negotiate(c.req.header('accept')) === undefined) throw new HttpError(406, notAcceptable);
+      if (security) await security(x);
+      if (readBody) x.body = await readBody(x);
+      if (readForm) x.form = await readForm(x);
+      const violations: Violation[] = [];
+      let args: unknown[] = new Array(extractors.length);
+      for (let i = 0; i < extractors.length; i++) args[i] = extractors[i]!(x, violations);
+      let target = instanceOf.get(x, violations);
+      if (anyAsync) {
+        args = await Promise.all(args);
+        target = await target;
+      }
+      if (violations.length > 0) throw new BadRequestError(violations);
+      let result: unknown = pool
+        ? await pool().run(blockingModule, blocking!.export, args)
+        : (target as Record<string, (...a: unknown[]) => unknown>)[methodName]!(...args);
+      if (result instanceof Promise) result = await result;
+      if (result instanceof RestResponse && result.content.kind === 'next') return next();
+      if (validateResult && !(result instanceof RestResponse)) {
+        const v = validationViolations(validateResult, result, 'result', 'result');
+        if (v.length > 0) throw new HttpError(resultStatus, 'Response validation failed', { violations: v });
+      }
+      entity = result instanceof RestResponse ? (result.content.kind === 'entity' ? result.content.value : undefined) : result;
+      response = await writeResult(writePlan, x, result);
+    } catch (error) {
+      response = await handleError(error, c, catchWith, !optOut, state, (r) => writeError(errorPlan, x, r));
+      if (events.length > 0) await fireEvents(events, c, response.status, undefined, error, (e) => onError(e, c));
+      return response;
+    }
+    if (events.length > 0) await fireEvents(events, c, response.status, entity, undefined, (e) => onError(e, c));
+    return response;
+  };
+
+  return { info, honoPath: template.hono, template, sequence, handler };
+}
+
+/** Writes an exception handler's answer; when `Accept` fits nothing produced, falls back to JSON. */
+async function writeError(plan: WritePlan, x: Exchange, r: RestResponse): Promise<Response> {
+  try {
+    return await writeResult(plan, x, r);
+  } catch {
+    return writeResult({ ...plan, produces: [] }, x, r);
+  }
+}
+
+function poolFor(state: RouterState, name: string): WorkerPool {
+  let pool = state.pools.get(name);
+  if (!pool) {
+    pool = new WorkerPool({ name: `loom-rest-${name}`, ...state.options.workerPools?.[name] });
+    state.pools.set(name, pool);
+  }
+  return pool;
+}
+
+function compileResultValidator(method: ResolvedMethod, state: RouterState, where: string): ValidateFunction | undefined {
+  const v = method.validateResult;
+  if (v === undefined) return undefined;
+  if (typeof v === 'function') return v as ValidateFunction;
+  try {
+    return (state.ajv ??= createDefaultAjv()).compile(v);
+  } catch (e) {
+    throw new RegistrationError(`${where}: invalid result JSON Schema: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * @module
+ * The per-request state of one route call: the Hono context plus lazily read parts of the request.
+ */
+import type { Context } from 'hono';
+import type { RestUser, RouteInfo } from '../types.js';
+
+/** Key of the context map pushed by `pushContext` and eager providers. */
+export const PUSHED_KEY = 'loom.rest.context';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** `@Context` values pushed for this request (`pushContext`, `router.provide`). */
+    'loom.rest.context': Map<unknown, unknown>;
+  }
+}
+
+/** One request as the runtime sees it. Fields are filled on demand. */
+export class Exchange {
+  body: unknown = undefined;
+  form: Record<string, string | File | (string | File)[]> | undefined = undefined;
+  user: RestUser | undefined = undefined;
+  responseHeaders: Headers | undefined = undefined;
+  private matrixCache: Map<string, string[]> | undefined = undefined;
+  private rawQueryCache: Map<string, string[]> | undefined = undefined;
+  contextCache: Map<unknown, unknown> | undefined = undefined;
+
+  constructor(
+    readonly c: Context,
+    readonly route: RouteInfo,
+  ) {}
+
+  /** Matrix parameters of every path segment (`/a;x=1/b;y=2,3`). */
+  matrix(name: string): string[] | undefined {
+    if (!this.matrixCache) {
+      const map = new Map<string, string[]>();
+      const url = this.c.req.url;
+      const start = url.indexOf('/', url.indexOf('//') + 2);
+      const q = url.indexOf('?', start);
+      const path = url.slice(start, q < 0 ? undefined : q);
+      for (const segment of path.split('/')) {
+        const parts = segment.split(';');
+        for (const part of parts.slice(1)) {
+          if (part === '') continue;
+          const eq = part.indexOf('=');
+          const key = safeDecode(eq < 0 ? part : part.slice(0, eq));
+          const value = eq < 0 ? '' : safeDecode(part.slice(eq + 1));
+          const list = map.get(key);
+          if (list) list.push(value);
+          else map.set(key, [value]);
+        }
+      }
+      this.matrixCache = map;
+    }
+    return this.matrixCache.get(name);
+  }
+
+  /** Query values exactly as sent (for `@Raw`). */
+  rawQuery(name: string): string[] | undefined {
+    if (!this.rawQueryCache) {
+      const map = new Map<string, string[]>();
+      const url = this.c.req.url;
+      const q = url.indexOf('?');
+      if (q >= 0) {
+        const hash = url.indexOf('#', q);
+        for (const pair of url.slice(q + 1, hash < 0 ? undefined : hash).split('&')) {
+          if (pair === '') continue;
+          const eq = pair.indexOf('=');
+          const key = safeDecode(eq < 0 ? pair : pair.slice(0, eq));
+          const value = eq < 0 ? '' : pair.slice(eq + 1);
+          const list = map.get(key);
+          if (list) list.push(value);
+          else map.set(key, [value]);
+        }
+      }
+      this.rawQueryCache = map;
+    }
+    return this.rawQueryCache.get(name);
+  }
+
+  /** Response headers a handler added through `@Context('headers')`. */
+  headers(): Headers {
+    return (this.responseHeaders ??= new Headers());
+  }
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+}
+
+/** Strips matrix parameters from a path so routing sees `/cars/2024` for `/cars;color=red/2024`. */
+export function stripMatrix(path: string): string {
+  return path.replace(/;[^/]*/g, '');
+}

@@ -1,0 +1,37 @@
+/**
+ * @module
+ * Unit tests of path template translation.
+ */
+import { describe, expect, it } from 'vitest';
+import { joinPaths, toHonoPath } from './path.js';
+
+describe('path templates', () => {
+  it('joins parts with single slashes', () => {
+    expect(joinPaths('/api/', '', undefined, '/users/', 'x')).toBe('/api/users/x');
+    expect(joinPaths()).toBe('/');
+  });
+  it('translates every variable syntax to Hono', () => {
+    expect(toHonoPath('/a/{x}/:y/{z:[0-9]+}/:w:[a-z]{2}').hono).toBe('/a/:x/:y/:z{[0-9]+}/:w{[a-z]{2}}');
+  });
+  it('lists variables in order', () => {
+    expect(toHonoPath('/a/{x}/:y/{z:.+}').variables).toEqual(['x', 'y', 'z']);
+  });
+  it('keeps nested braces inside a regular expression', () => {
+    expect(toHonoPath('/y/{year:[0-9]{4}}').hono).toBe('/y/:year{[0-9]{4}}');
+  });
+  it('rejects bad names, duplicates, unclosed braces and bad expressions', () => {
+    expect(() => toHonoPath('/{1x}')).toThrow('bad variable name "1x" in path "/{1x}"');
+    expect(() => toHonoPath('/{a}/{a}')).toThrow('variable "a" appears twice');
+    expect(() => toHonoPath('/{a')).toThrow('unclosed "{"');
+    expect(() => toHonoPath('/{a:(}')).toThrow('bad regular expression "("');
+  });
+});
+
+describe('specificity ranks', () => {
+  it('ranks literals over regex variables over plain variables', () => {
+    expect(toHonoPath('/a/{b:[0-9]+}/{c}/:d/:e:[a-z]+').ranks).toEqual([3, 2, 1, 1, 2]);
+  });
+  it('a regex containing a slash stays one segment', () => {
+    expect(toHonoPath('/f/{p:[^/]+}/x').ranks).toEqual([3, 2, 3]);
+  });
+});

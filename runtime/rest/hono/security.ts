@@ -1,0 +1,49 @@
+/**
+ * @module
+ * The authentication → roles → authorization flow of a route, compiled at registration.
+ * Method decorations override the class's, which override the router's.
+ */
+import type { RouterState } from '../config.js';
+import { ForbiddenError, UnauthorizedError } from '../errors.js';
+import type { ResolvedClass, ResolvedMethod } from '../metadata/builder.js';
+import type { RestUser, RouteInfo } from '../types.js';
+import type { Exchange } from './exchange.js';
+
+function hasRole(user: RestUser, role: string): boolean {
+  return user.hasRole ? user.hasRole(role) : (user.roles ?? []).includes(role);
+}
+
+/** Compiles the security check of a route, or `undefined` when the route has none. */
+export function compileSecurity(method: ResolvedMethod, cls: ResolvedClass, state: RouterState, info: RouteInfo): ((x: Exchange) => Promise<void>) | undefined {
+  const authn = method.authenticate !== undefined ? method.authenticate : cls.authenticate !== undefined ? cls.authenticate : state.authenticate;
+  const authz = method.authorize !== undefined ? method.authorize : cls.authorize !== undefined ? cls.authorize : state.authorize;
+  const roles = method.roles ?? cls.roles;
+  if (!authn && !authz && !roles) return undefined;
+  const permitAll = roles?.kind === 'permitAll';
+
+  return async (x) => {
+    if (authn) {
+      const credentials = await authn.provideCredentials(x.c);
+      const user = credentials === null || credentials === undefined ? undefined : ((await authn.authenticate(credentials, x.c)) ?? undefined);
+      if (!user && !permitAll) throw new UnauthorizedError();
+      x.user = user;
+    }
+    if (permitAll) return;
+    if (roles) {
+      switch (roles.kind) {
+        case 'denyAll':
+          throw new ForbiddenError();
+        case 'roles':
+          if (!x.user || !roles.roles.some((r) => hasRole(x.user!, r))) throw new ForbiddenError();
+          break;
+        default: {
+          const never: never = roles;
+          throw new Error(`unknown role rule ${String(never)}`);
+        }
+      }
+    }
+    if (authz) {
+      if (!x.user || !(await authz.authorize(x.user, x.c, info))) throw new ForbiddenError();
+    }
+  };
+}

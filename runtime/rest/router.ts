@@ -1,0 +1,216 @@
+/**
+ * @module
+ * `createRestRouter`: registers decorated classes or instances and builds a Hono app. Each router owns
+ * its registries (readers, writers, handlers, providers, singletons); two routers never share state.
+ */
+import type { Context, Hono } from 'hono';
+import { createState } from './config.js';
+import type { CorsOptions, RestRouterOptions, RouterState, SchemaCompiler } from './config.js';
+import { RegistrationError } from './errors.js';
+import { PUSHED_KEY } from './hono/exchange.js';
+import { buildApp, sortRoutes } from './hono/bind.js';
+import { compileClass } from './hono/compile.js';
+import type { CompiledRoute, Registered } from './hono/compile.js';
+import type {
+  AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, ExceptionHandler, InjectionProvider,
+  ResponseWriter, RouteInfo, ValueReader,
+} from './types.js';
+
+/**
+ * A router of decorated classes.
+ *
+ * @example
+ * ```ts
+ * const router = createRestRouter({ prefix: '/api' });
+ * router.register(new IssueRoutes(impl), HealthRoutes);
+ * serve({ fetch: router.app().fetch, port: 3000 });
+ * ```
+ */
+export class RestRouter {
+  private readonly state: RouterState;
+  private readonly registered: Registered[] = [];
+  private cached: Hono | undefined;
+
+  constructor(options: RestRouterOptions = {}) {
+    this.state = createState(options);
+  }
+
+  /**
+   * Registers instances (used as they are) and classes (created through the injector, cached as
+   * singletons unless `@NoCache`). Every decoration is checked now: errors name the class and method.
+   */
+  register(...targets: (object | Class)[]): this {
+    if (targets.length === 0) throw new RegistrationError('register() needs at least one class or instance');
+    const added: Registered[] = [];
+    for (const target of targets) {
+      if (target === null || (typeof target !== 'object' && typeof target !== 'function')) {
+        throw new RegistrationError(`register(): ${String(target)} is neither a class nor an instance`);
+      }
+      const entry: Registered = typeof target === 'function' ? { cls: target } : { cls: target.constructor, instance: target };
+      // Compile now so mistakes surface at registration, not on the first request.
+      compileClass(entry, this.state, 0);
+      added.push(entry);
+    }
+    this.registered.push(...added);
+    return this.changed();
+  }
+
+  /**
+   * Registers a reader for a class (bodies of that type), a mime (bodies sent with that Content-Type),
+   * or, given alone, for each mime in its own `consumes`.
+   */
+  reader(typeOrMime: Class | string | ValueReader, reader?: ValueReader): this {
+    if (typeof typeOrMime === 'object') {
+      if (!typeOrMime.consumes?.length) throw new RegistrationError('reader(): a reader registered alone needs `consumes`');
+      for (const mime of typeOrMime.consumes) this.state.readers.setMime(mime, typeOrMime);
+    } else if (!reader) throw new RegistrationError('reader(): missing reader');
+    else if (typeof typeOrMime === 'string') this.state.readers.setMime(typeOrMime, reader);
+    else this.state.readers.setType(typeOrMime, reader);
+    return this.changed();
+  }
+
+  /** Registers a writer for a class (results of that type) or a mime (negotiated on `Accept`); a writer alone is bound by its `produces`. */
+  writer(typeOrMime: Class | string | ResponseWriter, writer?: ResponseWriter): this {
+    if (typeof typeOrMime === 'object') {
+      if (!typeOrMime.produces) throw new RegistrationError('writer(): a writer registered alone needs `produces`');
+      this.state.writers.setMime(typeOrMime.produces, typeOrMime);
+    } else if (!writer) throw new RegistrationError('writer(): missing writer');
+    else if (typeof typeOrMime === 'string') this.state.writers.setMime(typeOrMime, writer);
+    else this.state.writers.setType(typeOrMime, writer);
+    return this.changed();
+  }
+
+  /**
+   * Global exception handlers, tried in order after method and class handlers. Registering a second
+   * handler for exactly the same error class is an error.
+   */
+  exceptionHandlers(...handlers: ExceptionHandler[]): this {
+    for (const h of handlers) {
+      const classes = Array.isArray(h.catches) ? h.catches : [h.catches];
+      for (const cls of classes) {
+        const clash = this.state.exceptionHandlers.find((e) => (Array.isArray(e.catches) ? e.catches : [e.catches]).includes(cls));
+        if (clash) throw new RegistrationError(`Exception handler for ${(cls as Function).name} already registered`);
+      }
+      this.state.exceptionHandlers.push(h);
+    }
+    return this.changed();
+  }
+
+  /** A lazy context provider: runs when a `@Context(token)` parameter needs it, at most once per request. */
+  addProvider<T>(token: unknown, provider: ContextProvider<T>): this {
+    this.state.providers.set(token, provider as ContextProvider);
+    return this.changed();
+  }
+
+  /** An eager context provider: runs on every request before routing. */
+  provide<T>(token: unknown, provider: ContextProvider<T>): this {
+    this.state.pushed.set(token, provider as ContextProvider);
+    return this.changed();
+  }
+
+  /** A not-found handler, for paths matching `pattern` or (without one) for every unmatched request. */
+  notFound(pattern: RegExp | string | ((c: Context) => unknown), handler?: (c: Context) => unknown): this {
+    if (typeof pattern === 'function') this.state.notFound.push({ handler: pattern });
+    else this.state.notFound.push({ pattern: typeof pattern === 'string' ? new RegExp(pattern) : pattern, handler: handler! });
+    return this.changed();
+  }
+
+  enableCors(options: CorsOptions = {}): this {
+    this.state.cors = options;
+    return this.changed();
+  }
+
+  authenticateWith(provider: AuthenticationProvider): this {
+    this.state.authenticate = provider;
+    return this.changed();
+  }
+
+  authorizeWith(provider: AuthorizationProvider): this {
+    this.state.authorize = provider;
+    return this.changed();
+  }
+
+  injectWith(injector: InjectionProvider): this {
+    this.state.injector = injector;
+    return this.changed();
+  }
+
+  /** The ajv (or compatible) compiler for `schema` options. */
+  validateWith(ajv: SchemaCompiler): this {
+    this.state.ajv = ajv;
+    return this.changed();
+  }
+
+  /** Drops cached singletons: the next request creates registered classes again. */
+  clearCache(): this {
+    this.state.instances.clear();
+    return this;
+  }
+
+  /** The routes, in the order they are matched. */
+  routes(): RouteInfo[] {
+    return sortRoutes(this.compile()).map((r) => r.info);
+  }
+
+  /** The Hono app (built once, rebuilt after any change). */
+  app(): Hono {
+    return (this.cached ??= buildApp(this.compile(), this.state));
+  }
+
+  /** Adds the routes to an existing Hono app under `prefix`. */
+  mount(app: Hono, prefix = '/'): Hono {
+    app.route(prefix, this.app());
+    return app;
+  }
+
+  /** Terminates the worker pools of `@Blocking` methods. */
+  async close(): Promise<void> {
+    await Promise.all([...this.state.pools.values()].map((p) => p.close()));
+    this.state.pools.clear();
+  }
+
+  private compile(): CompiledRoute[] {
+    let sequence = 0;
+    const routes: CompiledRoute[] = [];
+    for (const entry of this.registered) {
+      const compiled = compileClass(entry, this.state, sequence);
+      sequence += compiled.length;
+      routes.push(...compiled);
+    }
+    return routes;
+  }
+
+  private changed(): this {
+    this.cached = undefined;
+    return this;
+  }
+}
+
+/**
+ * Creates a router.
+ *
+ * @example
+ * ```ts
+ * const app = createRestRouter().register(new IssueRoutes(impl)).app();
+ * ```
+ */
+export function createRestRouter(options?: RestRouterOptions): RestRouter {
+  return new RestRouter(options);
+}
+
+/**
+ * Makes `value` available to `@Context(token)` parameters of this request (from your own middleware).
+ *
+ * @example
+ * ```ts
+ * app.use('*', async (c, next) => { pushContext(c, Tenant, tenantOf(c)); await next(); });
+ * ```
+ */
+export function pushContext(c: Context, token: unknown, value: unknown): void {
+  let map = c.get(PUSHED_KEY) as Map<unknown, unknown> | undefined;
+  if (!map) {
+    map = new Map();
+    c.set(PUSHED_KEY, map);
+  }
+  map.set(token, value);
+}

@@ -1,0 +1,155 @@
+/**
+ * @module
+ * The extension contracts of the decorator runtime: readers, writers, exception handlers, context
+ * providers, authentication and authorization, events, injection, conversions and parameter options.
+ */
+import type { Context } from 'hono';
+import type { RestResponse } from './response.js';
+
+/** Any class, abstract or not. `any` because constructor parameter lists are unknowable here. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Class<T = unknown> = abstract new (...args: any[]) => T;
+
+/** ajv's compiled validator shape (what the generator emits and `ajv.compile` returns). */
+export type ValidateFunction = ((data: unknown) => boolean) & { errors?: readonly ValidationErrorObject[] | null };
+
+/** The parts of ajv's `ErrorObject` the runtime reads. */
+export interface ValidationErrorObject {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly message?: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/** Built-in conversions of strings. `file` keeps an uploaded `File`; `json` parses JSON text. */
+export type ParamType = 'string' | 'number' | 'integer' | 'int64' | 'boolean' | 'date' | 'date-time' | 'file' | 'json';
+
+/** Turns a string into a value; throw to reject it (the message becomes the 400 violation). */
+export interface Converter<T = unknown> {
+  convert(value: string): T;
+}
+
+/** A generated enum object (`{ Open: 'open', Closed: 'closed' }`): accepts its values, and its keys. */
+export type EnumValues = Readonly<Record<string, string | number>>;
+
+/**
+ * What a parameter is converted to: a built-in type name, `Number`/`String`/`Boolean`/`Date`,
+ * a class with a static `fromString`/`valueOf` or a string constructor, a converter or an enum object.
+ */
+export type TypeRef = ParamType | Converter | EnumValues | Class | StringFactory;
+
+/** A class with a static `fromString` (its constructor may be private). */
+export interface StringFactory {
+  fromString(value: string): unknown;
+}
+
+/** Options every parameter decorator takes. */
+export interface ParamOptions {
+  readonly type?: TypeRef;
+  /** Missing values give 400. Path parameters are always required. @default false */
+  readonly required?: boolean;
+  /** Collect repeated values (`?a=1&a=2`), or split one value on a separator. */
+  readonly array?: boolean | { readonly separator: string };
+  readonly enum?: readonly (string | number)[];
+  /** `date`, `date-time`, `email`, `uuid`, `uri`: checked after conversion. */
+  readonly format?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly pattern?: string;
+  /** An ajv validator run on the converted value. */
+  readonly validate?: ValidateFunction;
+  /** A JSON Schema compiled with the router's ajv at registration. */
+  readonly schema?: object;
+  /** A reader for this parameter (takes precedence over every other reader). */
+  readonly reader?: ValueReader;
+}
+
+/**
+ * A user-defined conversion applied after the value is read and before the type conversion
+ * (xp-forge's `Conversion`). Throw to reject the value with 400.
+ */
+export interface Conversion {
+  convert(input: unknown): unknown;
+}
+
+/** Reads a request string (a parameter value or the body text) into a value. */
+export interface ValueReader<T = unknown> {
+  read(value: string, c: Context): T | Promise<T>;
+  /** Mime types this reader serves when registered by mime (body only). */
+  readonly consumes?: readonly string[];
+  /** The type it produces, checked against the parameter's `type` at registration. */
+  readonly type?: TypeRef;
+}
+
+/** What a writer may return: a body, or a full `Response` when it wants total control. */
+export type WriterOutput = string | Uint8Array | ReadableStream<Uint8Array> | null | globalThis.Response;
+
+/** Writes a handler's result. */
+export interface ResponseWriter<T = unknown> {
+  write(value: T, c: Context): WriterOutput | Promise<WriterOutput>;
+  /** Content-Type this writer sends; also registers it for that mime when none is registered. */
+  readonly produces?: string;
+  /** Static headers added to every response it writes. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The result type it accepts, checked against the method's `@Returns` at registration. */
+  readonly type?: Class;
+}
+
+/** An error class, matched with `instanceof`. */
+export type ErrorClass = Class<Error> | Class;
+
+/** Writes an error. Return a `RestResponse`, a `Response`, or a value sent as JSON with the error's status. */
+export interface ExceptionHandler<E = unknown> {
+  readonly catches: ErrorClass | readonly ErrorClass[];
+  handle(error: E, c: Context): RestResponse | globalThis.Response | unknown | Promise<unknown>;
+}
+
+/** Supplies a `@Context` value; `undefined` means it cannot (400 unless a default is given). */
+export type ContextProvider<T = unknown> = ((c: Context) => T | undefined | Promise<T | undefined>) | { provide(c: Context): T | undefined | Promise<T | undefined> };
+
+/** The authenticated principal. */
+export interface RestUser {
+  readonly name?: string;
+  readonly roles?: readonly string[];
+  /** Permissions keyed by authorization-provider id. */
+  readonly authorizations?: Readonly<Record<string, readonly string[]>>;
+  /** Overrides the role check of `@RolesAllowed` when present. */
+  hasRole?(role: string): boolean;
+}
+
+/** Identifies the user: `null`/`undefined` from either step gives 401. */
+export interface AuthenticationProvider<C = unknown> {
+  provideCredentials(c: Context): C | null | undefined | Promise<C | null | undefined>;
+  authenticate(credentials: C, c: Context): RestUser | null | undefined | Promise<RestUser | null | undefined>;
+}
+
+/** Decides whether a user may call a route: `false` gives 403. */
+export interface AuthorizationProvider {
+  readonly id?: string;
+  authorize(user: RestUser, c: Context, route: RouteInfo): boolean | Promise<boolean>;
+}
+
+/** Runs after the response is produced (`@Events`). */
+export type RestEvent<T = unknown> = ((value: T, c: Context) => void | Promise<void>) | { execute(value: T, c: Context): void | Promise<void> };
+
+/** Creates instances of registered classes (RESTs, readers, writers, handlers, providers). */
+export interface InjectionProvider {
+  getInstance<T>(cls: Class<T>): T;
+}
+
+/** What a running route knows about itself (`@Context('route')`). */
+export interface RouteInfo {
+  readonly className: string;
+  readonly methodName: string;
+  readonly verb: HttpVerb;
+  /** The path as declared (`/users/{id}`), class and router prefixes included. */
+  readonly path: string;
+  readonly consumes: readonly string[];
+  readonly produces: readonly string[];
+  readonly status: number;
+  readonly order: number;
+}
+
+export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'TRACE';

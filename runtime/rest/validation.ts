@@ -1,0 +1,41 @@
+/**
+ * @module
+ * ajv glue: a default compiler for hand-written schemas and the mapping from ajv errors to violations.
+ */
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { SchemaCompiler } from './config.js';
+import type { Violation, ViolationLocation } from './errors.js';
+import type { ValidateFunction } from './types.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+/** A fresh ajv with every error reported and the common formats, for `schema` options. */
+export function createDefaultAjv(): SchemaCompiler {
+  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false });
+  addFormats(ajv);
+  return { compile: (schema) => ajv.compile(schema) as unknown as ValidateFunction };
+}
+
+/**
+ * Runs a validator and returns one violation per ajv error.
+ *
+ * @example
+ * ```ts
+ * validationViolations(validateIssue, body, 'body', 'body');
+ * // [{ location: 'body', name: '/title', message: 'must be string' }]
+ * ```
+ */
+export function validationViolations(validate: ValidateFunction, value: unknown, location: ViolationLocation, name: string): Violation[] {
+  if (validate(value)) return [];
+  const errors = validate.errors ?? [];
+  if (errors.length === 0) return [{ location, name, message: 'is invalid' }];
+  return errors.map((e) => {
+    const missing = e.params?.['missingProperty'];
+    const extra = e.params?.['additionalProperty'];
+    const pointer = `${e.instancePath}${typeof missing === 'string' ? `/${missing}` : ''}${typeof extra === 'string' ? `/${extra}` : ''}`;
+    const where = location === 'body' || location === 'result' ? pointer || '/' : pointer ? `${name}${pointer}` : name;
+    return { location, name: where, message: e.message ?? e.keyword };
+  });
+}

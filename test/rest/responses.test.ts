@@ -1,0 +1,236 @@
+/**
+ * @module
+ * Writing: the Response builder, writers by method/type/mime, `Accept` negotiation, `@Produces`,
+ * `@Consumes`, readers, streams, async generators and static files.
+ */
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  BodyParam, Consumes, createRestRouter, fileWriter, GET, Path, PathParam, POST, Produces, RequestReader, Response,
+  ResponseWriter, Status,
+} from '../../runtime/rest/index.js';
+import type { HandlerResult, ResponseWriter as Writer, ValueReader } from '../../runtime/rest/index.js';
+import { call } from './helpers.js';
+
+@Path('/r')
+class Builder {
+  @GET @Path('/ok') ok() { return Response.ok({ a: 1 }); }
+  @GET @Path('/ok-empty') okEmpty() { return Response.ok(); }
+  @POST @Path('/created') created() { return Response.created('/users/{user}/avatars/{id}', '~friebe', 1).entity({ id: 1 }); }
+  @POST @Path('/created-named') createdNamed() { return Response.created('/u/{id}', { id: 'a b' }); }
+  @POST @Path('/accepted') accepted() { return Response.accepted(); }
+  @GET @Path('/no-content') noContent() { return Response.noContent(); }
+  @GET @Path('/see') see() { return Response.see('/elsewhere?x=1'); }
+  @GET @Path('/not-modified') notModified() { return Response.notModified(); }
+  @GET @Path('/not-found') notFound() { return Response.notFound('No such user'); }
+  @GET @Path('/not-found-bare') notFoundBare() { return Response.notFound(); }
+  @GET @Path('/not-acceptable') notAcceptable() { return Response.notAcceptable(new Error('only JSON')); }
+  @GET @Path('/error') error() { return Response.error(503, 'try later'); }
+  @GET @Path('/status') status() { return Response.status(418).type('text/plain').body('teapot'); }
+  @GET @Path('/headers') headers() { return Response.ok('x').header('X-A', '1').header('x-a', '2').header('X-B', '3'); }
+  @GET @Path('/bytes') bytes() { return Response.ok().body(new Uint8Array([1, 2, 3])); }
+  @GET @Path('/typed') typed() { return Response.ok({ a: 1 }).type('application/vnd.loom+json'); }
+  @GET @Path('/stream') stream() { return Response.ok().type('text/plain').stream(Readable.from(['a', 'b', 'c'])); }
+  @GET @Path('/stream-sized') streamSized() { return Response.ok().stream(Readable.from([Buffer.from('abcd')]), 4); }
+  @GET @Path('/generator') @Produces('text/event-stream')
+  async *generator(): AsyncGenerator<string> {
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setImmediate(r));
+      yield `data: ${i}\n\n`;
+    }
+  }
+  @GET @Path('/plain') @Status(202) plain(): HandlerResult<{ v: number }> { return { v: 1 }; }
+  @GET @Path('/null') @Status(204) nothing(): void {}
+  @GET @Path('/async') async later() { await new Promise((r) => setTimeout(r, 5)); return { late: true }; }
+}
+
+describe('the Response builder', () => {
+  const app = createRestRouter().register(new Builder()).app();
+  it('ok(entity) is 200 JSON', async () => {
+    const r = await call(app, 'GET', '/r/ok');
+    expect([r.status, r.headers.get('content-type'), r.text]).toEqual([200, 'application/json', '{"a":1}']);
+  });
+  it('ok() without entity is 200 with an empty body', async () => {
+    const r = await call(app, 'GET', '/r/ok-empty');
+    expect([r.status, r.text, r.headers.get('content-type')]).toEqual([200, '', null]);
+  });
+  it('created() fills positional placeholders, URL-encoded, and sets Location', async () => {
+    const r = await call(app, 'POST', '/r/created');
+    expect([r.status, r.headers.get('location'), r.text]).toEqual([201, '/users/~friebe/avatars/1', '{"id":1}']);
+  });
+  it('created() fills named placeholders from an object', async () => {
+    const r = await call(app, 'POST', '/r/created-named');
+    expect([r.status, r.headers.get('location'), r.text]).toEqual([201, '/u/a%20b', '']);
+  });
+  it('accepted() is 202', async () => {
+    expect((await call(app, 'POST', '/r/accepted')).status).toBe(202);
+  });
+  it('noContent() is 204 without a body', async () => {
+    const r = await call(app, 'GET', '/r/no-content');
+    expect([r.status, r.text]).toEqual([204, '']);
+  });
+  it('see() is 302 with Location', async () => {
+    const r = await call(app, 'GET', '/r/see');
+    expect([r.status, r.headers.get('location')]).toEqual([302, '/elsewhere?x=1']);
+  });
+  it('notModified() is 304', async () => {
+    expect((await call(app, 'GET', '/r/not-modified')).status).toBe(304);
+  });
+  it('notFound(message) is 404 with {"status","message"}', async () => {
+    const r = await call(app, 'GET', '/r/not-found');
+    expect([r.status, r.text]).toEqual([404, '{"status":404,"message":"No such user"}']);
+  });
+  it('notFound() without a message has no body', async () => {
+    const r = await call(app, 'GET', '/r/not-found-bare');
+    expect([r.status, r.text]).toEqual([404, '']);
+  });
+  it('notAcceptable(error) uses the error message', async () => {
+    expect((await call(app, 'GET', '/r/not-acceptable')).text).toBe('{"status":406,"message":"only JSON"}');
+  });
+  it('error(code, message)', async () => {
+    const r = await call(app, 'GET', '/r/error');
+    expect([r.status, r.text]).toEqual([503, '{"status":503,"message":"try later"}']);
+  });
+  it('status(code).type(mime).body(text)', async () => {
+    const r = await call(app, 'GET', '/r/status');
+    expect([r.status, r.headers.get('content-type'), r.text, r.headers.get('content-length')]).toEqual([418, 'text/plain', 'teapot', '6']);
+  });
+  it('header() replaces a header set earlier with the same name', async () => {
+    const r = await call(app, 'GET', '/r/headers');
+    expect([r.headers.get('x-a'), r.headers.get('x-b')]).toEqual(['2', '3']);
+  });
+  it('body(bytes) is octet-stream with Content-Length', async () => {
+    const res = await app.request('/r/bytes');
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    expect(res.headers.get('content-length')).toBe('3');
+    expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([1, 2, 3]);
+  });
+  it('type() overrides the negotiated content type of an entity', async () => {
+    const r = await call(app, 'GET', '/r/typed');
+    expect([r.headers.get('content-type'), r.text]).toEqual(['application/vnd.loom+json', '{"a":1}']);
+  });
+  it('stream() sends a Node stream chunked', async () => {
+    const r = await call(app, 'GET', '/r/stream');
+    expect([r.status, r.headers.get('content-type'), r.text, r.headers.get('content-length')]).toEqual([200, 'text/plain', 'abc', null]);
+  });
+  it('stream(source, size) sets Content-Length', async () => {
+    const r = await call(app, 'GET', '/r/stream-sized');
+    expect([r.headers.get('content-length'), r.text]).toEqual(['4', 'abcd']);
+  });
+  it('an async generator is streamed with the produced type', async () => {
+    const r = await call(app, 'GET', '/r/generator');
+    expect([r.headers.get('content-type'), r.text]).toEqual(['text/event-stream', 'data: 0\n\ndata: 1\n\ndata: 2\n\n']);
+  });
+  it('a plain value is sent with @Status', async () => {
+    const r = await call(app, 'GET', '/r/plain');
+    expect([r.status, r.text]).toEqual([202, '{"v":1}']);
+  });
+  it('undefined is sent with @Status and no body', async () => {
+    const r = await call(app, 'GET', '/r/null');
+    expect([r.status, r.text]).toEqual([204, '']);
+  });
+  it('async handlers do not block other requests', async () => {
+    const [slow, fast] = await Promise.all([call(app, 'GET', '/r/async'), call(app, 'GET', '/r/ok')]);
+    expect([slow.text, fast.text]).toEqual(['{"late":true}', '{"a":1}']);
+  });
+});
+
+class Csv {
+  constructor(readonly rows: string[][]) {}
+}
+const csvWriter: Writer<Csv> = { produces: 'text/csv', headers: { 'X-Writer': 'csv' }, write: (v) => v.rows.map((r) => r.join(',')).join('\n') };
+const xmlWriter: Writer = { produces: 'application/xml', write: (v) => `<v>${JSON.stringify(v)}</v>` };
+const csvReader: ValueReader<string[][]> = { consumes: ['text/csv'], read: (text) => text.trim().split('\n').map((l) => l.split(',')) };
+const upperReader: ValueReader<string> = { read: (text) => text.toUpperCase() };
+
+@Path('/w')
+class Writers {
+  @GET @Path('/csv') csv() { return new Csv([['a', 'b'], ['1', '2']]); }
+  @GET @Path('/negotiated') @Produces('application/json', 'application/xml') negotiated() { return { n: 1 }; }
+  @GET @Path('/json-only') @Produces('application/json') jsonOnly() { return { n: 1 }; }
+  @GET @Path('/method-writer') @ResponseWriter({ produces: 'text/x-shout', write: (v: unknown) => String(v).toUpperCase() }) shout() { return 'quiet'; }
+  @POST @Path('/import') @Consumes('text/csv', 'application/json') import(@BodyParam() rows: string[][]) { return { rows: rows.length }; }
+  @POST @Path('/upper') @RequestReader(upperReader) upper(@BodyParam() text: string) { return { text }; }
+  @POST @Path('/param-reader') paramReader(@BodyParam({ reader: upperReader }) text: string) { return { text }; }
+  @GET @Path('/open') open() { return { any: true }; }
+}
+
+describe('readers, writers and content negotiation', () => {
+  const app = createRestRouter().writer(Csv, csvWriter).writer(xmlWriter).reader('text/csv', csvReader).register(new Writers()).app();
+  it('a writer registered for the result class writes it, with its static headers', async () => {
+    const r = await call(app, 'GET', '/w/csv');
+    expect([r.headers.get('content-type'), r.headers.get('x-writer'), r.text]).toEqual(['text/csv', 'csv', 'a,b\n1,2']);
+  });
+  it('Accept picks among @Produces (q-values honoured)', async () => {
+    const r = await call(app, 'GET', '/w/negotiated', { headers: { accept: 'application/json;q=0.5, application/xml' } });
+    expect([r.headers.get('content-type'), r.text]).toEqual(['application/xml', '<v>{"n":1}</v>']);
+  });
+  it('without Accept the first produced type wins', async () => {
+    const r = await call(app, 'GET', '/w/negotiated');
+    expect([r.headers.get('content-type'), r.text]).toEqual(['application/json', '{"n":1}']);
+  });
+  it('wildcards match: text/* is not acceptable for JSON-only routes, */* is', async () => {
+    expect((await call(app, 'GET', '/w/json-only', { headers: { accept: '*/*' } })).status).toBe(200);
+    const r = await call(app, 'GET', '/w/json-only', { headers: { accept: 'text/*' } });
+    expect([r.status, r.text]).toEqual([406, '{"status":406,"message":"Not Acceptable: this resource produces application/json"}']);
+  });
+  it('a method @ResponseWriter wins over everything', async () => {
+    const r = await call(app, 'GET', '/w/method-writer');
+    expect([r.headers.get('content-type'), r.text]).toEqual(['text/x-shout', 'QUIET']);
+  });
+  it('a reader registered for the request mime reads the body', async () => {
+    const r = await call(app, 'POST', '/w/import', { body: 'a,b\nc,d\ne,f', headers: { 'content-type': 'text/csv' } });
+    expect(r.text).toBe('{"rows":3}');
+  });
+  it('a Content-Type outside @Consumes is 415', async () => {
+    const r = await call(app, 'POST', '/w/import', { body: '<x/>', headers: { 'content-type': 'application/xml' } });
+    expect([r.status, r.text]).toEqual([415, '{"status":415,"message":"Unsupported Media Type: this resource consumes text/csv, application/json"}']);
+  });
+  it('a method @RequestReader reads the body', async () => {
+    expect((await call(app, 'POST', '/w/upper', { body: 'abc', headers: { 'content-type': 'text/plain' } })).text).toBe('{"text":"ABC"}');
+  });
+  it('a parameter reader reads the body', async () => {
+    expect((await call(app, 'POST', '/w/param-reader', { body: 'xyz', headers: { 'content-type': 'text/plain' } })).text).toBe('{"text":"XYZ"}');
+  });
+  it('a route without @Produces uses a registered mime writer when Accept asks for it', async () => {
+    const r = await call(app, 'GET', '/w/open', { headers: { accept: 'application/xml' } });
+    expect([r.headers.get('content-type'), r.text]).toEqual(['application/xml', '<v>{"any":true}</v>']);
+  });
+  it('a route without @Produces falls back to JSON for other Accept values', async () => {
+    const r = await call(app, 'GET', '/w/open', { headers: { accept: 'image/png' } });
+    expect([r.headers.get('content-type'), r.text]).toEqual(['application/json', '{"any":true}']);
+  });
+});
+
+const PUBLIC = fileURLToPath(new URL('./fixtures/public', import.meta.url));
+
+@Path('/static')
+class Files {
+  @GET @Path('/{file:.+}') @ResponseWriter(fileWriter(PUBLIC))
+  file(@PathParam('file') file: string) { return file; }
+}
+
+describe('static files through the file writer', () => {
+  const app = createRestRouter().register(new Files()).app();
+  it('serves a file with its content type', async () => {
+    const r = await call(app, 'GET', '/static/index.html');
+    expect([r.status, r.headers.get('content-type'), r.text]).toEqual([200, 'text/html; charset=utf-8', '<h1>hi</h1>\n']);
+  });
+  it('serves files in subfolders', async () => {
+    const r = await call(app, 'GET', '/static/sub/site.css');
+    expect([r.headers.get('content-type'), r.headers.get('content-length'), r.text]).toEqual(['text/css; charset=utf-8', '20', 'body { color: red }\n']);
+  });
+  it('a missing file is 404', async () => {
+    expect((await call(app, 'GET', '/static/none.txt')).text).toBe('{"status":404,"message":"Not Found"}');
+  });
+  it('never serves a file outside its folder (encoded ..)', async () => {
+    const r = await call(app, 'GET', '/static/..%2Fsecret.txt');
+    expect([r.status, r.text]).toEqual([404, '{"status":404,"message":"Not Found"}']);
+  });
+  it('refuses a handler-returned path that escapes the root', async () => {
+    const writer = fileWriter(PUBLIC);
+    const c = { req: { method: 'GET' } } as never;
+    await expect(Promise.resolve().then(() => writer.write('../secret.txt', c))).rejects.toMatchObject({ status: 404 });
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * @module
+ * Security (authentication, authorization, roles; method over class over router), events and CORS.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  ANY_STATUS, Authenticate, Authorize, BodyParam, Context, createRestRouter, DefaultValue, DELETE, DenyAll, Event, Events, GET, HttpError, Path,
+  PermitAll, POST, RestBuilder, RolesAllowed, Status,
+} from '../../runtime/rest/index.js';
+import type { AuthenticationProvider, AuthorizationProvider, RestUser } from '../../runtime/rest/index.js';
+import { call } from './helpers.js';
+
+const USERS: Record<string, RestUser> = {
+  ada: { name: 'ada', roles: ['admin'], authorizations: { docs: ['read', 'write'] } },
+  bob: { name: 'bob', roles: ['reader'], authorizations: { docs: ['read'] } },
+};
+const bearer: AuthenticationProvider<string> = {
+  provideCredentials: (c) => c.req.header('authorization')?.replace(/^Bearer /, ''),
+  authenticate: (token) => USERS[token] ?? null,
+};
+const apiKey: AuthenticationProvider<string> = {
+  provideCredentials: (c) => c.req.header('x-api-key'),
+  authenticate: (key) => (key === 'k1' ? { name: 'service', roles: ['service'] } : null),
+};
+const canWrite: AuthorizationProvider = { id: 'docs', authorize: (user) => (user.authorizations?.['docs'] ?? []).includes('write') };
+const failing: AuthenticationProvider = {
+  provideCredentials: () => 'x',
+  authenticate: () => { throw new HttpError(400, 'malformed credentials'); },
+};
+
+@Path('/sec')
+@RolesAllowed('admin', 'reader')
+class Secured {
+  @GET @Path('/me') me(@Context('user') user: RestUser) { return { name: user.name }; }
+  @GET @Path('/admin') @RolesAllowed('admin') admin() { return 'admin only'; }
+  @GET @Path('/open') @PermitAll open(@Context('user') @DefaultValue(null) user: RestUser | null) { return { user: user?.name ?? null }; }
+  @DELETE @Path('/all') @DenyAll all() { return 'never'; }
+  @POST @Path('/write') @Authorize(canWrite) write() { return 'written'; }
+  @GET @Path('/service') @Authenticate(apiKey) @RolesAllowed('service') service() { return 'service'; }
+  @GET @Path('/broken') @Authenticate(failing) broken() { return 'never'; }
+  @GET @Path('/public') @Authenticate(null) @PermitAll publicRoute() { return 'public'; }
+}
+
+
+describe('authentication, authorization and roles', () => {
+  const app = createRestRouter().authenticateWith(bearer).register(new Secured()).app();
+  const as = (user: string) => ({ headers: { authorization: `Bearer ${user}` } });
+  it('no credentials is 401 in the default shape', async () => {
+    const r = await call(app, 'GET', '/sec/me');
+    expect([r.status, r.text]).toEqual([401, '{"status":401,"message":"Unauthorized"}']);
+  });
+  it('unknown credentials are 401', async () => {
+    expect((await call(app, 'GET', '/sec/me', as('eve'))).status).toBe(401);
+  });
+  it('an authenticated user with a class role passes and is injected', async () => {
+    expect((await call(app, 'GET', '/sec/me', as('bob'))).text).toBe('{"name":"bob"}');
+  });
+  it('a method @RolesAllowed overrides the class one: wrong role is 403', async () => {
+    const r = await call(app, 'GET', '/sec/admin', as('bob'));
+    expect([r.status, r.text]).toEqual([403, '{"status":403,"message":"Forbidden"}']);
+    expect((await call(app, 'GET', '/sec/admin', as('ada'))).text).toBe('admin only');
+  });
+  it('a missing user where one is injected without a default is 400', async () => {
+    @Path('/u') class U { @GET get(@Context('user') user: RestUser) { return user; } }
+    const r = await call(createRestRouter().register(U).app(), 'GET', '/u');
+    expect(r.json()).toMatchObject({ status: 400, violations: [{ location: 'context', name: 'user' }] });
+  });
+  it('@PermitAll lets anyone in and still identifies a user when possible', async () => {
+    expect((await call(app, 'GET', '/sec/open')).text).toBe('{"user":null}');
+    expect((await call(app, 'GET', '/sec/open', as('ada'))).text).toBe('{"user":"ada"}');
+  });
+  it('@DenyAll is always 403', async () => {
+    expect((await call(app, 'DELETE', '/sec/all', as('ada'))).status).toBe(403);
+  });
+  it('an authorization provider decides: false is 403', async () => {
+    expect((await call(app, 'POST', '/sec/write', as('bob'))).status).toBe(403);
+    expect((await call(app, 'POST', '/sec/write', as('ada'))).text).toBe('written');
+  });
+  it('a method @Authenticate overrides the router provider', async () => {
+    expect((await call(app, 'GET', '/sec/service', { headers: { 'x-api-key': 'k1' } })).text).toBe('service');
+    expect((await call(app, 'GET', '/sec/service', as('ada'))).status).toBe(401);
+  });
+  it("a provider's own error goes through exception handling", async () => {
+    expect((await call(app, 'GET', '/sec/broken')).text).toBe('{"status":400,"message":"malformed credentials"}');
+  });
+  it('@Authenticate(null) turns authentication off for one method', async () => {
+    expect((await call(app, 'GET', '/sec/public')).text).toBe('public');
+  });
+  it('a role check without any authentication provider is 403 (no user)', async () => {
+    const app2 = createRestRouter().register(new Secured()).app();
+    expect((await call(app2, 'GET', '/sec/me')).status).toBe(403);
+  });
+  it('a router-level authorization provider applies to every route', async () => {
+    @Path('/docs') class Docs { @GET get() { return 'doc'; } }
+    const app2 = new RestBuilder().authenticateWith(bearer).authorizeWith(canWrite).register(Docs).build();
+    expect((await call(app2, 'GET', '/docs', as('bob'))).status).toBe(403);
+    expect((await call(app2, 'GET', '/docs', as('ada'))).text).toBe('doc');
+  });
+});
+
+class Conflict extends Error {}
+const log: string[] = [];
+
+@Path('/ev')
+class Evented {
+  @POST @Path('/users') @Status(201)
+  @Events(
+    Event((user: { name: string }) => { log.push(`created ${user.name}`); }),
+    Event((v) => { log.push(`on 201 ${JSON.stringify(v)}`); }, { response: 201 }),
+    Event((e: Error) => { log.push(`conflict ${e.message}`); }, { exception: Conflict }),
+    Event(() => { log.push('any'); }, { response: ANY_STATUS }),
+    Event(() => { log.push('on 404'); }, { response: 404 }),
+  )
+  create(@BodyParam() user: { name: string }) {
+    if (user.name === 'taken') throw new Conflict('taken');
+    return user;
+  }
+  @GET @Path('/failing-event') @Events(Event(() => { throw new Error('event broke'); }))
+  failingEvent() { return { ok: true }; }
+}
+
+describe('events', () => {
+  const errors: unknown[] = [];
+  const app = createRestRouter({ onError: (e) => errors.push(e) }).register(new Evented()).app();
+  it('fire after a 2xx with the entity, by status and for any status', async () => {
+    log.length = 0;
+    const r = await call(app, 'POST', '/ev/users', { json: { name: 'ada' } });
+    expect(r.status).toBe(201);
+    expect(log).toEqual(['created ada', 'on 201 {"name":"ada"}', 'any']);
+  });
+  it('fire by exception class with the error; 2xx events do not', async () => {
+    log.length = 0;
+    const r = await call(app, 'POST', '/ev/users', { json: { name: 'taken' } });
+    expect(r.status).toBe(500);
+    expect(log).toEqual(['conflict taken', 'any']);
+  });
+  it('a failing event is reported and never changes the answer', async () => {
+    const r = await call(app, 'GET', '/ev/failing-event');
+    expect([r.status, r.text]).toEqual([200, '{"ok":true}']);
+    expect((errors.at(-1) as Error).message).toBe('event broke');
+  });
+});
+
+describe('CORS', () => {
+  @Path('/c') class C { @GET get() { return { c: 1 }; } }
+  it('enableCors() allows any origin', async () => {
+    const app = createRestRouter().enableCors().register(C).app();
+    const r = await call(app, 'GET', '/c', { headers: { origin: 'https://a.example' } });
+    expect([r.headers.get('access-control-allow-origin'), r.text]).toEqual(['*', '{"c":1}']);
+  });
+  it('a preflight gets methods, headers and max age', async () => {
+    const app = createRestRouter().enableCors({ origin: 'https://.*\\.example', allowCredentials: true, maxAge: 600, allowHeaders: ['X-Token'], methods: ['GET', 'POST'] }).register(C).app();
+    const r = await call(app, 'OPTIONS', '/c', { headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' } });
+    expect(r.status).toBe(204);
+    expect(r.headers.get('access-control-allow-origin')).toBe('https://a.example');
+    expect(r.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(r.headers.get('access-control-max-age')).toBe('600');
+    expect(r.headers.get('access-control-allow-methods')).toBe('GET,POST');
+    expect(r.headers.get('access-control-allow-headers')).toBe('X-Token');
+  });
+  it('an origin outside the pattern gets no allow-origin header', async () => {
+    const app = createRestRouter().enableCors({ origin: 'https://.*\\.example' }).register(C).app();
+    const r = await call(app, 'GET', '/c', { headers: { origin: 'https://evil.test' } });
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
+  });
+  it('a list of exact origins', async () => {
+    const app = createRestRouter().enableCors({ origin: ['https://one.test'] }).register(C).app();
+    expect((await call(app, 'GET', '/c', { headers: { origin: 'https://one.test' } })).headers.get('access-control-allow-origin')).toBe('https://one.test');
+  });
+});
