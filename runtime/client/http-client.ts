@@ -1,0 +1,152 @@
+/**
+ * @module
+ * The engine behind generated fetch clients: builds the request of an
+ * operation from its spec and the caller's input object (path template,
+ * query, headers, cookies, JSON/form/multipart/raw body), sends it, and reads
+ * the response (JSON, text or bytes) or throws `ApiError`.
+ */
+import { ApiError } from './api-error.js';
+import { appendQuery, headerValue, pathValue, scalarText } from './params.js';
+import type { ParamSpec } from './params.js';
+
+/** Options of a generated client's constructor. */
+export interface HttpClientOptions {
+  /** Server URL including the API base path: `https://gitea.example.com/api/v1`. */
+  readonly baseUrl: string;
+  /** Headers sent with every request (e.g. `authorization`); a function is called per request. */
+  readonly headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+  /** A `fetch` to use instead of the global one (tests, retries, proxies). */
+  readonly fetch?: typeof fetch;
+}
+
+/** Per-call options. */
+export interface RequestOptions {
+  readonly signal?: AbortSignal;
+  /** Extra headers for this call. */
+  readonly headers?: HeadersInit;
+}
+
+/** What `…WithResponse` methods resolve to: the typed body and the raw response (headers such as `X-Total-Count`, `Link`). */
+export interface ApiResponse<T> {
+  readonly data: T;
+  readonly response: Response;
+}
+
+/** How an operation goes on the wire. Generated clients declare one constant per operation. */
+export interface OperationSpec {
+  /** `issueGetIssue`, for error messages. */
+  readonly name: string;
+  readonly method: string;
+  /** Path template relative to `baseUrl`: `/repos/{owner}/{repo}/issues/{index}`. */
+  readonly path: string;
+  readonly params: readonly ParamSpec[];
+  /** Media type of the request body, when the operation has one. */
+  readonly body?: string;
+  /** `Accept` header: the success response's media types. */
+  readonly accept?: string;
+}
+
+/** Sends operations; one per generated client instance. */
+export class HttpClient {
+  readonly #baseUrl: string;
+  readonly #headers: HttpClientOptions['headers'];
+  readonly #fetch: typeof fetch;
+
+  constructor(options: HttpClientOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#headers = options.headers;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** Sends `op` with `input`; resolves to the parsed body and the response, rejects with `ApiError` on non-2xx. */
+  async send<T>(op: OperationSpec, input: object, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const request = await this.build(op, input, options);
+    const response = await this.#fetch(request);
+    const data = await readBody(response, op.method);
+    if (!response.ok) throw new ApiError(response, data, op.name);
+    return { data: data as T, response };
+  }
+
+  /** The `Request` for `op` and `input`, without sending it. */
+  async build(op: OperationSpec, input: object, options: RequestOptions = {}): Promise<Request> {
+    const values = input as Readonly<Record<string, unknown>>;
+    let path = op.path;
+    const query = new URLSearchParams();
+    const headers = new Headers(typeof this.#headers === 'function' ? await this.#headers() : this.#headers);
+    const cookies: string[] = [];
+    for (const spec of op.params) {
+      const value = values[spec.key];
+      if (value === undefined || value === null) {
+        if (spec.in === 'path') throw new TypeError(`${op.name}: path parameter ${spec.key} is required`);
+        continue;
+      }
+      switch (spec.in) {
+        case 'path': path = path.replace(`{${spec.name}}`, pathValue(spec, value)); break;
+        case 'query': appendQuery(query, spec, value); break;
+        case 'header': headers.set(spec.name, headerValue(value)); break;
+        case 'cookie': cookies.push(`${spec.name}=${encodeURIComponent(headerValue(value))}`); break;
+        default: throw new TypeError(`unknown parameter location ${String((spec as ParamSpec).in)}`);
+      }
+    }
+    if (cookies.length > 0) headers.append('cookie', cookies.join('; '));
+    if (op.accept && !headers.has('accept')) headers.set('accept', op.accept);
+    if (options.headers) new Headers(options.headers).forEach((value, key) => headers.set(key, value));
+    const search = query.toString();
+    const url = `${this.#baseUrl}${path}${search ? `?${search}` : ''}`;
+    let body: BodyInit | undefined;
+    if (op.body !== undefined && values.body !== undefined) {
+      body = encodeBody(op.body, values.body);
+      // FormData sets its own multipart boundary.
+      if (!(body instanceof FormData)) headers.set('content-type', op.body);
+    }
+    return new Request(url, { method: op.method, headers, body, signal: options.signal });
+  }
+}
+
+function encodeBody(mediaType: string, value: unknown): BodyInit {
+  if (mediaType === 'application/json' || mediaType.endsWith('+json')) return JSON.stringify(value);
+  if (mediaType === 'application/x-www-form-urlencoded') {
+    const form = new URLSearchParams();
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const item of v) form.append(key, scalarText(item));
+      else form.append(key, scalarText(v));
+    }
+    return form;
+  }
+  if (mediaType.startsWith('multipart/')) {
+    const form = new FormData();
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      if (v === undefined) continue;
+      for (const item of Array.isArray(v) ? v : [v]) {
+        if (item instanceof Blob) form.append(key, item);
+        else if (item instanceof Uint8Array) form.append(key, new Blob([item as Uint8Array<ArrayBuffer>]), key);
+        else form.append(key, scalarText(item));
+      }
+    }
+    return form;
+  }
+  if (typeof value === 'string' || value instanceof Blob || value instanceof ArrayBuffer || value instanceof URLSearchParams || value instanceof FormData) return value;
+  if (value instanceof Uint8Array) return value as Uint8Array<ArrayBuffer>;
+  return JSON.stringify(value);
+}
+
+/** JSON when the server says so, text for `text/*`, bytes otherwise; `undefined` for empty bodies. */
+async function readBody(response: Response, method: string): Promise<unknown> {
+  if (method === 'HEAD' || response.status === 204 || response.status === 205 || response.status === 304) return undefined;
+  const type = (response.headers.get('content-type') ?? '').toLowerCase();
+  if (type.includes('json')) {
+    const text = await response.text();
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  if (type.startsWith('text/') || type === '') {
+    const text = await response.text();
+    return text === '' ? undefined : text;
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}

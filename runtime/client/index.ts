@@ -1,0 +1,10 @@
+/**
+ * @module
+ * Support for generated fetch clients: `HttpClient` (request building and
+ * sending), parameter serialization and `ApiError`.
+ */
+export { ApiError } from './api-error.js';
+export { HttpClient } from './http-client.js';
+export type { ApiResponse, HttpClientOptions, OperationSpec, RequestOptions } from './http-client.js';
+export { appendQuery, headerValue, pathValue, scalarText } from './params.js';
+export type { ParamSpec, ParamStyle } from './params.js';

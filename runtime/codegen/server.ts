@@ -1,0 +1,26 @@
+/**
+ * @module
+ * The runtime entry generated servers import (`loom/runtime/server`): the
+ * decorator runtime's names (contracts.md §4) and the RPC servers (§5).
+ */
+import type { Context as HonoContext } from 'hono';
+import { Context as ContextDecorator } from '../rest/index.js';
+
+export {
+  BeanParam, BodyParam, Consumes, CookieParam, DefaultValue, DELETE, FormParam, GET, HEAD, Header, HeaderParam,
+  MatrixParam, OPTIONS, PATCH, Path, PathParam, POST, Produces, PUT, QueryParam, Raw, RouteOrder, Status, TRACE,
+  BadRequestError, HttpError, Response, RestResponse, createRestRouter,
+} from '../rest/index.js';
+export type { HandlerResult, ValidateFunction } from '../rest/index.js';
+
+/**
+ * `@Context()` injects Hono's `Context`; the same name is its type, so generated
+ * code reads `@Context() ctx: Context` with one import.
+ */
+export const Context = ContextDecorator;
+export type Context = HonoContext;
+
+export { addGrpcService, connectRoutes, RpcError } from '../rpc/index.js';
+export type {
+  ConnectApp, ConnectRoutesOptions, GrpcServer, GrpcServiceOptions, RpcContext, RpcServiceDescriptor, RpcServiceImpl,
+} from '../rpc/index.js';

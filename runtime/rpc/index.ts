@@ -1,0 +1,22 @@
+/**
+ * @module
+ * Loom's RPC runtime: protobuf codecs, the Connect protocol on Hono, gRPC
+ * through grpc-js, and typed clients for both.
+ */
+export { createCodecRegistry } from './codec.js';
+export type { CodecRegistry } from './codec.js';
+export { connectHandler, connectRoutes, errorResponse } from './connect-server.js';
+export type { ConnectApp, ConnectRoutesOptions } from './connect-server.js';
+export { createConnectClient } from './connect-client.js';
+export type { ConnectClientOptions } from './connect-client.js';
+export { addGrpcService, grpcServiceDefinition } from './grpc-server.js';
+export type { GrpcServiceOptions } from './grpc-server.js';
+export type { Server as GrpcServer } from '@grpc/grpc-js';
+export { createGrpcClient } from './grpc-client.js';
+export type { GrpcClient, GrpcClientOptions } from './grpc-client.js';
+export { CONNECT_HTTP_STATUS, GRPC_STATUS, RpcError, codeFromGrpcStatus, codeFromHttpStatus, isRpcCode, toRpcError } from './errors.js';
+export type { RpcCode } from './errors.js';
+export type {
+  MessageCodec, RpcAuthorize, RpcCallOptions, RpcClient, RpcClientMethod, RpcContext, RpcHandler,
+  RpcMethodDescriptor, RpcMethods, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl,
+} from './types.js';

@@ -1,0 +1,118 @@
+/**
+ * @module
+ * The shapes shared by the RPC runtime and generated `X.codec.ts` / `X.server.ts` /
+ * `X.client.ts` files (contracts.md §5).
+ */
+
+/**
+ * Encodes and decodes one protobuf message type. Messages are plain objects in
+ * Loom's shape: camelCase keys, proto3 zero values present, enums as numbers,
+ * 64-bit integers as decimal strings, bytes as `Uint8Array`, well-known types in
+ * their JSON form (a `Timestamp` is an RFC 3339 string).
+ */
+export interface MessageCodec<T> {
+  /** Fully-qualified protobuf name, e.g. `v1alpha1.GetServiceRequest`. */
+  readonly typeName: string;
+  /** A message with proto3 zero values filled in, overlaid with `init`. */
+  create(init?: Partial<T>): T;
+  /** Protobuf binary. Accepts partial messages: absent fields are zero values. */
+  encode(message: Partial<T>): Uint8Array;
+  /** Throws `RpcError('invalid_argument')` on bytes that are not this message. */
+  decode(bytes: Uint8Array): T;
+  /** Proto3 canonical JSON: camelCase keys, enum names, int64 as strings, zero values omitted. */
+  toJson(message: Partial<T>): unknown;
+  /** Accepts JSON names and proto names, enum names or numbers; rejects unknown fields and wrong types. */
+  fromJson(json: unknown): T;
+}
+
+/** One RPC of a service. */
+export interface RpcMethodDescriptor<I, O> {
+  /** `GetService` */
+  readonly name: string;
+  /** `getService` */
+  readonly localName: string;
+  /** `/v1alpha1.System/GetService`: the Connect route and the gRPC method path. */
+  readonly path: string;
+  readonly clientStreaming: boolean;
+  readonly serverStreaming: boolean;
+  readonly input: MessageCodec<I>;
+  readonly output: MessageCodec<O>;
+}
+
+// `any` at this boundary: a method table holds methods of different message types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RpcMethods = Readonly<Record<string, RpcMethodDescriptor<any, any>>>;
+
+/** A service: its fully-qualified name and its methods keyed by `localName`. */
+export interface RpcServiceDescriptor<M extends RpcMethods = RpcMethods> {
+  /** `v1alpha1.System` */
+  readonly typeName: string;
+  readonly methods: M;
+}
+
+/** What a handler learns about the call besides its request message. */
+export interface RpcContext {
+  readonly method: RpcMethodDescriptor<unknown, unknown>;
+  readonly protocol: 'connect' | 'grpc';
+  /** Request headers (Connect) or metadata (gRPC), lower-case names. */
+  readonly headers: Headers;
+  /** Aborted when the client cancels or the deadline passes. */
+  readonly signal: AbortSignal;
+}
+
+type InputOf<D> = D extends RpcMethodDescriptor<infer I, unknown> ? I : never;
+type OutputOf<D> = D extends RpcMethodDescriptor<unknown, infer O> ? O : never;
+
+/**
+ * The handler signature of one method: unary methods take a message and resolve
+ * to one; streaming sides are `AsyncIterable`s.
+ */
+export type RpcHandler<D> = D extends { readonly clientStreaming: true }
+  ? D extends { readonly serverStreaming: true }
+    ? (requests: AsyncIterable<InputOf<D>>, ctx: RpcContext) => AsyncIterable<OutputOf<D>>
+    : (requests: AsyncIterable<InputOf<D>>, ctx: RpcContext) => Promise<OutputOf<D>>
+  : D extends { readonly serverStreaming: true }
+    ? (request: InputOf<D>, ctx: RpcContext) => AsyncIterable<OutputOf<D>>
+    : (request: InputOf<D>, ctx: RpcContext) => Promise<OutputOf<D>>;
+
+/** An implementation of every method of a service descriptor. */
+export type RpcServiceImpl<M extends RpcMethods> = { [K in keyof M]: RpcHandler<M[K]> };
+
+/**
+ * Called before every handler on both transports, e.g. to require a bearer token.
+ * Throw an `RpcError` (`unauthenticated`, `permission_denied`) to refuse the call.
+ */
+export type RpcAuthorize = (ctx: RpcContext) => void | Promise<void>;
+
+/** Options both servers accept. */
+export interface RpcServerOptions {
+  /** Runs before each handler; throwing refuses the call. */
+  readonly authorize?: RpcAuthorize;
+  /**
+   * Sees every error a handler threw that is not an `RpcError` (callers get
+   * `internal` with a fixed message), for logging.
+   */
+  readonly onError?: (error: unknown, ctx: RpcContext) => void;
+}
+
+/** Per-call options of RPC clients. */
+export interface RpcCallOptions {
+  /** Cancels the call. */
+  readonly signal?: AbortSignal;
+  /** Extra request headers (Connect) or metadata (gRPC). */
+  readonly headers?: HeadersInit;
+  /** Deadline in milliseconds: `Connect-Timeout-Ms` on Connect, the call deadline on gRPC. */
+  readonly timeoutMs?: number;
+}
+
+/** The client-side signature of one method. Requests may omit zero-valued fields. */
+export type RpcClientMethod<D> = D extends { readonly clientStreaming: true }
+  ? D extends { readonly serverStreaming: true }
+    ? (requests: AsyncIterable<Partial<InputOf<D>>>, options?: RpcCallOptions) => AsyncIterable<OutputOf<D>>
+    : (requests: AsyncIterable<Partial<InputOf<D>>>, options?: RpcCallOptions) => Promise<OutputOf<D>>
+  : D extends { readonly serverStreaming: true }
+    ? (request?: Partial<InputOf<D>>, options?: RpcCallOptions) => AsyncIterable<OutputOf<D>>
+    : (request?: Partial<InputOf<D>>, options?: RpcCallOptions) => Promise<OutputOf<D>>;
+
+/** A typed client: one method per RPC, named by `localName`. */
+export type RpcClient<M extends RpcMethods> = { readonly [K in keyof M]: RpcClientMethod<M[K]> };
