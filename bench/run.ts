@@ -7,12 +7,16 @@
  */
 import { fileURLToPath } from 'node:url';
 import { benchGenerate } from './generate.js';
+import { benchRest } from './rest.js';
+import { benchSystem } from './system.js';
 import { type BenchResult, printResults, writeResults } from './results.js';
 
 type Suite = (onProgress: (line: string) => void) => Promise<BenchResult[]>;
 
 const SUITES: Record<string, Suite> = {
   generate: benchGenerate,
+  rest: benchRest,
+  system: benchSystem,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -21,6 +21,18 @@ export interface GeneratorOptions {
   readonly runtimeImport: string;
   /** Handlebars templates, built-ins overlaid by user directories. */
   readonly templates: Templates;
+  /**
+   * Optional store for expensive, pure results (compiled validators), keyed by a hash of
+   * everything that determines them. The CLI backs it with `node_modules/.cache/loom`;
+   * emitters stay free of file system access.
+   */
+  readonly cache?: GeneratorCache;
+}
+
+/** A content-addressed store: `get` returns what `set` stored under the same key, or undefined. */
+export interface GeneratorCache {
+  get(key: string): string | undefined;
+  set(key: string, value: string): void;
 }
 
 /** What every emitter gets besides the file it emits for. */

@@ -24,12 +24,14 @@ export interface Templates {
 export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir = BUILTIN_TEMPLATES_DIR): Templates {
   const hbs = Handlebars.create();
   const sources = new Map<string, string>();
+  const origins = new Map<string, string>();
   for (const dir of [builtinDir, ...overrideDirs]) {
     if (!existsSync(dir)) continue;
     for (const file of walk(dir)) {
       if (!file.endsWith('.hbs')) continue;
       const name = relative(dir, file).split(sep).join('/').replace(/\.hbs$/, '');
       sources.set(name, readFileSync(file, 'utf8'));
+      origins.set(name, file);
     }
   }
   const compiled = new Map<string, Handlebars.TemplateDelegate>();
@@ -42,7 +44,12 @@ export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir =
         template = hbs.compile(source, { noEscape: true, strict: true });
         compiled.set(name, template);
       }
-      return template(view);
+      try {
+        return template(view);
+      } catch (e) {
+        // Handlebars compiles lazily, so syntax errors surface here too: name the file to fix.
+        throw new Error(`template ${origins.get(name)}: ${(e as Error).message}`);
+      }
     },
     names() {
       return [...sources.keys()].sort();

@@ -4,9 +4,47 @@
 /* eslint-disable */
 
 import { HttpClient } from '../../runtime/codegen/client.js';
-import type { ApiResponse, HttpClientOptions, OperationSpec, RequestOptions } from '../../runtime/codegen/client.js';
-import type { AdminCreateUserInput, CreateCurrentUserRepoInput, CreateOrgRepoInput, IssueCreateIssueDependenciesInput, IssueCreateIssueInput, IssueCreateLabelInput, IssueCreateMilestoneInput, IssueEditIssueDeadlineInput, IssueEditIssueInput, IssueGetIssueInput, IssueGetMilestonesListInput, IssueListIssueDependenciesInput, IssueListIssuesInput, IssueListLabelsInput, IssueSearchIssuesInput, OrgCreateInput, RepoAddCollaboratorInput, RepoCreatePullRequestInput, RepoCreatePullReviewRequestsInput, UserCreateTokenInput, UserGetCurrentInput } from './openapi.server.js';
-import type { AccessToken, Issue, IssueDeadline, Label, Milestone, Organization, PullRequest, PullReview, Repository, User } from './openapi.types.js';
+import type {
+  ApiResponse,
+  HttpClientOptions,
+  OperationSpec,
+  RequestOptions,
+} from '../../runtime/codegen/client.js';
+import type {
+  AdminCreateUserInput,
+  CreateCurrentUserRepoInput,
+  CreateOrgRepoInput,
+  IssueCreateIssueDependenciesInput,
+  IssueCreateIssueInput,
+  IssueCreateLabelInput,
+  IssueCreateMilestoneInput,
+  IssueEditIssueDeadlineInput,
+  IssueEditIssueInput,
+  IssueGetIssueInput,
+  IssueGetMilestonesListInput,
+  IssueListIssueDependenciesInput,
+  IssueListIssuesInput,
+  IssueListLabelsInput,
+  IssueSearchIssuesInput,
+  OrgCreateInput,
+  RepoAddCollaboratorInput,
+  RepoCreatePullRequestInput,
+  RepoCreatePullReviewRequestsInput,
+  UserCreateTokenInput,
+  UserGetCurrentInput,
+} from './openapi.server.js';
+import type {
+  AccessToken,
+  Issue,
+  IssueDeadline,
+  Label,
+  Milestone,
+  Organization,
+  PullRequest,
+  PullReview,
+  Repository,
+  User,
+} from './openapi.types.js';
 
 const adminCreateUserOperation: OperationSpec = {
   name: 'adminCreateUser',

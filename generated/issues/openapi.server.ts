@@ -3,10 +3,62 @@
 // Do not edit: run `loom generate` to change this file.
 /* eslint-disable */
 
-import { BodyParam, Consumes, Context, GET, PATCH, POST, PUT, Path, PathParam, Produces, QueryParam, Status } from '../../runtime/codegen/server.js';
+import {
+  BodyParam,
+  Consumes,
+  Context,
+  GET,
+  PATCH,
+  POST,
+  PUT,
+  Path,
+  PathParam,
+  Produces,
+  QueryParam,
+  Status,
+} from '../../runtime/codegen/server.js';
 import type { HandlerResult } from '../../runtime/codegen/server.js';
-import type { AccessToken, AddCollaboratorOption, CreateAccessTokenOption, CreateIssueOption, CreateLabelOption, CreateMilestoneOption, CreateOrgOption, CreatePullRequestOption, CreateRepoOption, CreateUserOption, EditDeadlineOption, EditIssueOption, Issue, IssueDeadline, IssueMeta, Label, Milestone, Organization, PullRequest, PullReview, PullReviewRequestOptions, Repository, User } from './openapi.types.js';
-import { validateAdminCreateUserBody, validateCreateCurrentUserRepoBody, validateCreateOrgRepoBody, validateIssueCreateIssueBody, validateIssueCreateIssueDependenciesBody, validateIssueCreateLabelBody, validateIssueCreateMilestoneBody, validateIssueEditIssueBody, validateIssueEditIssueDeadlineBody, validateOrgCreateBody, validateRepoAddCollaboratorBody, validateRepoCreatePullRequestBody, validateRepoCreatePullReviewRequestsBody, validateUserCreateTokenBody } from './openapi.validators.js';
+import type {
+  AccessToken,
+  AddCollaboratorOption,
+  CreateAccessTokenOption,
+  CreateIssueOption,
+  CreateLabelOption,
+  CreateMilestoneOption,
+  CreateOrgOption,
+  CreatePullRequestOption,
+  CreateRepoOption,
+  CreateUserOption,
+  EditDeadlineOption,
+  EditIssueOption,
+  Issue,
+  IssueDeadline,
+  IssueMeta,
+  Label,
+  Milestone,
+  Organization,
+  PullRequest,
+  PullReview,
+  PullReviewRequestOptions,
+  Repository,
+  User,
+} from './openapi.types.js';
+import {
+  validateAdminCreateUserBody,
+  validateCreateCurrentUserRepoBody,
+  validateCreateOrgRepoBody,
+  validateIssueCreateIssueBody,
+  validateIssueCreateIssueDependenciesBody,
+  validateIssueCreateLabelBody,
+  validateIssueCreateMilestoneBody,
+  validateIssueEditIssueBody,
+  validateIssueEditIssueDeadlineBody,
+  validateOrgCreateBody,
+  validateRepoAddCollaboratorBody,
+  validateRepoCreatePullRequestBody,
+  validateRepoCreatePullReviewRequestsBody,
+  validateUserCreateTokenBody,
+} from './openapi.validators.js';
 
 /**
  * Site administration

@@ -3,7 +3,44 @@
 // Do not edit: run `loom generate` to change this file.
 /* eslint-disable */
 
-import type { APIError, AccessToken, AddCollaboratorOption, Attachment, CreateAccessTokenOption, CreateIssueOption, CreateLabelOption, CreateMilestoneOption, CreateOrgOption, CreatePullRequestOption, CreateRepoOption, CreateUserOption, EditDeadlineOption, EditIssueOption, ExternalTracker, ExternalWiki, InternalTracker, Issue, IssueDeadline, IssueMeta, Label, Milestone, Organization, PRBranchInfo, Permission, PullRequest, PullRequestMeta, PullReview, PullReviewRequestOptions, RepoTransfer, Repository, RepositoryMeta, ReviewStateType, StateType, Team, User } from './openapi.types.js';
+import type {
+  APIError,
+  AccessToken,
+  AddCollaboratorOption,
+  Attachment,
+  CreateAccessTokenOption,
+  CreateIssueOption,
+  CreateLabelOption,
+  CreateMilestoneOption,
+  CreateOrgOption,
+  CreatePullRequestOption,
+  CreateRepoOption,
+  CreateUserOption,
+  EditDeadlineOption,
+  EditIssueOption,
+  ExternalTracker,
+  ExternalWiki,
+  InternalTracker,
+  Issue,
+  IssueDeadline,
+  IssueMeta,
+  Label,
+  Milestone,
+  Organization,
+  PRBranchInfo,
+  Permission,
+  PullRequest,
+  PullRequestMeta,
+  PullReview,
+  PullReviewRequestOptions,
+  RepoTransfer,
+  Repository,
+  RepositoryMeta,
+  ReviewStateType,
+  StateType,
+  Team,
+  User,
+} from './openapi.types.js';
 
 /** The parts of ajv's `ErrorObject` a validator reports. */
 export interface ValidationError {

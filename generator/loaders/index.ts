@@ -12,7 +12,6 @@ import type { Diagnostic, SchemaFile } from '../model/model.js';
 import { error, SchemaError } from './diagnostics.js';
 import { loadOpenApiDocuments } from './openapi.js';
 import { isApiDocument } from './openapi-schema.js';
-import { loadProtoFiles } from './proto.js';
 import { DocumentStore, type SourceDocument } from './refs.js';
 
 export { formatDiagnostic, formatLocation, SchemaError } from './diagnostics.js';
@@ -111,7 +110,11 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
   };
   if (protoFiles.size > 0) {
     const list = [...protoFiles].sort();
-    await run(list.length === 1 ? display(list[0]!) : `${list.length} .proto files`, () => loadProtoFiles(list, { root, importPaths: options.importPaths ?? [] }));
+    // Imported only now: protobufjs takes ~50 ms to load, which OpenAPI-only runs need not pay.
+    await run(list.length === 1 ? display(list[0]!) : `${list.length} .proto files`, async () => {
+      const { loadProtoFiles } = await import('./proto.js');
+      return loadProtoFiles(list, { root, importPaths: options.importPaths ?? [] });
+    });
   }
   if (docs.length > 0) await run(docs.length === 1 ? docs[0]!.path : `${docs.length} OpenAPI documents`, () => loadOpenApiDocuments(docs, store));
   if (problems.length > 0) throw new SchemaError(problems);

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
 import type { Diagnostic, SourceLocation } from '../model/model.js';
 import { error } from './diagnostics.js';
 import { escapePointerSegment, jsonPointerLines } from './json-lines.js';
@@ -64,7 +64,12 @@ function lookup(data: unknown, segments: readonly string[]): unknown {
   return node;
 }
 
-function yamlLine(doc: Document, counter: LineCounter, segments: readonly string[]): number | undefined {
+/** The `yaml` package, imported on first use: JSON documents (most large APIs) never need it. */
+type YamlModule = typeof import('yaml');
+let yamlModule: Promise<YamlModule> | undefined;
+
+function yamlLine(yaml: YamlModule, doc: Document, counter: LineCounter, segments: readonly string[]): number | undefined {
+  const { isMap, isScalar, isSeq } = yaml;
   let node: Node | null | undefined = doc.contents as Node | null;
   let line = node?.range ? counter.linePos(node.range[0]).line : undefined;
   for (const segment of segments) {
@@ -111,7 +116,8 @@ export class DocumentStore {
     const rel = relative(this.#root, key);
     const path = toPosix(rel.startsWith('..') || isAbsolute(rel) ? key : rel);
     const source = text ?? (await readFile(key, 'utf8'));
-    const doc = parseSource(key, path, source);
+    const yaml = isJsonPath(key) ? undefined : await (yamlModule ??= import('yaml'));
+    const doc = parseSource(key, path, source, yaml);
     this.#docs.set(key, doc);
     return doc;
   }
@@ -190,9 +196,12 @@ function safeDecode(text: string): string {
   }
 }
 
-function parseSource(key: string, path: string, raw: string): SourceDocument {
+const isJsonPath = (key: string) => /\.json$/i.test(key);
+
+/** Parses a file's text: `JSON.parse` for `.json` (`yaml` is undefined then), the YAML parser otherwise. */
+function parseSource(key: string, path: string, raw: string, yaml: YamlModule | undefined): SourceDocument {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // editors on Windows add a BOM
-  if (/\.json$/i.test(key)) {
+  if (!yaml) {
     let data: unknown;
     try {
       data = JSON.parse(text);
@@ -208,15 +217,15 @@ function parseSource(key: string, path: string, raw: string): SourceDocument {
       },
     };
   }
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: false });
+  const counter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter: counter, uniqueKeys: false });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const line = first.linePos?.[0]?.line;
     throw new Error(`${path}${line ? `:${line}` : ''} is not valid YAML: ${first.message.split('\n')[0]}`);
   }
   const data: unknown = doc.toJS({ maxAliasCount: -1 });
-  return { key, path, data, lineOf: (pointer) => yamlLine(doc, counter, pointerSegments(pointer)) };
+  return { key, path, data, lineOf: (pointer) => yamlLine(yaml, doc, counter, pointerSegments(pointer)) };
 }
 
 /** Every `$ref` to another file in a document, with the pointer of the object holding it. */

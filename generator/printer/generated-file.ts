@@ -94,6 +94,14 @@ export class GeneratedFile {
     this.#lines.push(this.#render(parts));
   }
 
+  /**
+   * Renders parts to a string without printing a line, registering any imports they use.
+   * For text that goes into a template's view model or a larger expression.
+   */
+  text(...parts: Printable[]): string {
+    return this.#render(parts);
+  }
+
   /** Prints several lines at once (each already rendered, e.g. from a template), keeping indentation. */
   printBlock(text: string): void {
     for (const line of text.replace(/\n+$/, '').split('\n')) this.#lines.push(line);
@@ -227,11 +235,20 @@ export class GeneratedFile {
       };
       const types = sorted.filter((n) => names.get(n));
       const values = sorted.filter((n) => !names.get(n));
-      if (values.length > 0) lines.push(`import { ${values.map(render).join(', ')} } from ${stringLiteral(from)};`);
-      if (types.length > 0) lines.push(`import type { ${types.map(render).join(', ')} } from ${stringLiteral(from)};`);
+      if (values.length > 0) lines.push(importStatement('import', values.map(render), from));
+      if (types.length > 0) lines.push(importStatement('import type', types.map(render), from));
     }
     return lines;
   }
+}
+
+/** Longest import statement kept on one line; longer ones get one name per line, as Prettier prints them. */
+const MAX_IMPORT_LINE = 100;
+
+function importStatement(keyword: 'import' | 'import type', names: readonly string[], from: string): string {
+  const oneLine = `${keyword} { ${names.join(', ')} } from ${stringLiteral(from)};`;
+  if (oneLine.length <= MAX_IMPORT_LINE) return oneLine;
+  return `${keyword} {\n${names.map((n) => `  ${n},`).join('\n')}\n} from ${stringLiteral(from)};`;
 }
 
 /** A single-quoted TypeScript string literal. */

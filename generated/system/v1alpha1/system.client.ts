@@ -4,10 +4,23 @@
 /* eslint-disable */
 
 import { createConnectClient, createGrpcClient } from '../../../runtime/codegen/client.js';
-import type { ConnectClientOptions, GrpcClientOptions, RpcCallOptions } from '../../../runtime/codegen/client.js';
+import type {
+  ConnectClientOptions,
+  GrpcClientOptions,
+  RpcCallOptions,
+} from '../../../runtime/codegen/client.js';
 import { SystemServiceDescriptor } from './system.codec.js';
 import type { SystemMethods } from './system.codec.js';
-import type { GetBIOSSerialNumberRequest, GetBIOSSerialNumberResponse, GetServiceRequest, GetServiceResponse, StartServiceRequest, StartServiceResponse, StopServiceRequest, StopServiceResponse } from './system.types.js';
+import type {
+  GetBIOSSerialNumberRequest,
+  GetBIOSSerialNumberResponse,
+  GetServiceRequest,
+  GetServiceResponse,
+  StartServiceRequest,
+  StartServiceResponse,
+  StopServiceRequest,
+  StopServiceResponse,
+} from './system.types.js';
 
 /**
  * A typed System client; the Connect and gRPC clients both implement it.

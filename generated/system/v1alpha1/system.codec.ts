@@ -4,8 +4,21 @@
 /* eslint-disable */
 
 import { createCodecRegistry } from '../../../runtime/codegen/client.js';
-import type { MessageCodec, RpcMethodDescriptor, RpcServiceDescriptor } from '../../../runtime/codegen/client.js';
-import type { GetBIOSSerialNumberRequest, GetBIOSSerialNumberResponse, GetServiceRequest, GetServiceResponse, StartServiceRequest, StartServiceResponse, StopServiceRequest, StopServiceResponse } from './system.types.js';
+import type {
+  MessageCodec,
+  RpcMethodDescriptor,
+  RpcServiceDescriptor,
+} from '../../../runtime/codegen/client.js';
+import type {
+  GetBIOSSerialNumberRequest,
+  GetBIOSSerialNumberResponse,
+  GetServiceRequest,
+  GetServiceResponse,
+  StartServiceRequest,
+  StartServiceResponse,
+  StopServiceRequest,
+  StopServiceResponse,
+} from './system.types.js';
 
 /** The protobufjs descriptor of the types this file uses (messages, enums, and those they reach). */
 const descriptor = {

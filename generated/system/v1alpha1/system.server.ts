@@ -4,9 +4,24 @@
 /* eslint-disable */
 
 import { addGrpcService, connectRoutes } from '../../../runtime/codegen/server.js';
-import type { ConnectApp, ConnectRoutesOptions, GrpcServer, GrpcServiceOptions, RpcContext } from '../../../runtime/codegen/server.js';
+import type {
+  ConnectApp,
+  ConnectRoutesOptions,
+  GrpcServer,
+  GrpcServiceOptions,
+  RpcContext,
+} from '../../../runtime/codegen/server.js';
 import { SystemServiceDescriptor } from './system.codec.js';
-import type { GetBIOSSerialNumberRequest, GetBIOSSerialNumberResponse, GetServiceRequest, GetServiceResponse, StartServiceRequest, StartServiceResponse, StopServiceRequest, StopServiceResponse } from './system.types.js';
+import type {
+  GetBIOSSerialNumberRequest,
+  GetBIOSSerialNumberResponse,
+  GetServiceRequest,
+  GetServiceResponse,
+  StartServiceRequest,
+  StartServiceResponse,
+  StopServiceRequest,
+  StopServiceResponse,
+} from './system.types.js';
 
 /**
  * What a hand-written System implementation provides; served over Connect and gRPC alike.

@@ -1,0 +1,103 @@
+/**
+ * @module
+ * The generator's build: compiles `generator/` to plain JavaScript in `dist/` (`npm run build`,
+ * run by `npm ci` through `prepare`) and stamps it with a digest of the sources it was
+ * compiled from, so that `bin/loom.js` runs `dist/` only while it matches the sources.
+ *
+ * Plain JavaScript rather than TypeScript on purpose: it runs before anything is compiled,
+ * and `bin/loom.js` imports {@link isDistFresh} on every start without a TypeScript loader.
+ *
+ * Why a content digest and not modification times: `git checkout`, `cp -p` and archives
+ * set times freely, and one stale module run silently is worse than a slower start. Hashing
+ * the ~70 generator sources costs a few milliseconds.
+ *
+ * @example
+ * // npm run build            (node generator/cli/build.js)
+ * import { isDistFresh } from '../generator/cli/build.js';
+ * if (isDistFresh(repoRoot)) await import('../dist/cli/main.js');
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The stamp `dist/` carries: the digest of the sources it was compiled from. */
+export const STAMP_FILE = '.loom-build.json';
+
+/** Files whose content decides what `dist/` holds, besides the generator's `.ts` sources. */
+const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json'];
+
+/**
+ * SHA-256 over every compiled input: `generator/**\/*.ts` except tests (`*.test.ts`; editing
+ * a test must not send the CLI back to the slow path), plus the tsconfig files.
+ *
+ * @param {string} root repository (or installed package) folder
+ * @returns {string} hex digest
+ */
+export function sourceDigest(root) {
+  const hash = createHash('sha256');
+  const files = [...BUILD_INPUTS, ...listSources(join(root, 'generator'), 'generator')];
+  for (const rel of files) {
+    let content;
+    try {
+      content = readFileSync(join(root, rel));
+    } catch {
+      content = Buffer.alloc(0); // a missing tsconfig.build.json (published package) is part of the state too
+    }
+    // Length-prefixed so that moving bytes between files never gives the same digest.
+    hash.update(`${rel}\0${content.length}\0`);
+    hash.update(content);
+  }
+  return hash.digest('hex');
+}
+
+/** `.ts` sources under `dir`, as `/`-separated paths relative to the root, sorted. */
+function listSources(dir, rel) {
+  const out = [];
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const path = `${rel}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...listSources(join(dir, entry.name), path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * True when `dist/` was built from exactly the sources now in `generator/`.
+ *
+ * @param {string} root repository (or installed package) folder
+ * @returns {boolean}
+ */
+export function isDistFresh(root) {
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(join(root, 'dist', STAMP_FILE), 'utf8'));
+  } catch {
+    return false;
+  }
+  return typeof stamp?.digest === 'string' && stamp.digest === sourceDigest(root);
+}
+
+/**
+ * Compiles `generator/` into `dist/` with the project's `tsc` and writes the stamp.
+ * The digest is taken *before* compiling: a source edited during the build leaves a stamp
+ * that no longer matches, so the next run falls back to the sources instead of running
+ * what was compiled from the older text.
+ *
+ * @param {string} root repository folder
+ */
+export function build(root) {
+  const digest = sourceDigest(root);
+  const dist = join(root, 'dist');
+  // From scratch: output of a deleted source must not linger where an import could find it.
+  rmSync(dist, { recursive: true, force: true });
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+  writeFileSync(join(dist, STAMP_FILE), `${JSON.stringify({ digest })}\n`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  build(fileURLToPath(new URL('../..', import.meta.url)));
+}

@@ -1,0 +1,95 @@
+/**
+ * @module
+ * `loom` as a function: argv in, exit code out, output through injected writers.
+ * `main.ts` binds it to the process; tests call it in process.
+ */
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { GENERATOR_VERSION } from '../emit.js';
+import { parseArgs } from './args.js';
+import type { GenerateArgs } from './args.js';
+import { generate } from './generate.js';
+import { GENERATE_HELP, MAIN_HELP } from './help.js';
+import { report, reportError } from './report.js';
+import type { CliIO } from './report.js';
+import { resolveInputs } from './inputs.js';
+import { watchFolders } from './watch.js';
+
+export interface CliOptions extends CliIO {
+  readonly cwd: string;
+  /** Print stack traces (`LOOM_DEBUG=1`). */
+  readonly debug?: boolean;
+  /** For `--watch`: resolves when watching should stop (Ctrl-C in `main.ts`). */
+  readonly stopSignal?: Promise<void>;
+  /** For `--watch`: called after each regeneration (tests wait on it). */
+  readonly onRegenerated?: (exitCode: number) => void;
+}
+
+/**
+ * Runs the CLI.
+ *
+ * @returns the exit code: 0 ok, 1 `--check` found differences, 2 usage or schema errors
+ *
+ * @example
+ * const code = await runCli(['generate', 'schemas', '--out', 'generated'], {
+ *   cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t),
+ * });
+ */
+export async function runCli(argv: readonly string[], options: CliOptions): Promise<number> {
+  let args;
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    reportError(e, options, options.debug ?? false);
+    return 2;
+  }
+  switch (args.command) {
+    case 'help':
+      options.stdout(args.topic === 'generate' ? GENERATE_HELP : MAIN_HELP);
+      return 0;
+    case 'version':
+      options.stdout(`${GENERATOR_VERSION}\n`);
+      return 0;
+    case 'generate':
+      return args.watch ? watchMode(args, options) : once(args, options);
+  }
+}
+
+async function once(args: GenerateArgs, options: CliOptions): Promise<number> {
+  const started = performance.now();
+  try {
+    const outcome = await generate(args, options.cwd);
+    return report(outcome, { quiet: args.quiet, elapsedMs: performance.now() - started, cwd: options.cwd }, options);
+  } catch (e) {
+    reportError(e, options, options.debug ?? false);
+    return 2;
+  }
+}
+
+async function watchMode(args: GenerateArgs, options: CliOptions): Promise<number> {
+  let dirs: string[];
+  try {
+    const { root } = await resolveInputs(args.inputs, options.cwd);
+    dirs = [root, ...args.importPaths, ...args.templates].map((d) => resolve(options.cwd, d)).filter((d) => existsSync(d));
+  } catch (e) {
+    reportError(e, options, options.debug ?? false);
+    return 2;
+  }
+  const first = await once(args, options);
+  const shown = dirs.map((d) => relative(options.cwd, d) || '.').join(', ');
+  options.stdout(`loom: watching ${shown} (Ctrl-C stops)\n`);
+  const stop = watchFolders({
+    dirs,
+    ignore: resolve(options.cwd, args.out),
+    onChange: async (changed) => {
+      if (!args.quiet) options.stdout(`loom: ${changed.map((c) => relative(options.cwd, c)).join(', ')} changed\n`);
+      // Not `onRegenerated?.(await once(…))`: an optional call skips evaluating its arguments.
+      const code = await once(args, options);
+      options.onRegenerated?.(code);
+    },
+  });
+  options.onRegenerated?.(first);
+  await (options.stopSignal ?? new Promise<void>(() => {}));
+  await stop();
+  return 0;
+}

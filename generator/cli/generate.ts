@@ -1,0 +1,88 @@
+/**
+ * @module
+ * One `loom generate` run: resolve inputs, load the schemas, run the emitters in memory,
+ * then compare with (and, unless `--check`, update) the output folder.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Emitter } from '../emit.js';
+import type { Diagnostic, SchemaFile } from '../model/model.js';
+import { UsageError } from './args.js';
+import type { GenerateArgs } from './args.js';
+import { openCache } from './cache.js';
+import { resolveInputs } from './inputs.js';
+import { applyPlan, planOutput } from './output.js';
+import type { OutputPlan } from './output.js';
+import { loadPlugin } from './plugins.js';
+import { startValidatorsCompiler } from './validators-prefetch.js';
+
+export interface GenerateOutcome {
+  readonly plan: OutputPlan;
+  readonly warnings: readonly Diagnostic[];
+  /** Absolute output folder. */
+  readonly outDir: string;
+  readonly root: string;
+  /** True when nothing was written because of `--check`. */
+  readonly checked: boolean;
+}
+
+/**
+ * Runs one generation.
+ *
+ * @example
+ * const outcome = await generate({ command: 'generate', inputs: ['schemas'], out: 'generated', … }, process.cwd());
+ * outcome.plan.missing; // files written this run
+ */
+export async function generate(args: GenerateArgs, cwd: string): Promise<GenerateOutcome> {
+  const { files: inputFiles, root } = await resolveInputs(args.inputs, cwd);
+  // Started first: the worker loads ajv on the other core while this thread loads schemas.
+  const compiler = startValidatorsCompiler();
+  try {
+    // Loaded lazily so `--help` and usage errors stay instant.
+    const [loaders, { BUILTIN_EMITTERS }, { loadTemplates }, { emitAll }] = await Promise.all([
+      import('../loaders/index.js'),
+      import('../emitters/index.js'),
+      import('../templates.js'),
+      import('./emit-all.js'),
+    ]);
+    const templateDirs = args.templates.map((t) => resolve(cwd, t));
+    for (const [i, dir] of templateDirs.entries()) {
+      if (!existsSync(dir)) throw new UsageError(`--templates ${args.templates[i]}: no such folder`);
+    }
+    const plugins: Emitter[] = [];
+    for (const p of args.plugins) plugins.push(...(await loadPlugin(p, cwd)));
+
+    const loaded = await loaders.loadSchemas(inputFiles, { root, importPaths: args.importPaths.map((p) => resolve(cwd, p)) });
+    const files = filesToEmit(loaded);
+    const result = await emitAll(files, [...BUILTIN_EMITTERS, ...plugins], {
+      runtimeImport: args.runtime,
+      templates: loadTemplates(templateDirs),
+      cache: openCache(cwd, process.env),
+    }, compiler);
+    compiler?.close();
+    const outDir = resolve(cwd, args.out);
+    const plan = await planOutput(result.files, outDir);
+    if (!args.check) await applyPlan(plan, result.files, outDir);
+    return { plan, warnings: result.warnings, outDir, root, checked: args.check };
+  } finally {
+    compiler?.close();
+  }
+}
+
+/**
+ * The inputs plus every file they import, transitively, so that cross-file imports in
+ * generated code resolve (`google/protobuf/empty.types.ts` holds `type Empty = …` for an
+ * RPC that takes `google.protobuf.Empty`). Inputs first, then imports in discovery order.
+ */
+export function filesToEmit(inputs: readonly SchemaFile[]): SchemaFile[] {
+  const out: SchemaFile[] = [];
+  const seen = new Set<SchemaFile>();
+  const visit = (file: SchemaFile) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    out.push(file);
+    for (const dep of file.dependencies) visit(dep);
+  };
+  for (const file of inputs) visit(file);
+  return out;
+}

@@ -1,0 +1,77 @@
+/**
+ * @module
+ * From what the user typed to the list of schema files and the generation root.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { UsageError } from './args.js';
+
+export interface ResolvedInputs {
+  /** Absolute schema file paths, sorted, without duplicates. */
+  readonly files: readonly string[];
+  /** Absolute generation root: output paths mirror schema paths below it. */
+  readonly root: string;
+}
+
+const OPENAPI_START = /^\s*(?:\{\s*)?["']?(?:openapi|swagger)["']?\s*:/m;
+const SKIP_DIRS = new Set(['node_modules', '.git']);
+
+/**
+ * Expands folders into schema files and finds the root.
+ *
+ * @example
+ * await resolveInputs(['schemas'], '/repo');
+ * // { files: ['/repo/schemas/issues/openapi.yaml', '/repo/schemas/system/v1alpha1/system.proto'], root: '/repo/schemas' }
+ */
+export async function resolveInputs(inputs: readonly string[], cwd: string): Promise<ResolvedInputs> {
+  const files = new Set<string>();
+  const bases: string[] = [];
+  for (const input of inputs) {
+    const abs = resolve(cwd, input);
+    let info;
+    try {
+      info = await stat(abs);
+    } catch {
+      throw new UsageError(`${input}: no such file or folder`);
+    }
+    if (info.isDirectory()) {
+      bases.push(abs);
+      const found = await findSchemas(abs);
+      if (found.length === 0) throw new UsageError(`${input}: no .proto or OpenAPI/Swagger files found in this folder`);
+      for (const f of found) files.add(f);
+    } else {
+      bases.push(dirname(abs));
+      files.add(abs);
+    }
+  }
+  return { files: [...files].sort(), root: commonParent(bases) };
+}
+
+/** The deepest folder containing every given folder. */
+export function commonParent(dirs: readonly string[]): string {
+  let parts = dirs[0]!.split(sep);
+  for (const dir of dirs.slice(1)) {
+    const other = dir.split(sep);
+    let i = 0;
+    while (i < parts.length && i < other.length && parts[i] === other[i]) i++;
+    parts = parts.slice(0, i);
+  }
+  return parts.join(sep) || sep;
+}
+
+async function findSchemas(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const entry of entries) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) out.push(...(await findSchemas(full)));
+    } else if (entry.name.endsWith('.proto')) {
+      out.push(full);
+    } else if (/\.(ya?ml|json)$/i.test(entry.name)) {
+      // Folders hold other YAML/JSON too (CI files, fixtures): take only OpenAPI/Swagger documents.
+      if (OPENAPI_START.test(await readFile(full, 'utf8'))) out.push(full);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,142 @@
+/**
+ * @module
+ * Validators compiled off the main thread, in parallel with the other emitters.
+ *
+ * Emitters are synchronous and see only the model, so the parallelism lives here: the CLI
+ * starts a worker at the beginning of a run (it loads ajv while the schemas load), sends it
+ * each file's compile input as soon as the model exists, runs every other emitter, then
+ * hands the worker's results to the validators emitter as a {@link GeneratorCache} whose
+ * entries are already there. The emitter's output is the same byte for byte: it is the same
+ * `compileStandalone` on the same input, only run elsewhere.
+ *
+ * Only the compiled generator (`dist/`) uses a worker: a worker cannot load the TypeScript
+ * sources without a loader of its own, whose start-up would cost more than it saves. Under
+ * tsx and in tests the validators compile in process, as before.
+ */
+import { Worker } from 'node:worker_threads';
+import type { GeneratorCache } from '../emit.js';
+import type { ValidatorsJob } from '../emitters/validators.js';
+
+/** One compile job sent to the worker: what the validators emitter would compile, and its cache key. */
+export type CompileRequest = ValidatorsJob;
+
+/** The worker's answer to one {@link CompileRequest}. */
+export type CompileReply = { readonly key: string; readonly code: string } | { readonly key: string; readonly error: string };
+
+/** A running validators worker. */
+export interface ValidatorsCompiler {
+  /**
+   * Compiles the jobs in the worker. Resolves with key → code for every job that compiled;
+   * a job that failed, or a worker that died, is simply missing (the emitter then compiles
+   * it in process and reports any schema problem itself). Never rejects.
+   */
+  compile(requests: readonly CompileRequest[]): Promise<Map<string, string>>;
+  /** Stops the worker (without waiting: it never keeps the process alive). Safe to call twice. */
+  close(): void;
+}
+
+/**
+ * Young-generation size of the worker, in MB. ajv allocates a great deal of short-lived
+ * data; with Node's default (16 MB semi-spaces) a third of the compile time is scavenges.
+ */
+const YOUNG_GENERATION_MB = 96;
+
+/**
+ * Starts the validators worker, or returns undefined when this module runs from TypeScript
+ * sources (tsx, vitest): the worker entry is then not loadable by plain Node.
+ *
+ * @example
+ * const compiler = startValidatorsCompiler();
+ * const compiled = compiler?.compile(files.flatMap((f) => validatorsJob(f) ?? [])); // runs while other emitters do
+ * … emit other files …
+ * const cache = prefilledCache(await compiled, diskCache);
+ * compiler?.close();
+ */
+export function startValidatorsCompiler(): ValidatorsCompiler | undefined {
+  if (!import.meta.url.endsWith('.js')) return undefined;
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./validators-worker.js', import.meta.url), {
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      stdout: false,
+      stderr: false,
+    });
+  } catch {
+    return undefined;
+  }
+  // Never keep the process alive, whatever happens to the run.
+  worker.unref();
+  let failure: Error | undefined;
+  const waiting = new Set<(reply: CompileReply | undefined) => void>();
+  const settleAll = () => {
+    for (const resolve of waiting) resolve(undefined);
+    waiting.clear();
+  };
+  const replies = new Map<string, CompileReply>();
+  worker.on('message', (reply: CompileReply) => {
+    replies.set(reply.key, reply);
+    for (const resolve of [...waiting]) resolve(reply);
+  });
+  worker.on('error', (e) => {
+    failure = e;
+    settleAll();
+  });
+  worker.on('exit', () => {
+    failure ??= new Error('validators worker exited');
+    settleAll();
+  });
+
+  return {
+    compile(requests) {
+      const pending = new Set<string>();
+      for (const request of requests) {
+        if (pending.has(request.key)) continue;
+        pending.add(request.key);
+        worker.postMessage(request);
+      }
+      return new Promise((resolve) => {
+        const done = () => {
+          const out = new Map<string, string>();
+          for (const key of pending) {
+            const reply = replies.get(key);
+            if (reply && 'code' in reply) out.set(key, reply.code);
+          }
+          resolve(out);
+        };
+        if (failure || [...pending].every((k) => replies.has(k))) return done();
+        const onReply = (reply: CompileReply | undefined) => {
+          if (reply === undefined || [...pending].every((k) => replies.has(k))) {
+            waiting.delete(onReply);
+            done();
+          }
+        };
+        waiting.add(onReply);
+      });
+    },
+    close() {
+      settleAll();
+      void worker.terminate();
+    },
+  };
+}
+
+/**
+ * A cache answering from `compiled` first, then from `fallback` (the on-disk cache, if any).
+ * An entry served from `compiled` is also stored in `fallback`: the emitter stores only what
+ * it compiled itself, and work done in the worker should be reused by the next run too.
+ *
+ * @example
+ * emit(files, [validatorsEmitter], { ...options, cache: prefilledCache(compiled, options.cache) });
+ */
+export function prefilledCache(compiled: ReadonlyMap<string, string>, fallback: GeneratorCache | undefined): GeneratorCache {
+  const unsaved = new Set(compiled.keys());
+  return {
+    get(key) {
+      const code = compiled.get(key);
+      if (code === undefined) return fallback?.get(key);
+      if (unsaved.delete(key)) fallback?.set(key, code);
+      return code;
+    },
+    set: (key, value) => fallback?.set(key, value),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * @module
+ * The HTTP half of the `client` emitter: per OpenAPI service, an `OperationSpec`
+ * constant per operation (how it goes on the wire) and a client class with one
+ * method per operation taking the same input object as the handler interface,
+ * plus a `…WithResponse` twin that also returns the `Response` (for headers
+ * such as `X-Total-Count` and `Link`).
+ */
+import type { EmitContext } from '../emit.js';
+import type { HttpOperation, Service } from '../model/model.js';
+import { importSymbol } from '../printer/generated-file.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
+import { httpOperations, inputTypeName, jsDocText, operationDoc, successResponse } from './server-http-view.js';
+import { resultType, typeContext } from './server-http.js';
+import { validatedBody } from './validators.js';
+
+const RUNTIME = 'runtime:client';
+
+/** Prints the operation specs and client class of one HTTP service. */
+export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitContext): void {
+  const ops = httpOperations(service);
+  const types = typeContext(f, service.parent, ctx);
+  const OperationSpec = importSymbol('OperationSpec', RUNTIME, { typeOnly: true });
+  const RequestOptions = importSymbol('RequestOptions', RUNTIME, { typeOnly: true });
+  const basePath = service.parent.info.basePath.replace(/\/+$/, '');
+  const specName = (op: HttpOperation) => f.declare(`${op.localName}Operation`);
+
+  for (const op of ops) {
+    f.print('const ', specName(op), ': ', OperationSpec, ' = {');
+    f.print('  name: ', f.string(op.localName), ',');
+    f.print('  method: ', f.string(op.method.toUpperCase()), ',');
+    f.print('  path: ', f.string(basePath + op.path), ',');
+    if (op.parameters.length === 0) f.print('  params: [],');
+    else {
+      f.print('  params: [');
+      for (const p of op.parameters) {
+        const parts = [`name: ${f.string(p.name)}`, `key: ${f.string(p.localName)}`, `in: ${f.string(p.in)}`];
+        // Only what differs from OpenAPI's defaults (form/explode for query and cookie, simple otherwise).
+        const defaultStyle = p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple';
+        const style = p.style ?? defaultStyle;
+        if (style !== defaultStyle) parts.push(`style: ${f.string(style)}`);
+        if (p.explode !== undefined && p.explode !== (style === 'form')) parts.push(`explode: ${p.explode}`);
+        f.print('    { ', parts.join(', '), ' },');
+      }
+      f.print('  ],');
+    }
+    const body = op.requestBody && op.requestBody.contents.length > 0 ? (validatedBody(op) ?? op.requestBody.contents[0]!).mediaType : undefined;
+    if (body !== undefined) f.print('  body: ', f.string(body), ',');
+    const accept = [...new Set((successResponse(op)?.contents ?? []).map((c) => c.mediaType))];
+    if (accept.length > 0) f.print('  accept: ', f.string(accept.join(', ')), ',');
+    f.print('};');
+    f.print();
+  }
+
+  const cls = f.declare(`${service.localName}Client`);
+  const lower = service.localName.charAt(0).toLowerCase() + service.localName.slice(1);
+  const view: HttpClientClassView = {
+    jsDoc: jsDocText(`A typed fetch client for the ${service.name} operations. Non-2xx responses reject with \`ApiError\`.`, [
+      '@example',
+      `const ${lower} = new ${cls}({ baseUrl: 'http://localhost:3000', headers: { authorization: 'token …' } });`,
+    ]),
+    className: cls,
+    httpClientType: f.text(importSymbol('HttpClient', RUNTIME, { typeOnly: true })),
+    optionsType: f.text(importSymbol('HttpClientOptions', RUNTIME, { typeOnly: true })),
+    httpClient: f.text(importSymbol('HttpClient', RUNTIME)),
+    requestOptions: f.text(RequestOptions),
+    apiResponse: f.text(importSymbol('ApiResponse', RUNTIME, { typeOnly: true })),
+    methods: ops.map((op) => {
+      const input = f.text(importSymbol(inputTypeName(op), `/${ctx.outputPath(service.parent, 'server.ts')}`, { typeOnly: true }));
+      const optional = op.parameters.every((p) => !p.required) && !(op.requestBody?.required ?? false);
+      const tags = [`@generated from operation ${op.name} (${op.method.toUpperCase()} ${op.path})`];
+      if (op.deprecated) tags.unshift('@deprecated');
+      return {
+        name: op.localName,
+        jsDoc: jsDocText(operationDoc(op), tags, '  '),
+        inputParam: optional ? `input: ${input} = {}` : `input: ${input}`,
+        result: resultType(op, types),
+        spec: `${op.localName}Operation`,
+        withResponseDoc: jsDocText(`Like {@link ${cls}.${op.localName}}, resolving to \`{ data, response }\` for the status and headers.`, [], '  '),
+      };
+    }),
+  };
+  f.printBlock(ctx.options.templates.render('client/http-client-class', view));
+  f.print();
+}
+
+/** View model of `templates/client/http-client-class.hbs`: every string final, the template only loops. */
+export interface HttpClientClassView {
+  readonly jsDoc: string;
+  readonly className: string;
+  readonly httpClientType: string;
+  readonly optionsType: string;
+  readonly httpClient: string;
+  readonly requestOptions: string;
+  readonly apiResponse: string;
+  readonly methods: readonly { name: string; jsDoc: string; inputParam: string; result: string; spec: string; withResponseDoc: string }[];
+}

@@ -1,0 +1,53 @@
+/**
+ * @module
+ * The RPC half of the `client` emitter: per proto service, a `SystemClient`
+ * interface with one documented method per RPC, and factories for a Connect
+ * client (fetch; unary only, streaming methods reject with `unimplemented`) and
+ * a gRPC client (grpc-js; all four kinds) that both implement it.
+ */
+import type { EmitContext } from '../emit.js';
+import type { Service } from '../model/model.js';
+import { importSymbol } from '../printer/generated-file.js';
+import type { GeneratedFile, Printable } from '../printer/generated-file.js';
+import { codecFileSymbol, messageTypeSymbol, methodsTypeName, rpcGeneratedFrom, rpcOperations, serviceDescriptorName } from './rpc-names.js';
+
+const RUNTIME = 'runtime:client';
+
+/** Prints the client interface and factories of one RPC service. */
+export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitContext): void {
+  const name = service.localName;
+  const iface = f.declare(`${name}Client`);
+  const CallOptions = importSymbol('RpcCallOptions', RUNTIME, { typeOnly: true });
+  const descriptor = codecFileSymbol(serviceDescriptorName(service), service.parent, ctx);
+  const lower = name.charAt(0).toLowerCase() + name.slice(1);
+
+  f.jsDoc(`A typed ${service.name} client; the Connect and gRPC clients both implement it.`, { tags: [`@generated from service ${service.fullName}`] });
+  f.print('export interface ', iface, ' {');
+  for (const op of rpcOperations(service)) {
+    const input: Printable = messageTypeSymbol(op.input, ctx);
+    const output: Printable = messageTypeSymbol(op.output, ctx);
+    const result: Printable = op.serverStreaming ? ['AsyncIterable<', output, '>'] : ['Promise<', output, '>'];
+    const tags = [rpcGeneratedFrom(op)];
+    if (op.deprecated) tags.unshift('@deprecated');
+    f.jsDoc(op.doc, { indent: '  ', tags });
+    const request: Printable = op.clientStreaming ? ['requests: AsyncIterable<Partial<', input, '>>'] : ['request?: Partial<', input, '>'];
+    f.print('  ', op.localName, '(', request, ', options?: ', CallOptions, '): ', result, ';');
+  }
+  f.print('}');
+  f.print();
+
+  f.jsDoc(`A ${service.name} client over the Connect protocol (JSON, or binary with \`binary: true\`).`, {
+    tags: ['@example', `const ${lower} = create${name}ConnectClient({ baseUrl: 'http://localhost:3000' });`],
+  });
+  f.print('export function ', f.declare(`create${name}ConnectClient`), '(options: ', importSymbol('ConnectClientOptions', RUNTIME, { typeOnly: true }), '): ', iface, ' {');
+  f.print('  return ', importSymbol('createConnectClient', RUNTIME), '(', descriptor, ', options);');
+  f.print('}');
+  f.print();
+  f.jsDoc(`A ${service.name} client over gRPC; \`address\` is a grpc-js target such as \`127.0.0.1:50051\` or \`unix:/run/loom.sock\`.`, {
+    tags: ['@example', `const ${lower} = create${name}GrpcClient('unix:/run/loom/${lower}.sock');`],
+  });
+  f.print('export function ', f.declare(`create${name}GrpcClient`), '(address: string, options?: ', importSymbol('GrpcClientOptions', RUNTIME, { typeOnly: true }), '): ', iface, ' & { close(): void } {');
+  f.print('  return ', importSymbol('createGrpcClient', RUNTIME), '<', codecFileSymbol(methodsTypeName(service), service.parent, ctx, true), '>(', descriptor, ', address, options);');
+  f.print('}');
+  f.print();
+}

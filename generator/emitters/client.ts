@@ -1,0 +1,42 @@
+/**
+ * @module
+ * The `client` emitter: `X.client.ts` with a typed client per service — a fetch
+ * client class for HTTP services, Connect and gRPC clients for RPC services.
+ */
+import type { Emitter } from '../emit.js';
+import { printHttpClient } from './client-http.js';
+import { printRpcClient } from './client-rpc.js';
+
+/**
+ * Emits `X.client.ts` for every schema file with services.
+ *
+ * @example
+ * ```ts
+ * emit(files, [clientEmitter], options);
+ * // issues.client.ts: class IssueClient { issueGetIssue(input, options?): Promise<Issue> … }
+ * // system.client.ts: createSystemConnectClient(options), createSystemGrpcClient(address, options?)
+ * ```
+ */
+export const clientEmitter: Emitter = {
+  name: 'client',
+  emit(file, ctx) {
+    if (file.services.length === 0) return;
+    const f = ctx.newFile(ctx.outputPath(file, 'client.ts'), file);
+    for (const service of file.services) {
+      switch (service.protocol) {
+        case 'rpc':
+          printRpcClient(f, service, ctx);
+          break;
+        case 'http':
+          printHttpClient(f, service, ctx);
+          break;
+        default:
+          assertNever(service.protocol);
+      }
+    }
+  },
+};
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected service protocol: ${String(value)}`);
+}

@@ -1,0 +1,30 @@
+/**
+ * @module
+ * Every built-in emitter, in the order they run. Emitters are independent (each
+ * reads the model and writes its own files), so the order only decides the order
+ * warnings are reported in. Plugins (`loom generate --plugin`) run after these.
+ */
+import type { Emitter } from '../emit.js';
+import { openapiDocEmitter } from './openapi-doc.js';
+import { rpcCodecEmitter } from './rpc-codec.js';
+import { clientEmitter } from './client.js';
+import { serverEmitter } from './server.js';
+import { typesEmitter } from './types.js';
+import { validatorsEmitter } from './validators.js';
+
+/**
+ * The built-in emitters.
+ *
+ * @example
+ * emit(files, BUILTIN_EMITTERS, { runtimeImport: 'loom/runtime', templates: loadTemplates() });
+ */
+export const BUILTIN_EMITTERS: readonly Emitter[] = [
+  typesEmitter,
+  validatorsEmitter,
+  serverEmitter,
+  clientEmitter,
+  rpcCodecEmitter,
+  openapiDocEmitter,
+];
+
+export { clientEmitter, openapiDocEmitter, rpcCodecEmitter, serverEmitter, typesEmitter, validatorsEmitter };

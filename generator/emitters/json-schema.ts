@@ -1,0 +1,271 @@
+/**
+ * @module
+ * Model → JSON Schema (2020-12 vocabulary that ajv's draft-07 mode also accepts:
+ * `$defs`, `$ref`, `type` arrays). Used by the validators emitter (compiled by ajv)
+ * and the OpenAPI-document emitter (components/schemas), which differ only in
+ * where a `$ref` points and whether OpenAPI-only keywords (`discriminator`) are kept.
+ *
+ * For proto messages the schema describes the proto3 JSON form: camelCase keys,
+ * int64 as a decimal string (or number), enums as names or numbers, well-known
+ * types in their special JSON shapes.
+ */
+import type { Field, MessageType, NamedType, ScalarType, SchemaFile, TypeRef, WellKnownType } from '../model/model.js';
+
+/** A JSON Schema object as plain data (what `JSON.stringify` prints). */
+export type JsonSchema = { [key: string]: unknown };
+
+export interface JsonSchemaOptions {
+  /** Where a reference to a named type points: `#/$defs/Issue`, `#/components/schemas/Issue`, … */
+  readonly refTo: (target: NamedType) => string;
+  /** Keep OpenAPI's `discriminator` keyword (docs); ajv is compiled without it. */
+  readonly openapi?: boolean;
+}
+
+/** True for files loaded from `.proto`, whose JSON form follows the proto3 JSON mapping. */
+export function isProtoFile(file: SchemaFile): boolean {
+  return file.format === 'proto3' || file.format === 'proto2';
+}
+
+/**
+ * The schema of a named type, as it appears under `$defs` / `components/schemas`.
+ *
+ * @example
+ * namedTypeSchema(issueMessage, { refTo: (t) => `#/$defs/${t.localName}` });
+ * // { type: 'object', properties: { id: { type: 'integer', format: 'int64' }, … }, required: ['id'] }
+ */
+export function namedTypeSchema(type: NamedType, options: JsonSchemaOptions): JsonSchema {
+  const proto = isProtoFile(type.parent);
+  switch (type.kind) {
+    case 'message':
+      return withDoc(type.wellKnown ? wellKnownSchema(type.wellKnown) : messageSchema(type, proto, options), type.doc, type.deprecated);
+    case 'enum': {
+      const values = type.values.filter((v) => !v.alias);
+      // proto3 JSON accepts an enum as its name or its number.
+      const schema: JsonSchema = proto
+        ? { enum: [...type.values.map((v) => v.name), ...values.map((v) => v.value)] }
+        : { type: type.valueType, enum: values.map((v) => v.value) };
+      return withDoc(schema, type.doc, false);
+    }
+    case 'alias':
+      return withDoc(typeRefSchema(type.type, proto, options), type.doc, false);
+    default:
+      return assertNever(type);
+  }
+}
+
+function messageSchema(message: MessageType, proto: boolean, options: JsonSchemaOptions): JsonSchema {
+  const properties: JsonSchema = {};
+  const required: string[] = [];
+  for (const field of message.fields) {
+    properties[field.jsonName] = fieldSchema(field, proto, options);
+    if (field.presence === 'required') required.push(field.jsonName);
+  }
+  const schema: JsonSchema = { type: 'object' };
+  if (message.fields.length > 0) schema.properties = properties;
+  if (required.length > 0) schema.required = required;
+  const extra = additionalPropertiesSchema(message.additionalProperties, proto, options);
+  if (extra !== undefined) schema.additionalProperties = extra;
+  return schema;
+}
+
+function fieldSchema(field: Field, proto: boolean, options: JsonSchemaOptions): JsonSchema {
+  const schema = typeRefSchema(field.type, proto, options);
+  // A `$ref` with siblings is fine in 2020-12 and in ajv; annotations help docs.
+  const out: JsonSchema = { ...schema };
+  if (field.doc) out.description = field.doc;
+  if (field.deprecated) out.deprecated = true;
+  if (field.readOnly) out.readOnly = true;
+  if (field.writeOnly) out.writeOnly = true;
+  if (field.default !== undefined) out.default = field.default;
+  return out;
+}
+
+function additionalPropertiesSchema(value: boolean | TypeRef, proto: boolean, options: JsonSchemaOptions): JsonSchema | boolean | undefined {
+  if (value === true) return undefined; // JSON Schema's default: anything goes
+  if (value === false) return false;
+  return typeRefSchema(value, proto, options);
+}
+
+/**
+ * The schema of an anonymous type reference.
+ *
+ * @example
+ * typeRefSchema({ kind: 'array', items: { kind: 'scalar', scalar: 'string' } }, false, opts);
+ * // { type: 'array', items: { type: 'string' } }
+ */
+export function typeRefSchema(type: TypeRef, proto: boolean, options: JsonSchemaOptions): JsonSchema {
+  switch (type.kind) {
+    case 'scalar':
+      return nullable(scalarSchema(type, proto, options), type.nullable);
+    case 'ref': {
+      const target = type.target;
+      // Well-known types have fixed JSON shapes: inline them rather than point into google/protobuf files.
+      if (target.kind === 'message' && target.wellKnown) return nullable(wellKnownSchema(target.wellKnown), type.nullable);
+      return nullable({ $ref: options.refTo(target) }, type.nullable);
+    }
+    case 'array': {
+      const schema: JsonSchema = { type: 'array', items: typeRefSchema(type.items, proto, options) };
+      return nullable(Object.assign(schema, type.constraints), type.nullable);
+    }
+    case 'map':
+      return nullable({ type: 'object', additionalProperties: typeRefSchema(type.value, proto, options) }, type.nullable);
+    case 'object': {
+      const properties: JsonSchema = {};
+      const required: string[] = [];
+      for (const p of type.properties) {
+        const s: JsonSchema = { ...typeRefSchema(p.type, proto, options) };
+        if (p.doc) s.description = p.doc;
+        if (p.readOnly) s.readOnly = true;
+        if (p.writeOnly) s.writeOnly = true;
+        if (p.default !== undefined) s.default = p.default;
+        properties[p.name] = s;
+        if (p.required) required.push(p.name);
+      }
+      const schema: JsonSchema = { type: 'object' };
+      if (type.properties.length > 0) schema.properties = properties;
+      if (required.length > 0) schema.required = required;
+      const extra = additionalPropertiesSchema(type.additionalProperties, proto, options);
+      if (extra !== undefined) schema.additionalProperties = extra;
+      return nullable(Object.assign(schema, type.constraints), type.nullable);
+    }
+    case 'union': {
+      const tagged = type.discriminator ? Object.entries(type.discriminator.mapping) : [];
+      if (!options.openapi && type.discriminator && tagged.length > 0) {
+        // For validation, pin each variant to its tag value: variants that accept the same
+        // objects (open objects usually do) would otherwise make `oneOf` fail on valid data.
+        const property = type.discriminator.propertyName;
+        const variants = tagged.map(([value, variant]) => ({
+          allOf: [typeRefSchema(variant, proto, options), { type: 'object', properties: { [property]: { const: value } }, required: [property] }],
+        }));
+        return nullable({ oneOf: variants }, type.nullable);
+      }
+      const schema: JsonSchema = { [type.mode]: type.variants.map((v) => typeRefSchema(v, proto, options)) };
+      if (options.openapi && type.discriminator) {
+        const mapping: Record<string, string> = {};
+        for (const [value, variant] of Object.entries(type.discriminator.mapping)) {
+          if (variant.kind === 'ref') mapping[value] = options.refTo(variant.target);
+        }
+        schema.discriminator = { propertyName: type.discriminator.propertyName, mapping };
+      }
+      return nullable(schema, type.nullable);
+    }
+    case 'intersection':
+      return nullable({ allOf: type.parts.map((p) => typeRefSchema(p, proto, options)) }, type.nullable);
+    case 'literal':
+      return { const: type.value };
+    case 'unknown':
+      return {};
+    default:
+      return assertNever(type);
+  }
+}
+
+/** Custom formats Loom adds on top of the standard ones, with range checks (see validators-formats.ts). */
+function scalarSchema(type: ScalarType, proto: boolean, options: JsonSchemaOptions): JsonSchema {
+  // A `binary` string is a file (a `Blob` once parsed): documents say string, validators accept it as is.
+  if (type.format === 'binary' && !proto && !options.openapi) return {};
+  const schema = scalarBase(type, proto);
+  if (type.format !== undefined && schema.format === undefined) schema.format = type.format;
+  return Object.assign(schema, type.constraints);
+}
+
+function scalarBase(type: ScalarType, proto: boolean): JsonSchema {
+  switch (type.scalar) {
+    case 'string':
+      return { type: 'string' };
+    case 'bytes':
+      return { type: 'string', format: 'byte' };
+    case 'bool':
+      return { type: 'boolean' };
+    case 'double':
+    case 'float':
+      return { type: 'number', format: type.scalar };
+    case 'number':
+      return { type: 'number' };
+    case 'integer':
+      return { type: 'integer' };
+    case 'int32':
+    case 'sint32':
+    case 'sfixed32':
+      return { type: 'integer', format: 'int32' };
+    case 'uint32':
+    case 'fixed32':
+      return { type: 'integer', format: 'uint32' };
+    case 'int64':
+    case 'sint64':
+    case 'sfixed64':
+      // proto3 JSON writes 64-bit integers as strings and reads either form.
+      return proto ? { type: ['string', 'integer'], format: 'int64' } : { type: 'integer', format: 'int64' };
+    case 'uint64':
+    case 'fixed64':
+      return proto ? { type: ['string', 'integer'], format: 'uint64' } : { type: 'integer', format: 'uint64' };
+    case 'null':
+      return { type: 'null' };
+    default:
+      return assertNever(type.scalar);
+  }
+}
+
+/** The proto3 JSON shape of a google.protobuf well-known type. */
+export function wellKnownSchema(wkt: WellKnownType): JsonSchema {
+  switch (wkt) {
+    case 'Timestamp':
+      return { type: 'string', format: 'date-time' };
+    case 'Duration':
+      return { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]{1,9})?s$' };
+    case 'FieldMask':
+      return { type: 'string' };
+    case 'Struct':
+      return { type: 'object' };
+    case 'Value':
+      return {};
+    case 'ListValue':
+      return { type: 'array' };
+    case 'NullValue':
+      return { type: 'null' };
+    case 'Empty':
+      return { type: 'object', additionalProperties: false };
+    case 'Any':
+      return { type: 'object', properties: { '@type': { type: 'string' } }, required: ['@type'] };
+    case 'DoubleValue':
+    case 'FloatValue':
+      return { type: ['number', 'null'] };
+    case 'Int64Value':
+      return { type: ['string', 'integer', 'null'], format: 'int64' };
+    case 'UInt64Value':
+      return { type: ['string', 'integer', 'null'], format: 'uint64' };
+    case 'Int32Value':
+      return { type: ['integer', 'null'], format: 'int32' };
+    case 'UInt32Value':
+      return { type: ['integer', 'null'], format: 'uint32' };
+    case 'BoolValue':
+      return { type: ['boolean', 'null'] };
+    case 'StringValue':
+      return { type: ['string', 'null'] };
+    case 'BytesValue':
+      return { type: ['string', 'null'], format: 'byte' };
+    default:
+      return assertNever(wkt);
+  }
+}
+
+/** Adds `null` to a schema: into `type` when it has one, else as an `anyOf` branch. */
+function nullable(schema: JsonSchema, isNullable: boolean | undefined): JsonSchema {
+  if (!isNullable) return schema;
+  const type = schema.type;
+  if (typeof type === 'string') return { ...schema, type: type === 'null' ? 'null' : [type, 'null'] };
+  if (Array.isArray(type)) return { ...schema, type: type.includes('null') ? type : [...type, 'null'] };
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+function withDoc(schema: JsonSchema, doc: string | undefined, deprecated: boolean): JsonSchema {
+  const out: JsonSchema = { ...schema };
+  if (doc) out.description = doc;
+  if (deprecated) out.deprecated = true;
+  return out;
+}
+
+/** Compile-time exhaustiveness: a new `kind` in the model is a type error here. */
+export function assertNever(value: never): never {
+  throw new Error(`unexpected model node: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,54 @@
+/**
+ * @module
+ * Names and import symbols shared by the RPC parts of the `rpc-codec`, `server`
+ * and `client` emitters, so the three files agree on what they export.
+ */
+import type { EmitContext } from '../emit.js';
+import type { MessageType, RpcOperation, SchemaFile, Service } from '../model/model.js';
+import { importSymbol } from '../printer/generated-file.js';
+import type { ImportSymbol } from '../printer/generated-file.js';
+
+/** `GetServiceRequestCodec` */
+export function codecName(message: MessageType): string {
+  return `${message.localName}Codec`;
+}
+
+/** `SystemServiceDescriptor` */
+export function serviceDescriptorName(service: Service): string {
+  return `${service.localName}ServiceDescriptor`;
+}
+
+/** `SystemMethods`: the method table type of the descriptor. */
+export function methodsTypeName(service: Service): string {
+  return `${service.localName}Methods`;
+}
+
+/** The message's TypeScript type, from the types file of the schema file declaring it. */
+export function messageTypeSymbol(message: MessageType, ctx: EmitContext): ImportSymbol {
+  return importSymbol(message.localName, `/${ctx.outputPath(message.parent, 'types.ts')}`, { typeOnly: true });
+}
+
+/** A symbol exported by `file`'s generated `X.codec.ts`. */
+export function codecFileSymbol(name: string, file: SchemaFile, ctx: EmitContext, typeOnly = false): ImportSymbol {
+  return importSymbol(name, `/${ctx.outputPath(file, 'codec.ts')}`, { typeOnly });
+}
+
+/** RPC services of a file (proto services). */
+export function rpcServices(file: SchemaFile): Service[] {
+  return file.services.filter((s) => s.protocol === 'rpc');
+}
+
+/** The RPC operations of a service. */
+export function rpcOperations(service: Service): RpcOperation[] {
+  return service.operations.filter((op): op is RpcOperation => op.kind === 'rpc');
+}
+
+/** `/v1alpha1.System/GetService`: the Connect route and gRPC method path. */
+export function rpcPath(op: RpcOperation): string {
+  return `/${op.parent.fullName}/${op.name}`;
+}
+
+/** `@generated from rpc v1alpha1.System.GetService` */
+export function rpcGeneratedFrom(op: RpcOperation): string {
+  return `@generated from rpc ${op.parent.fullName}.${op.name}`;
+}

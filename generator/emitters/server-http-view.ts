@@ -1,0 +1,166 @@
+/**
+ * @module
+ * What the HTTP server and client emitters compute from an operation before
+ * printing: names, the success response, and a parameter's decorator options
+ * (`type`, `required`, `array`, `enum`, `format`, `minimum`, `maximum`).
+ */
+import type { HttpOperation, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
+import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
+
+/** An option value as printed: strings are quoted, symbols imported. */
+export type OptionValue = string | number | boolean | readonly (string | number)[] | { readonly separator: string } | ImportSymbol;
+
+/** The HTTP operations of a service, in schema order. */
+export function httpOperations(service: Service): HttpOperation[] {
+  return service.operations.filter((op): op is HttpOperation => op.kind === 'http');
+}
+
+/** `IssueGetIssueInput` */
+export function inputTypeName(op: HttpOperation): string {
+  return `${op.localName.charAt(0).toUpperCase()}${op.localName.slice(1)}Input`;
+}
+
+/** Summary and description, as one JSDoc text. */
+export function operationDoc(op: HttpOperation): string | undefined {
+  const parts = [op.summary, op.doc].filter((s): s is string => s !== undefined && s.trim() !== '');
+  const unique = parts.length === 2 && parts[0]!.trim() === parts[1]!.trim() ? [parts[0]!] : parts;
+  return unique.length > 0 ? unique.join('\n\n') : undefined;
+}
+
+/** The first 2xx response with a numeric status: its status is the one a plain return value gets. */
+export function successResponse(op: HttpOperation): (ResponseSpec & { status: number }) | undefined {
+  return op.responses.find((r): r is ResponseSpec & { status: number } => typeof r.status === 'number' && r.status >= 200 && r.status < 300);
+}
+
+/** Follows aliases to the type they name. */
+function resolve(type: TypeRef): TypeRef {
+  let t = type;
+  for (let i = 0; i < 32 && t.kind === 'ref' && t.target.kind === 'alias'; i++) t = t.target.type;
+  return t;
+}
+
+/** A scalar's `ParamType` in the decorator runtime. */
+function scalarParamType(type: TypeRef & { kind: 'scalar' }): string | undefined {
+  switch (type.scalar) {
+    case 'string':
+      if (type.format === 'date' || type.format === 'date-time') return type.format;
+      if (type.format === 'binary') return 'file';
+      return 'string';
+    case 'int64': case 'uint64': case 'sint64': case 'fixed64': case 'sfixed64':
+      return 'int64';
+    case 'integer': case 'int32': case 'uint32': case 'sint32': case 'fixed32': case 'sfixed32':
+      return type.format === 'int64' ? 'int64' : 'integer';
+    case 'number': case 'double': case 'float':
+      return 'number';
+    case 'bool':
+      return 'boolean';
+    case 'bytes':
+      return 'string';
+    case 'null':
+      return undefined;
+    default: {
+      const never: never = type.scalar;
+      throw new Error(`unexpected scalar ${String(never)}`);
+    }
+  }
+}
+
+/** Decorator options of one parameter, in a fixed key order. */
+export function paramOptions(p: Parameter): Record<string, OptionValue> {
+  const out: Record<string, OptionValue> = {};
+  let type = resolve(p.type);
+  let array: OptionValue | undefined;
+  if (type.kind === 'array') {
+    array = arrayOption(p);
+    type = resolve(type.items);
+  }
+  if (type.kind === 'scalar') {
+    const t = scalarParamType(type);
+    if (t !== undefined) out['type'] = t;
+  } else if (type.kind === 'ref' && type.target.kind === 'enum') {
+    out['type'] = type.target.valueType === 'integer' ? 'integer' : 'string';
+  } else if (type.kind === 'literal' && type.value !== null && typeof type.value !== 'boolean') {
+    out['type'] = typeof type.value === 'number' ? 'number' : 'string';
+  } else if (type.kind === 'object' || type.kind === 'map' || (type.kind === 'ref' && type.target.kind === 'message')) {
+    out['type'] = 'json';
+  }
+  out['required'] = p.required;
+  if (array !== undefined) out['array'] = array;
+  const values = enumValues(type);
+  if (values) {
+    // An inline enum is a union of literals: its values say what to convert the text to.
+    if (out['type'] === undefined) out['type'] = values.every((v) => typeof v === 'number') ? 'number' : 'string';
+    out['enum'] = values;
+  }
+  if (type.kind === 'scalar') {
+    if (type.format !== undefined && !['date', 'date-time', 'binary', 'int32', 'int64', 'float', 'double'].includes(type.format)) out['format'] = type.format;
+    const c = type.constraints;
+    if (c?.minimum !== undefined) out['minimum'] = c.minimum;
+    if (c?.maximum !== undefined) out['maximum'] = c.maximum;
+  }
+  const ordered: Record<string, OptionValue> = {};
+  for (const key of ['type', 'required', 'array', 'enum', 'format', 'minimum', 'maximum']) if (out[key] !== undefined) ordered[key] = out[key]!;
+  return ordered;
+}
+
+function arrayOption(p: Parameter): OptionValue {
+  // OpenAPI defaults: query/cookie are `form` exploded (repeated keys); path/header are `simple` (comma-separated).
+  const style = p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
+  const explode = p.explode ?? style === 'form';
+  switch (style) {
+    case 'form': return explode ? true : { separator: ',' };
+    case 'simple': return { separator: ',' };
+    case 'spaceDelimited': return { separator: ' ' };
+    case 'pipeDelimited': return { separator: '|' };
+    default: return true;
+  }
+}
+
+function enumValues(type: TypeRef): (string | number)[] | undefined {
+  if (type.kind === 'ref' && type.target.kind === 'enum') return type.target.values.filter((v) => !v.alias).map((v) => v.value);
+  if (type.kind === 'union') {
+    const values: (string | number)[] = [];
+    for (const v of type.variants) {
+      const r = resolve(v);
+      if (r.kind !== 'literal' || r.value === null || typeof r.value === 'boolean') return undefined;
+      values.push(r.value);
+    }
+    return values;
+  }
+  if (type.kind === 'literal' && (typeof type.value === 'string' || typeof type.value === 'number')) return [type.value];
+  return undefined;
+}
+
+/** `{ type: 'string', required: true }` */
+export function printOptions(options: Record<string, OptionValue | Printable>, f: GeneratedFile): Printable {
+  const parts: Printable[] = [];
+  for (const [key, value] of Object.entries(options)) {
+    if (parts.length > 0) parts.push(', ');
+    parts.push(`${key}: `, printValue(value as OptionValue, f));
+  }
+  return parts.length === 0 ? '{}' : ['{ ', parts, ' }'];
+}
+
+function printValue(value: OptionValue, f: GeneratedFile): Printable {
+  if (typeof value === 'string') return f.string(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `[${value.map((v) => (typeof v === 'string' ? f.string(v) : String(v))).join(', ')}]`;
+  if ((value as ImportSymbol).kind === 'import') return value as ImportSymbol;
+  return `{ separator: ${f.string((value as { separator: string }).separator)} }`;
+}
+
+
+/** A JSDoc block as text (for template view models); same layout as the printer's `jsDoc()`. */
+export function jsDocText(text: string | undefined, tags: readonly string[], indent = ''): string {
+  const body = (text ?? '').trim().replace(/\*\//g, '*\\/');
+  const lines = body === '' ? [] : body.split(/\r?\n/).map((l) => l.trimEnd());
+  const safeTags = tags.map((t) => t.replace(/\*\//g, '*\\/'));
+  if (lines.length === 0 && safeTags.length === 0) return '';
+  if (lines.length === 1 && safeTags.length === 0) return `${indent}/** ${lines[0]} */`;
+  const out = [`${indent}/**`];
+  for (const line of lines) out.push(line === '' ? `${indent} *` : `${indent} * ${line}`);
+  if (lines.length > 0 && safeTags.length > 0) out.push(`${indent} *`);
+  for (const tag of safeTags) out.push(`${indent} * ${tag}`);
+  out.push(`${indent} */`);
+  return out.join('\n');
+}

@@ -1,0 +1,203 @@
+/**
+ * @module
+ * The HTTP half of the `server` emitter (contracts.md §3): per OpenAPI service,
+ * the `IssueApi` handler interface, one `…Input` interface per operation, and
+ * the `IssueRoutes` class that binds the interface to routes through Loom's
+ * decorators, with each parameter's type and constraints spelled out.
+ */
+import type { EmitContext } from '../emit.js';
+import type { HttpOperation, Parameter, SchemaFile, Service, TypeRef } from '../model/model.js';
+import { importSymbol } from '../printer/generated-file.js';
+import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
+import { renderType } from './types-render.js';
+import type { TypeRenderContext } from './types-render.js';
+import { bodyValidatorName, validatedBody } from './validators.js';
+import { httpOperations, inputTypeName, jsDocText, operationDoc, paramOptions, printOptions, successResponse } from './server-http-view.js';
+
+const RUNTIME = 'runtime:server';
+
+const PARAM_DECORATOR: Readonly<Record<Parameter['in'], string>> = {
+  path: 'PathParam',
+  query: 'QueryParam',
+  header: 'HeaderParam',
+  cookie: 'CookieParam',
+};
+
+/** `IssueApi` */
+export function handlerInterfaceName(service: Service): string {
+  return `${service.localName}Api`;
+}
+
+/** `IssueRoutes` */
+export function routesClassName(service: Service): string {
+  return `${service.localName}Routes`;
+}
+
+/** A render context for type expressions in `f`. */
+export function typeContext(f: GeneratedFile, file: SchemaFile, ctx: EmitContext): TypeRenderContext {
+  return { f, file, typesPath: (other) => `/${ctx.outputPath(other, 'types.ts')}` };
+}
+
+/** Prints the handler interface, input interfaces and routes class of one HTTP service. */
+export function printHttpService(f: GeneratedFile, service: Service, ctx: EmitContext): void {
+  const ops = httpOperations(service);
+  const types = typeContext(f, service.parent, ctx);
+  const Context = importSymbol('Context', RUNTIME);
+  const HandlerResult = importSymbol('HandlerResult', RUNTIME, { typeOnly: true });
+  const api = f.declare(handlerInterfaceName(service));
+
+  f.jsDoc(service.doc ?? `What a hand-written ${service.name} handler implements.`, { tags: [`@generated from tag ${service.name}`] });
+  f.print('export interface ', api, ' {');
+  for (const op of ops) {
+    f.jsDoc(operationDoc(op), { indent: '  ', tags: operationTags(op) });
+    f.print('  ', op.localName, '(input: ', inputTypeName(op), ', ctx: ', typeOnly(Context), '): Promise<', HandlerResult, '<', resultType(op, types), '>>;');
+  }
+  f.print('}');
+  f.print();
+
+  for (const op of ops) {
+    f.jsDoc(`Input of {@link ${api}.${op.localName}}.`);
+    f.print('export interface ', f.declare(inputTypeName(op)), ' {');
+    for (const p of op.parameters) {
+      f.jsDoc(p.doc, { indent: '  ', tags: p.deprecated ? ['@deprecated'] : [] });
+      f.print('  ', f.propertyKey(p.localName), p.required ? '' : '?', ': ', renderType(p.type, types, '  '), ';');
+    }
+    const body = bodyType(op, types, '  ');
+    if (body !== undefined) {
+      f.jsDoc(op.requestBody?.doc, { indent: '  ' });
+      f.print('  body', op.requestBody!.required ? '' : '?', ': ', body, ';');
+    }
+    f.print('}');
+    f.print();
+  }
+
+  const basePath = service.parent.info.basePath.replace(/\/+$/, '');
+  const view: RoutesClassView = {
+    jsDoc: jsDocText(`Binds an ${api} implementation to HTTP routes through Loom's decorators.`, [
+      '@example',
+      `createRestRouter().register(new ${routesClassName(service)}(new ${service.localName}Handler()));`,
+    ]),
+    basePathDecorator: basePath === '' ? '' : f.text('@', importSymbol('Path', RUNTIME), '(', f.string(basePath), ')'),
+    className: f.declare(routesClassName(service)),
+    apiName: api,
+    methods: ops.map((op) => routeMethodView(f, op, types, ctx, Context, HandlerResult)),
+  };
+  f.printBlock(ctx.options.templates.render('server/routes-class', view));
+  f.print();
+}
+
+/** View model of `templates/server/routes-class.hbs`: every string final, the template only loops. */
+export interface RoutesClassView {
+  readonly jsDoc: string;
+  /** `@Path('/api/v1')`, or empty. */
+  readonly basePathDecorator: string;
+  readonly className: string;
+  readonly apiName: string;
+  readonly methods: readonly RouteMethodView[];
+}
+
+export interface RouteMethodView {
+  readonly name: string;
+  /** `@GET`, `@Path('/x')`, `@Produces('application/json')`, `@Status(200)`. */
+  readonly decorators: readonly string[];
+  /** Decorated parameters, without the trailing comma. */
+  readonly params: readonly string[];
+  readonly returnType: string;
+  /** `{ owner, repo, body }` */
+  readonly inputObject: string;
+}
+
+function routeMethodView(
+  f: GeneratedFile,
+  op: HttpOperation,
+  types: TypeRenderContext,
+  ctx: EmitContext,
+  Context: ImportSymbol,
+  HandlerResult: ImportSymbol,
+): RouteMethodView {
+  const decorators = [f.text('@', importSymbol(op.method.toUpperCase(), RUNTIME)), f.text('@', importSymbol('Path', RUNTIME), '(', f.string(op.path), ')')];
+  const consumes = unique((op.requestBody?.contents ?? []).map((c) => c.mediaType));
+  if (consumes.length > 0) decorators.push(f.text('@', importSymbol('Consumes', RUNTIME), '(', consumes.map((m) => f.string(m)).join(', '), ')'));
+  const success = successResponse(op);
+  const produces = unique((success?.contents ?? []).map((c) => c.mediaType));
+  if (produces.length > 0) decorators.push(f.text('@', importSymbol('Produces', RUNTIME), '(', produces.map((m) => f.string(m)).join(', '), ')'));
+  if (success) decorators.push(f.text('@', importSymbol('Status', RUNTIME), '(', String(success.status), ')'));
+  const names: string[] = [];
+  const params: string[] = [];
+  for (const p of op.parameters) {
+    names.push(p.localName);
+    const tsType = renderType(p.type, types, '    ');
+    params.push(f.text('@', importSymbol(PARAM_DECORATOR[p.in], RUNTIME), '(', f.string(p.name), ', ', printOptions(paramOptions(p), f), ') ', p.localName, ': ', p.required ? tsType : `${tsType} | undefined`));
+  }
+  const body = bodyType(op, types, '    ');
+  if (body !== undefined) {
+    names.push('body');
+    const options: Record<string, Printable> = {};
+    const validator = bodyValidatorName(op);
+    if (validator && isJsonBody(op)) {
+      options['validate'] = importSymbol(validator, `/${ctx.outputPath(op.parent.parent, 'validators.js')}`);
+    }
+    options['required'] = op.requestBody!.required;
+    params.push(f.text('@', importSymbol('BodyParam', RUNTIME), '(', printOptions(options, f), ') body: ', op.requestBody!.required ? body : `${body} | undefined`));
+  }
+  params.push(f.text('@', Context, '() ctx: ', typeOnly(Context)));
+  return {
+    name: op.localName,
+    decorators,
+    params,
+    returnType: f.text('Promise<', HandlerResult, '<', resultType(op, types), '>>'),
+    inputObject: `{ ${names.join(', ')} }`,
+  };
+}
+
+/** The same symbol, used in a type position (keeps the value import when also used as a value). */
+function typeOnly(symbol: ImportSymbol): ImportSymbol {
+  return { ...symbol, typeOnly: true };
+}
+
+function operationTags(op: HttpOperation): string[] {
+  const tags = [`@generated from operation ${op.name} (${op.method.toUpperCase()} ${op.path})`];
+  if (op.deprecated) tags.unshift('@deprecated');
+  return tags;
+}
+
+/** The success body's TypeScript type, `void` when the first 2xx response has no body. */
+export function resultType(op: HttpOperation, types: TypeRenderContext, indent = ''): string {
+  const success = successResponse(op);
+  const content = success?.contents.find((c) => c.type && isJson(c.mediaType)) ?? success?.contents.find((c) => c.type);
+  if (!content?.type) return success && success.contents.length > 0 ? opaqueType(success.contents[0]!.mediaType) : 'void';
+  return renderType(content.type, types, indent);
+}
+
+/** The request body's TypeScript type, or undefined when the operation has no body. */
+export function bodyType(op: HttpOperation, types: TypeRenderContext, indent = ''): string | undefined {
+  if (!op.requestBody || op.requestBody.contents.length === 0) return undefined;
+  const content = validatedBody(op) ?? op.requestBody.contents[0]!;
+  return content.type ? renderBodyType(content.type, content.mediaType, types, indent) : opaqueType(content.mediaType);
+}
+
+function renderBodyType(type: TypeRef, mediaType: string, types: TypeRenderContext, indent: string): string {
+  if (type.kind === 'scalar' && type.format === 'binary') return opaqueType(mediaType);
+  return renderType(type, types, indent);
+}
+
+function opaqueType(mediaType: string): string {
+  return mediaType.startsWith('text/') ? 'string' : 'Uint8Array';
+}
+
+/**
+ * Only JSON bodies get the generated validator: form and multipart bodies arrive as
+ * strings and `File`s, which a JSON Schema with numbers or booleans would reject.
+ */
+function isJsonBody(op: HttpOperation): boolean {
+  const content = validatedBody(op);
+  return content !== undefined && isJson(content.mediaType);
+}
+
+function isJson(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}

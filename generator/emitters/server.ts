@@ -1,0 +1,42 @@
+/**
+ * @module
+ * The `server` emitter: `X.server.ts` with, per service, what a hand-written
+ * handler implements and the code that binds it to the wire — decorated routes
+ * for HTTP services (contracts.md §3), Connect and gRPC binders for RPC services.
+ */
+import type { Emitter } from '../emit.js';
+import { printHttpService } from './server-http.js';
+import { printRpcService } from './server-rpc.js';
+
+/**
+ * Emits `X.server.ts` for every schema file with services.
+ *
+ * @example
+ * ```ts
+ * emit(files, [typesEmitter, validatorsEmitter, rpcCodecEmitter, serverEmitter], options);
+ * // system/v1alpha1/system.server.ts: interface SystemService, systemConnectRoutes(), addSystemServiceToGrpc()
+ * ```
+ */
+export const serverEmitter: Emitter = {
+  name: 'server',
+  emit(file, ctx) {
+    if (file.services.length === 0) return;
+    const f = ctx.newFile(ctx.outputPath(file, 'server.ts'), file);
+    for (const service of file.services) {
+      switch (service.protocol) {
+        case 'rpc':
+          printRpcService(f, service, ctx);
+          break;
+        case 'http':
+          printHttpService(f, service, ctx);
+          break;
+        default:
+          assertNever(service.protocol);
+      }
+    }
+  },
+};
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected service protocol: ${String(value)}`);
+}

@@ -1,0 +1,141 @@
+/**
+ * @module
+ * View models for the `types/*` templates. All decisions (names, optionality, type
+ * spelling, JSDoc text) are made here so that templates only loop and print; a user
+ * overriding `templates/types/interface.hbs` gets finished strings to arrange.
+ */
+import type { EnumType, Field, MessageType, AliasType, TypeRef } from '../model/model.js';
+import { stringLiteral } from '../printer/generated-file.js';
+import { isProtoFile } from './json-schema.js';
+import { indexSignature, isOptionalField, namedParents, propertyKey, refName, renderTypeAnnotation } from './types-render.js';
+import type { TypeRenderContext } from './types-render.js';
+
+/** View of `templates/types/interface.hbs`. */
+export interface InterfaceView {
+  /** The JSDoc block (already indented and closed), or '' when there is nothing to say. */
+  readonly jsDoc: string;
+  readonly name: string;
+  /** ` extends A, B` or ''. */
+  readonly heritage: string;
+  readonly members: readonly { readonly jsDoc: string; readonly signature: string }[];
+  /** The model node, for templates that want more (read-only). */
+  readonly message: MessageType;
+}
+
+/** View of `templates/types/enum.hbs`. */
+export interface EnumView {
+  readonly jsDoc: string;
+  readonly name: string;
+  readonly values: readonly { readonly jsDoc: string; readonly key: string; readonly value: string }[];
+  readonly enum: EnumType;
+}
+
+/** View of `templates/types/alias.hbs`. */
+export interface AliasView {
+  readonly jsDoc: string;
+  readonly name: string;
+  /** The type with its leading separator: ` string`, or a line break and `  | a` per variant for long unions. */
+  readonly annotation: string;
+}
+
+/**
+ * Formats a JSDoc block the way the printer does: one line when short, `*\/` escaped.
+ *
+ * @example
+ * jsDocBlock('Serial number', ['@generated from field: string serial_number = 1;'], '  ');
+ */
+export function jsDocBlock(text: string | undefined, tags: readonly string[], indent = ''): string {
+  const body = (text ?? '').trim().replace(/\*\//g, '*\\/');
+  const lines = body === '' ? [] : body.split(/\r?\n/).map((l) => l.trimEnd());
+  const safeTags = tags.map((t) => t.replace(/\*\//g, '*\\/'));
+  if (lines.length === 0 && safeTags.length === 0) return '';
+  if (lines.length === 1 && safeTags.length === 0) return `${indent}/** ${lines[0]} */`;
+  const out = [`${indent}/**`];
+  for (const line of lines) out.push(line === '' ? `${indent} *` : `${indent} * ${line}`);
+  if (lines.length > 0 && safeTags.length > 0) out.push(`${indent} *`);
+  for (const tag of safeTags) out.push(`${indent} * ${tag}`);
+  out.push(`${indent} */`);
+  return out.join('\n');
+}
+
+/** `@generated from …` naming the schema declaration. */
+export function generatedFrom(node: MessageType | EnumType | AliasType): string {
+  if (!isProtoFile(node.parent)) return `@generated from schema ${node.fullName}`;
+  return `@generated from ${node.kind === 'enum' ? 'enum' : 'message'} ${node.fullName}`;
+}
+
+export function interfaceView(message: MessageType, ctx: TypeRenderContext): InterfaceView {
+  const proto = isProtoFile(message.parent);
+  const tags = [generatedFrom(message)];
+  if (message.deprecated) tags.unshift('@deprecated');
+  const parents = namedParents(message);
+  // Fields inherited unchanged from an `allOf` parent are left to `extends`.
+  const inherited = new Map<string, string>();
+  for (const parent of parents) {
+    for (const pf of parent.fields) inherited.set(pf.localName, memberSignature(pf, proto, ctx));
+  }
+  const members: { jsDoc: string; signature: string }[] = [];
+  for (const field of message.fields) {
+    const signature = memberSignature(field, proto, ctx);
+    if (inherited.get(field.localName) === signature) continue;
+    const fieldTags: string[] = [];
+    if (field.deprecated) fieldTags.push('@deprecated');
+    if (proto) fieldTags.push(`@generated from field: ${protoFieldDeclaration(field)}`);
+    members.push({ jsDoc: jsDocBlock(field.doc, fieldTags, '  '), signature });
+  }
+  const index = indexSignature(message.additionalProperties, message.fields.length > 0 || parents.length > 0, ctx, '  ');
+  if (index) members.push({ jsDoc: '', signature: index });
+  return {
+    jsDoc: jsDocBlock(message.doc, tags),
+    name: message.localName,
+    heritage: parents.length > 0 ? ` extends ${parents.map((p) => refName(p, ctx)).join(', ')}` : '',
+    members,
+    message,
+  };
+}
+
+function memberSignature(field: Field, proto: boolean, ctx: TypeRenderContext): string {
+  const optional = isOptionalField(field, proto) ? '?' : '';
+  return `${propertyKey(field.localName)}${optional}:${renderTypeAnnotation(field.type, ctx, '  ')}`;
+}
+
+export function enumView(type: EnumType): EnumView {
+  const proto = isProtoFile(type.parent);
+  return {
+    jsDoc: jsDocBlock(type.doc, [generatedFrom(type)]),
+    name: type.localName,
+    values: type.values.map((v) => ({
+      jsDoc: jsDocBlock(v.doc, proto ? [`@generated from enum value: ${v.name} = ${v.value};`] : [], '  '),
+      key: propertyKey(v.localName),
+      value: typeof v.value === 'string' ? stringLiteral(v.value) : String(v.value),
+    })),
+    enum: type,
+  };
+}
+
+export function aliasView(type: AliasType, ctx: TypeRenderContext): AliasView {
+  return { jsDoc: jsDocBlock(type.doc, [generatedFrom(type)]), name: type.localName, annotation: renderTypeAnnotation(type.type, ctx) };
+}
+
+/** `string display_name = 1;`, `repeated Issue items = 2;`, `map<string, int64> counts = 3;` */
+function protoFieldDeclaration(field: Field): string {
+  // Message fields always have presence; only scalars and enums spell it with `optional`.
+  const isMessage = field.type.kind === 'ref' && field.type.target.kind === 'message';
+  const prefix = field.presence === 'optional' && field.oneof === undefined && !isMessage ? 'optional ' : '';
+  return `${prefix}${protoTypeName(field.type)} ${field.name} = ${field.number ?? 0};`;
+}
+
+function protoTypeName(type: TypeRef): string {
+  switch (type.kind) {
+    case 'scalar':
+      return type.scalar;
+    case 'ref':
+      return type.target.fullName;
+    case 'array':
+      return `repeated ${protoTypeName(type.items)}`;
+    case 'map':
+      return `map<${type.key.scalar}, ${protoTypeName(type.value)}>`;
+    default:
+      return type.kind;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * @module
+ * The `types` emitter: `X.types.ts` with one declaration per named type, in schema
+ * declaration order — interfaces for messages/objects, `const` objects plus a union
+ * type for enums, type aliases for the rest. Each block is rendered by a template
+ * (`types/interface`, `types/enum`, `types/alias`) from a precomputed view model.
+ */
+import type { Emitter } from '../emit.js';
+import { aliasView, enumView, generatedFrom, interfaceView, jsDocBlock } from './types-view.js';
+import { assertNever } from './json-schema.js';
+import { wellKnownType } from './types-render.js';
+import type { TypeRenderContext } from './types-render.js';
+
+/**
+ * Emits `X.types.ts` for every schema file that declares types.
+ *
+ * @example
+ * emit(files, [typesEmitter], options);
+ * // system/v1alpha1/system.types.ts:
+ * // export interface GetServiceRequest { name: string; }
+ */
+export const typesEmitter: Emitter = {
+  name: 'types',
+  emit(file, ctx) {
+    if (file.types.length === 0) return;
+    const f = ctx.newFile(ctx.outputPath(file, 'types.ts'), file);
+    const render: TypeRenderContext = { f, file, typesPath: (other) => `/${ctx.outputPath(other, 'types.ts')}` };
+    const templates = ctx.options.templates;
+    for (const type of file.types) f.declare(type.localName);
+    for (const type of file.types) {
+      switch (type.kind) {
+        case 'message':
+          if (type.wellKnown) {
+            // The JSON form of a well-known type is not an object with its proto fields.
+            f.printBlock(templates.render('types/alias', { jsDoc: jsDocBlock(type.doc, [generatedFrom(type)]), name: type.localName, annotation: ` ${wellKnownType(type.wellKnown)}` }));
+          } else {
+            f.printBlock(templates.render('types/interface', interfaceView(type, render)));
+          }
+          break;
+        case 'enum':
+          f.printBlock(templates.render('types/enum', enumView(type)));
+          break;
+        case 'alias':
+          f.printBlock(templates.render('types/alias', aliasView(type, render)));
+          break;
+        default:
+          assertNever(type);
+      }
+      f.print();
+    }
+  },
+};

@@ -1,0 +1,276 @@
+/**
+ * @module
+ * The `validators` emitter: for a schema file `X`,
+ * - `X.schemas.ts`: the JSON Schema document (`$defs` per named type and request body) as `const` data;
+ * - `X.validators.js`: ajv standalone validators compiled from it at generation time, plain ESM
+ *   with no run-time dependency (formats and helpers are inlined);
+ * - `X.validators.d.ts`: their types.
+ *
+ * Export names: `validate<LocalName>` per named type, `validate<OperationPascal>Body` per HTTP
+ * request body (see {@link bodyValidatorName}). The server emitter imports these names.
+ */
+import type { EmitContext, Emitter } from '../emit.js';
+import type { HttpOperation, MediaContent, NamedType, SchemaFile } from '../model/model.js';
+import { importSymbol } from '../printer/generated-file.js';
+import { GENERATOR_NAME, GENERATOR_VERSION } from '../emit.js';
+import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
+import type { JsonSchema } from './json-schema.js';
+import type { CompileInput } from './validators-compile.js';
+import { tsLiteral } from './json-schema-literal.js';
+import { compileCacheKey, compileStandalone } from './validators-compile.js';
+import { renderType } from './types-render.js';
+import type { TypeRenderContext } from './types-render.js';
+
+/** `$id` of a schema file's JSON Schema document; cross-file `$ref`s use it. */
+export function schemaId(file: SchemaFile): string {
+  return `loom:${file.path}`;
+}
+
+/** `validateIssue`: the validator of a named type. */
+export function typeValidatorName(type: NamedType): string {
+  return `validate${type.localName}`;
+}
+
+/**
+ * `validateIssueCreateIssueBody`: the validator of an operation's request body, or undefined
+ * when the body has no schema. When that name is taken by a named type's validator, the
+ * body's is `validate<OperationPascal>RequestBody`.
+ *
+ * @example
+ * bodyValidatorName(createIssueOperation); // 'validateIssueCreateIssueBody'
+ */
+export function bodyValidatorName(op: HttpOperation): string | undefined {
+  if (!validatedBody(op)) return undefined;
+  const pascal = op.localName.charAt(0).toUpperCase() + op.localName.slice(1);
+  const plain = `validate${pascal}Body`;
+  return typeValidatorNames(op.parent.parent).has(plain) ? `validate${pascal}RequestBody` : plain;
+}
+
+const validatorNamesByFile = new WeakMap<SchemaFile, ReadonlySet<string>>();
+
+function typeValidatorNames(file: SchemaFile): ReadonlySet<string> {
+  let names = validatorNamesByFile.get(file);
+  if (!names) validatorNamesByFile.set(file, (names = new Set(file.types.map(typeValidatorName))));
+  return names;
+}
+
+/** The body content that gets a validator: JSON first, else the first media type with a schema. */
+export function validatedBody(op: HttpOperation): MediaContent | undefined {
+  const contents = op.requestBody?.contents ?? [];
+  const isJson = (m: string) => m === 'application/json' || /\+json$/.test(m) || m === '*/*';
+  return contents.find((c) => c.type && isJson(c.mediaType)) ?? contents.find((c) => c.type);
+}
+
+/** `$defs` key of a body schema: the validator name without `validate`. */
+function bodyKey(op: HttpOperation): string {
+  return bodyValidatorName(op)!.slice('validate'.length);
+}
+
+function httpOperations(file: SchemaFile): HttpOperation[] {
+  return file.services.flatMap((s) => s.operations.filter((o): o is HttpOperation => o.kind === 'http'));
+}
+
+/**
+ * The JSON Schema document of a file: every named type and inline request body under `$defs`.
+ * `reached` collects the other files its `$ref`s point into.
+ */
+export function schemaDocument(file: SchemaFile, reached?: Set<SchemaFile>): JsonSchema {
+  const refTo = (target: NamedType) => {
+    if (target.parent === file) return `#/$defs/${target.localName}`;
+    reached?.add(target.parent);
+    return `${schemaId(target.parent)}#/$defs/${target.localName}`;
+  };
+  const defs: JsonSchema = {};
+  for (const type of file.types) defs[type.localName] = namedTypeSchema(type, { refTo });
+  for (const op of httpOperations(file)) {
+    const body = validatedBody(op);
+    // A body that is just a named type validates with that type's function (an alias export).
+    if (body?.type && !(body.type.kind === 'ref' && !body.type.nullable)) {
+      defs[bodyKey(op)] = typeRefSchema(body.type, isProtoFile(file), { refTo });
+    }
+  }
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaId(file), $defs: defs };
+}
+
+const documentsByFile = new WeakMap<SchemaFile, { doc: JsonSchema; reached: ReadonlySet<SchemaFile> }>();
+
+/** {@link schemaDocument}, built once per file: imported files are reached from many others. */
+function cachedDocument(file: SchemaFile): { doc: JsonSchema; reached: ReadonlySet<SchemaFile> } {
+  let entry = documentsByFile.get(file);
+  if (!entry) {
+    const reached = new Set<SchemaFile>();
+    entry = { doc: schemaDocument(file, reached), reached };
+    documentsByFile.set(file, entry);
+  }
+  return entry;
+}
+
+/** What compiling a file's validators takes, and the cache key naming that input. */
+export interface ValidatorsJob {
+  /** `validators-<sha256>`: changes whenever anything the compiled code depends on does. */
+  readonly key: string;
+  readonly input: CompileInput;
+}
+
+const jobsByFile = new WeakMap<SchemaFile, ValidatorsJob | null>();
+
+/**
+ * The compile job of a file's validators, or undefined when the file gets none. Built once
+ * per file: the CLI sends it to a worker thread before the emitters run (see
+ * `generator/cli/validators-prefetch.ts`), and the emitter asks again for the same key.
+ *
+ * @example
+ * const job = validatorsJob(file);
+ * job?.key; // 'validators-3f2a…'
+ */
+export function validatorsJob(file: SchemaFile): ValidatorsJob | undefined {
+  let job = jobsByFile.get(file);
+  if (job === undefined) {
+    job = computeJob(file);
+    jobsByFile.set(file, job);
+  }
+  return job ?? undefined;
+}
+
+function computeJob(file: SchemaFile): ValidatorsJob | null {
+  const ops = validatedOperations(file);
+  if (file.types.length === 0 && ops.length === 0) return null;
+
+  // Every document the file's refs reach, transitively, so ajv can resolve them.
+  const documents = new Map<SchemaFile, JsonSchema>();
+  const pending: SchemaFile[] = [file];
+  while (pending.length > 0) {
+    const next = pending.shift()!;
+    if (documents.has(next)) continue;
+    const { doc, reached } = cachedDocument(next);
+    documents.set(next, doc);
+    for (const r of reached) if (!documents.has(r)) pending.push(r);
+  }
+
+  const exports = new Map<string, string>();
+  for (const type of file.types) exports.set(typeValidatorName(type), `${schemaId(file)}#/$defs/${type.localName}`);
+  for (const op of ops) {
+    const body = validatedBody(op)!.type!;
+    const ref =
+      body.kind === 'ref' && !body.nullable
+        ? `${schemaId(body.target.parent)}#/$defs/${body.target.localName}`
+        : `${schemaId(file)}#/$defs/${bodyKey(op)}`;
+    exports.set(bodyValidatorName(op)!, ref);
+  }
+  const input: CompileInput = { documents: [...documents.values()], exports };
+  // The key hashes ~1 MB of JSON for a large API: computed on first use only.
+  let key: string | undefined;
+  return {
+    input,
+    get key() {
+      return (key ??= `validators-${compileCacheKey(input)}`);
+    },
+  };
+}
+
+/** HTTP operations whose request body gets a validator. */
+function validatedOperations(file: SchemaFile): HttpOperation[] {
+  return httpOperations(file).filter((op) => bodyValidatorName(op) !== undefined);
+}
+
+/**
+ * Emits `X.schemas.ts`, `X.validators.js` and `X.validators.d.ts` for files with types or bodies.
+ *
+ * @example
+ * emit(files, [validatorsEmitter], options);
+ * // issues/openapi.validators.js: export const validateIssue = validate10; …
+ */
+export const validatorsEmitter: Emitter = {
+  name: 'validators',
+  emit(file, ctx) {
+    const job = validatorsJob(file);
+    if (!job) return;
+    const ops = validatedOperations(file);
+
+    emitSchemasFile(file, cachedDocument(file).doc, ops, ctx);
+    // Compiling is the slowest step of a run (~0.5 s for Gitea's 216 schemas): reuse a result
+    // compiled earlier (or in a worker thread) from exactly the same input, when the caller
+    // offers a cache.
+    const cache = ctx.options.cache;
+    let code = cache?.get(job.key);
+    if (code === undefined) {
+      try {
+        code = compileStandalone(job.input);
+      } catch (e) {
+        // An invalid `pattern` and the like: report it as a schema problem, not a crash.
+        throw Object.assign(new Error(`cannot compile validators for ${file.path}`), {
+          diagnostics: [
+            {
+              severity: 'error',
+              message: `cannot compile the JSON Schemas into validators: ${(e as Error).message}. Fix or remove the keyword it names.`,
+              source: { file: file.path },
+            },
+          ],
+        });
+      }
+      cache?.set(job.key, code);
+    }
+    const preamble = [
+      `// @generated by ${GENERATOR_NAME} ${GENERATOR_VERSION}`,
+      `// from ${file.path}`,
+      '// Do not edit: run `loom generate` to change this file.',
+      '// ajv standalone validators, compiled at generation time from the schemas in the `.schemas.ts` beside this file.',
+      '/* eslint-disable */',
+      '',
+    ].join('\n');
+    ctx.addFile(ctx.outputPath(file, 'validators.js'), `${preamble}${code}\n`);
+    emitDeclarations(file, ops, ctx);
+  },
+};
+
+function emitSchemasFile(file: SchemaFile, doc: JsonSchema, ops: HttpOperation[], ctx: EmitContext): void {
+  const f = ctx.newFile(ctx.outputPath(file, 'schemas.ts'), file);
+  f.jsDoc(`JSON Schema (2020-12) of every named type and request body in ${file.path}.\nReferences into other files use their \`$id\` (\`loom:<path>\`).`);
+  f.print('export const schemas = ', tsLiteral(doc), ' as const;');
+  f.print();
+  const defs = doc.$defs as Record<string, unknown>;
+  for (const type of file.types) {
+    f.print('export const ', type.localName, 'Schema = schemas.$defs', f.propertyAccess(type.localName), ';');
+  }
+  for (const op of ops) {
+    const key = bodyKey(op);
+    if (key in defs) f.print('export const ', key, 'Schema = schemas.$defs', f.propertyAccess(key), ';');
+  }
+}
+
+function emitDeclarations(file: SchemaFile, ops: HttpOperation[], ctx: EmitContext): void {
+  const f = ctx.newFile(ctx.outputPath(file, 'validators.d.ts'), file);
+  const render: TypeRenderContext = { f, file, typesPath: (other) => `/${ctx.outputPath(other, 'types.ts')}` };
+  const proto = isProtoFile(file);
+  // Schemas named `ValidationError` exist in the wild: imported types get aliased instead.
+  for (const name of ['ValidationError', 'Validator', 'JsonValidator']) f.declare(name);
+  f.jsDoc("The parts of ajv's `ErrorObject` a validator reports.");
+  f.print('export interface ValidationError {');
+  f.print('  instancePath: string;');
+  f.print('  schemaPath: string;');
+  f.print('  keyword: string;');
+  f.print('  params: Record<string, unknown>;');
+  f.print('  message?: string;');
+  f.print('}');
+  f.print();
+  f.jsDoc('A compiled validator: a type guard that leaves what failed on `errors` (ajv\'s `ValidateFunction` shape).');
+  f.print('export type Validator<T> = ((data: unknown) => data is T) & { errors?: ValidationError[] | null };');
+  if (proto) {
+    f.print();
+    f.jsDoc(
+      'A validator of a message\'s proto3 JSON form. Not a type guard: JSON carries enums as names,\n64-bit integers as strings and bytes as base64, which the codec converts into the TypeScript types.',
+    );
+    f.print('export type JsonValidator = ((data: unknown) => boolean) & { errors?: ValidationError[] | null };');
+  }
+  f.print();
+  for (const type of file.types) {
+    f.jsDoc(`Validates the JSON form of {@link ${type.localName}}.`, { tags: [`@generated from ${type.fullName}`] });
+    const t = proto ? 'JsonValidator' : `Validator<${f.text(importSymbol(type.localName, `/${ctx.outputPath(file, 'types.ts')}`, { typeOnly: true }))}>`;
+    f.print('export declare const ', typeValidatorName(type), ': ', t, ';');
+  }
+  for (const op of ops) {
+    const body = validatedBody(op)!;
+    f.jsDoc(`Validates the \`${body.mediaType}\` request body of \`${op.name}\` (${op.method.toUpperCase()} ${op.path}).`);
+    f.print('export declare const ', bodyValidatorName(op)!, ': Validator<', renderType(body.type!, render), '>;');
+  }
+}
