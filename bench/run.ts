@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { benchGenerate } from './generate.js';
+import { benchIssues } from './issues.js';
 import { benchRest } from './rest.js';
 import { benchSystem } from './system.js';
 import { type BenchResult, printResults, writeResults } from './results.js';
@@ -15,6 +16,7 @@ type Suite = (onProgress: (line: string) => void) => Promise<BenchResult[]>;
 
 const SUITES: Record<string, Suite> = {
   generate: benchGenerate,
+  issues: benchIssues,
   rest: benchRest,
   system: benchSystem,
 };

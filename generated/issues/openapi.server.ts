@@ -821,7 +821,7 @@ export class UserRoutes {
   userGetCurrent(
     @Context() ctx: Context,
   ): Promise<HandlerResult<User>> {
-    return this.api.userGetCurrent({  }, ctx);
+    return this.api.userGetCurrent({}, ctx);
   }
 
   @POST

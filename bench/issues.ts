@@ -1,0 +1,256 @@
+/**
+ * @module `npm run bench -- issues`: the Issues service at 100,000 issues in 200 repositories, on
+ * SQLite (a temp file) and PostgreSQL (its own schema). For get, list with filters, keyword search
+ * and create it measures p50/p99 latency and throughput over HTTP against the real Hono app on a
+ * real port, beside the same store call made directly (the baseline), so the ratio is what the
+ * HTTP layer costs.
+ *
+ * Figures: `issues.<engine>.<op>.p99_ms` (value: HTTP p99, baseline: direct p99),
+ * `issues.<engine>.<op>.http_share` (value: (HTTP p50 − direct p50) / HTTP p50),
+ * `issues.<engine>.<op>.p50_ms` and `issues.<engine>.<op>.throughput` (requests/s, one at a time).
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { serve } from '@hono/node-server';
+import pg from 'pg';
+import { createIssuesApp } from '../runtime/issues/api/app.js';
+import { createStore, type ImportIssueInput, type IssueStore, type RepoRow, type UserRow } from '../runtime/issues/store/index.js';
+import { result, type BenchResult } from './results.js';
+
+const POSTGRES_URL = process.env.LOOM_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Sizes; `LOOM_BENCH_ISSUES` shrinks the run for a quick look. */
+const ISSUES = Number(process.env.LOOM_BENCH_ISSUES ?? 100_000);
+const REPOS = 200;
+const USERS = 20;
+const IMPORT_BATCH = 5_000;
+const SAMPLES = { get: 2_000, list: 500, search: 500, create: 500 } as const;
+const WARMUP = 50;
+
+type Operation = keyof typeof SAMPLES;
+
+/** mulberry32, so every run measures the same data and the same queries. */
+function createRandom(seed: number): { next(): number; int(max: number): number } {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (max) => Math.floor(next() * max) };
+}
+
+/** 2,000 pronounceable words; Zipf-like picks make some common and most rare, like real text. */
+function vocabulary(): string[] {
+  const random = createRandom(7);
+  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'qu', 'do', 'fi', 'gu', 'ha', 'je', 'bo', 'cy'];
+  const words = new Set<string>();
+  while (words.size < 2_000) {
+    const n = 2 + random.int(3);
+    words.add(Array.from({ length: n }, () => syllables[random.int(syllables.length)]).join(''));
+  }
+  return [...words];
+}
+
+export interface Seeded {
+  readonly users: readonly UserRow[];
+  readonly repos: readonly RepoRow[];
+  readonly token: string;
+  readonly words: readonly string[];
+  readonly labelNames: readonly string[];
+}
+
+/** Loads the benchmark data set into an empty store (exported for profiling scripts). */
+export async function seedBenchData(store: IssueStore, onProgress: (line: string) => void = () => {}): Promise<Seeded> {
+  const random = createRandom(1);
+  const words = vocabulary();
+  const word = () => words[Math.floor(words.length * random.next() ** 3)]!;
+  const users: UserRow[] = [];
+  for (let i = 0; i < USERS; i++) users.push(await store.createUser({ name: `user${i}`, email: `user${i}@example.com`, isAdmin: i === 0 }));
+  const { token } = await store.createAccessToken({ userId: users[0]!.id, name: 'bench' });
+  const labelNames = ['bug', 'enhancement', 'question', 'docs', 'ui', 'backend'];
+  const repos: RepoRow[] = [];
+  const labelIds = new Map<number, number[]>();
+  const milestoneIds = new Map<number, number[]>();
+  await store.transaction(async (tx) => {
+    for (let r = 0; r < REPOS; r++) {
+      const repo = await tx.createRepo({ ownerId: users[r % USERS]!.id, name: `repo${r}`, isPrivate: r % 10 === 9 });
+      repos.push(repo);
+      const ids = [];
+      for (const [i, name] of labelNames.entries()) ids.push((await tx.createLabel({ repoId: repo.id, name, color: `00000${i}` })).id);
+      labelIds.set(repo.id, ids);
+      milestoneIds.set(repo.id, [
+        (await tx.createMilestone({ repoId: repo.id, title: 'v1' })).id,
+        (await tx.createMilestone({ repoId: repo.id, title: 'v2' })).id,
+      ]);
+    }
+  });
+  const start = 1_600_000_000;
+  const started = performance.now();
+  for (let done = 0; done < ISSUES; done += IMPORT_BATCH) {
+    const batch: ImportIssueInput[] = [];
+    for (let i = done; i < Math.min(ISSUES, done + IMPORT_BATCH); i++) {
+      const repo = repos[random.int(REPOS)]!;
+      const labels = labelIds.get(repo.id)!;
+      const created = start + i * 60;
+      batch.push({
+        repoId: repo.id,
+        posterId: users[random.int(USERS)]!.id,
+        title: Array.from({ length: 4 + random.int(5) }, word).join(' '),
+        body: Array.from({ length: 10 + random.int(30) }, word).join(' ') + (random.next() < 0.05 ? ` @user${random.int(USERS)}` : ''),
+        createdUnix: created,
+        updatedUnix: created + random.int(86_400),
+        closed: random.next() < 0.4,
+        labelIds: random.next() < 0.6 ? [labels[random.int(labels.length)]!] : [],
+        milestoneId: random.next() < 0.3 ? milestoneIds.get(repo.id)![random.int(2)]! : null,
+        assigneeIds: random.next() < 0.4 ? [users[random.int(USERS)]!.id] : [],
+        ...(random.next() < 0.1 ? { pull: {} } : {}),
+      });
+    }
+    await store.importIssues(batch);
+    onProgress(`  ${store.info.engine}: ${Math.min(ISSUES, done + IMPORT_BATCH)} / ${ISSUES} issues (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  }
+  // Counters changed during the import; the measurements pick issue numbers from them.
+  const loaded = await store.getReposByIds(repos.map((repo) => repo.id));
+  loaded.sort((a, b) => a.id - b.id);
+  return { users, repos: loaded, token, words, labelNames };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+interface Measured {
+  readonly p50: number;
+  readonly p99: number;
+  readonly perSecond: number;
+}
+
+/** Runs `call` `count` times one after another (after a warm-up) and summarises the latencies. */
+async function measure(count: number, call: (i: number) => Promise<unknown>): Promise<Measured> {
+  for (let i = 0; i < WARMUP; i++) await call(i + 1_000_000);
+  const times: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    await call(i);
+    times.push(performance.now() - t0);
+  }
+  const elapsed = performance.now() - started;
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), perSecond: (count / elapsed) * 1000 };
+}
+
+async function expectOk(response: Response, status: number): Promise<void> {
+  if (response.status !== status) throw new Error(`bench request failed: ${response.status} ${await response.text()}`);
+  await response.arrayBuffer();
+}
+
+async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onProgress: (line: string) => void): Promise<BenchResult[]> {
+  const data = await seedBenchData(store, onProgress);
+  const app = createIssuesApp({ store, config: { publicUrl: 'http://127.0.0.1/' } });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  // The direct half of a measurement can leave the client's keep-alive socket idle for longer than
+  // Node's 5 s default; the server closing it just as the client reuses it reads as ECONNRESET.
+  (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 600_000;
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const headers = { Authorization: `token ${data.token}` };
+  const random = createRandom(99);
+  const repoAt = (i: number) => data.repos[(i * 7919) % data.repos.length]!;
+  // Common-but-not-stop words: each matches a few hundred issues out of 100,000.
+  const keywords = data.words.slice(20, 120);
+  const keywordAt = (i: number) => keywords[i % keywords.length]!;
+
+  const direct: Record<Operation, (i: number) => Promise<unknown>> = {
+    get: (i) => store.getIssue(repoAt(i).id, 1 + random.int(repoAt(i).numIssues + repoAt(i).numPulls || 1)),
+    list: (i) => store.searchIssues({ repoIds: [repoAt(i).id], state: 'open', type: 'issues', labels: ['bug', 'ui'], limit: 30 }),
+    // The API ranks keyword results (title matches first), so the baseline does too.
+    search: async (i) => store.searchIssues({ repoIds: await store.listVisibleRepoIds(null), keyword: keywordAt(i), sort: 'relevance', limit: 20 }),
+    create: (i) => store.createIssue({ repoId: repoAt(i).id, posterId: data.users[0]!.id, title: `direct ${i} ${keywordAt(i)}`, body: 'created by the benchmark' }),
+  };
+  const http: Record<Operation, (i: number) => Promise<unknown>> = {
+    get: async (i) => {
+      const repo = repoAt(i);
+      await expectOk(await fetch(`${base}/repos/${repo.ownerName}/${repo.name}/issues/${1 + random.int(repo.numIssues + repo.numPulls || 1)}`, { headers }), 200);
+    },
+    list: async (i) => {
+      const repo = repoAt(i);
+      await expectOk(await fetch(`${base}/repos/${repo.ownerName}/${repo.name}/issues?state=open&type=issues&labels=bug,ui&limit=30`, { headers }), 200);
+    },
+    search: async (i) => expectOk(await fetch(`${base}/repos/issues/search?q=${encodeURIComponent(keywordAt(i))}&limit=20`), 200),
+    create: async (i) => {
+      const repo = repoAt(i);
+      await expectOk(
+        await fetch(`${base}/repos/${repo.ownerName}/${repo.name}/issues`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ title: `http ${i} ${keywordAt(i)}`, body: 'created by the benchmark' }),
+        }),
+        201,
+      );
+    },
+  };
+
+  const results: BenchResult[] = [];
+  try {
+    for (const op of Object.keys(SAMPLES) as Operation[]) {
+      const d = await measure(SAMPLES[op], direct[op]);
+      const h = await measure(SAMPLES[op], http[op]);
+      const prefix = `issues.${engine}.${op}`;
+      onProgress(`  ${prefix}: http p50 ${h.p50.toFixed(2)} ms p99 ${h.p99.toFixed(2)} ms | direct p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms`);
+      results.push(
+        result(`${prefix}.p99_ms`, h.p99, d.p99, 'ms'),
+        result(`${prefix}.p50_ms`, h.p50, d.p50, 'ms'),
+        result(`${prefix}.throughput`, h.perSecond, d.perSecond, 'req/s'),
+        { ...result(`${prefix}.http_share`, h.p50 === 0 ? 0 : (h.p50 - d.p50) / h.p50, 0.5, 'ratio') },
+      );
+    }
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  return results;
+}
+
+/**
+ * Runs the Issues benchmark on both engines.
+ *
+ * @example
+ * const figures = await benchIssues(console.log);
+ */
+export async function benchIssues(onProgress: (line: string) => void = () => {}): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+
+  const dir = mkdtempSync(join(tmpdir(), 'loom-bench-issues-'));
+  try {
+    onProgress(`  sqlite: seeding ${ISSUES} issues in ${REPOS} repositories`);
+    const store = await createStore(join(dir, 'issues.db'));
+    try {
+      results.push(...(await benchEngine('sqlite', store, onProgress)));
+    } finally {
+      await store.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const schema = `loom_bench_${process.pid}_${Date.now().toString(36)}`;
+  onProgress(`  postgres: seeding ${ISSUES} issues in ${REPOS} repositories (schema ${schema})`);
+  const store = await createStore(POSTGRES_URL, { schema });
+  try {
+    results.push(...(await benchEngine('postgres', store, onProgress)));
+  } finally {
+    await store.close();
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+  return results;
+}

@@ -1,0 +1,56 @@
+/**
+ * @module
+ * `createIssuesApp`: the Gitea-compatible Issues API as a Hono app (routes under `/api/v1`),
+ * with authentication, the body size limit, Gitea's error shape and the event bus wired in.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { IssueStore } from '../store/store.js';
+import { issuesAuth } from './auth.js';
+import { resolveIssuesConfig, type IssuesConfig } from './config.js';
+import { giteaContentType } from './content-type.js';
+import { createIssuesErrorHandler } from './error-handler.js';
+import { apiErrorBody } from './errors.js';
+import { createIssueEventBus, type IssueEventBus } from './events.js';
+import { issuesRestApp } from './rest-binding.js';
+
+/** Options of {@link createIssuesApp}. */
+export interface CreateIssuesAppOptions {
+  /** Where issues, users and repositories live. */
+  readonly store: IssueStore;
+  /** Overrides of the Gitea-compatible defaults (public URL, page sizes, body limit, time zone). */
+  readonly config?: Partial<IssuesConfig>;
+  /** The bus edits publish to; pass one to subscribe. @default a new bus */
+  readonly events?: IssueEventBus;
+  /** Receives unexpected errors (answered 500). @default console.error */
+  readonly onUnexpectedError?: (error: unknown) => void;
+}
+
+/**
+ * Builds the Issues API.
+ *
+ * @example
+ * const store = await createStore(':memory:');
+ * const events = createIssueEventBus();
+ * events.subscribe('issue.state_changed', (e) => console.log(e.issue.index, e.newState));
+ * const app = createIssuesApp({ store, events, config: { publicUrl: 'https://git.example.com/' } });
+ * serve({ fetch: app.fetch, port: 3000 });
+ */
+export function createIssuesApp(options: CreateIssuesAppOptions): Hono {
+  const config = resolveIssuesConfig(options.config);
+  const events = options.events ?? createIssueEventBus();
+  const services = { store: options.store, config, events };
+  const app = new Hono();
+  const onUnexpected = options.onUnexpectedError;
+  app.onError(createIssuesErrorHandler(config, onUnexpected ? { onUnexpected: (e) => onUnexpected(e) } : {}));
+  app.notFound((c) => c.json(apiErrorBody('not found', config.publicUrl), 404));
+  app.use('/api/v1/*', bodyLimit({
+    maxSize: config.maxBodyBytes,
+    onError: (c) => c.json(apiErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`, config.publicUrl), 413),
+  }));
+  app.use('/api/v1/*', issuesAuth(options.store));
+  app.use('/api/v1/*', giteaContentType());
+  const errorOptions = onUnexpected ? { onUnexpected: (e: unknown) => onUnexpected(e) } : {};
+  app.route('/', issuesRestApp(services, config, errorOptions));
+  return app;
+}

@@ -1,0 +1,33 @@
+/**
+ * @module
+ * Gitea's Content-Type rules for request bodies, applied before routing: a body without a type
+ * is 422 `[]: Empty Content-Type`. `text/plain` is read as JSON, because gitea-js sends some
+ * bodies (issue dependencies) without a type and fetch then labels the JSON text `text/plain`.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { validationError } from './errors.js';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * The middleware.
+ *
+ * @example
+ * app.use('/api/v1/*', giteaContentType());
+ */
+export function giteaContentType(): MiddlewareHandler {
+  return async function giteaContentTypeMiddleware(c, next) {
+    if (BODY_METHODS.has(c.req.method)) {
+      const type = c.req.header('content-type')?.trim() ?? '';
+      const hasBody = (c.req.header('content-length') ?? '0') !== '0' || c.req.header('transfer-encoding') !== undefined;
+      if (type === '' && hasBody) throw validationError('[]: Empty Content-Type');
+      if (type.toLowerCase().startsWith('text/plain')) {
+        const headers = new Headers(c.req.raw.headers);
+        headers.set('content-type', 'application/json');
+        // The body stream moves to the new request unread; nothing has consumed it yet.
+        c.req.raw = new Request(c.req.raw, { headers });
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * @module
+ * Checks every operation input for values no database can hold before a handler runs: NUL
+ * characters (PostgreSQL text refuses them; SQLite would store them and truncate in places) and
+ * ids beyond the 64-bit range. Such input is answered like any other bad input, never with a 500.
+ */
+import { notFound, validationError } from '../errors.js';
+
+/** Path parameters: a name containing NUL names nothing, so the answer is 404. */
+const PATH_KEYS = new Set(['owner', 'repo', 'org', 'username', 'collaborator', 'index']);
+
+/**
+ * Returns `input` unchanged, or throws 404 (path) / 422 (query, body) for a string containing NUL.
+ * `pathKeys` names the input keys that come from the path (search has none: its `owner` is a query).
+ * The keyword `q` is exempt: the seed treats a keyword with NUL as empty.
+ *
+ * @example
+ * guardInput({ owner: 'alice', body: { title: 'a\u0000b' } }); // throws 422 "[Title]: must not contain NUL characters"
+ */
+export function guardInput<T extends object>(input: T, pathKeys: ReadonlySet<string> = PATH_KEYS): T {
+  for (const [key, value] of Object.entries(input)) {
+    if (key === 'q') continue;
+    const bad = findNul(value, key === 'body' ? [] : [key]);
+    if (bad === undefined) continue;
+    if (pathKeys.has(key)) throw notFound();
+    throw validationError(`[${bad.join('.')}]: must not contain NUL characters`);
+  }
+  return input;
+}
+
+/**
+ * True for ids a store can look up: positive integers within the exact range of a JS number
+ * (which is inside PostgreSQL's `bigint`).
+ *
+ * @example
+ * isStorableId(1e20); // false
+ */
+export function isStorableId(value: number): boolean {
+  return Number.isSafeInteger(value) && value > 0;
+}
+
+function findNul(value: unknown, path: string[]): string[] | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = findNul(item, [...path, String(i)]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const found = findNul(v, [...path, goName(k)]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function goName(key: string): string {
+  return key.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}

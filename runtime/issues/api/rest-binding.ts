@@ -1,0 +1,34 @@
+/**
+ * @module
+ * Binds the handler classes to HTTP through the generated contract
+ * (`generated/issues/openapi.server.ts`) and Loom's decorator runtime, with Gitea's error
+ * answers installed as the router's exception handler.
+ */
+import type { Hono } from 'hono';
+import {
+  AdminRoutes, IssueRoutes, OrganizationRoutes, RepositoryRoutes, UserRoutes,
+} from '../../../generated/issues/openapi.server.js';
+import { createRestRouter } from '../../rest/index.js';
+import type { IssuesConfig } from './config.js';
+import { createIssuesErrorHandler, type IssuesErrorHandlerOptions } from './error-handler.js';
+import { AdminHandlers, IssueHandlers, OrganizationHandlers, RepositoryHandlers, UserHandlers, type IssuesServices } from './handlers/index.js';
+
+/**
+ * Registers the five generated route classes over the handlers and returns the router's app.
+ *
+ * @example
+ * app.route('/', issuesRestApp(services, config));
+ */
+export function issuesRestApp(services: IssuesServices, config: IssuesConfig, options: IssuesErrorHandlerOptions = {}): Hono {
+  const handleError = createIssuesErrorHandler(config, options);
+  return createRestRouter()
+    .register(
+      new IssueRoutes(new IssueHandlers(services)),
+      new RepositoryRoutes(new RepositoryHandlers(services)),
+      new AdminRoutes(new AdminHandlers(services)),
+      new UserRoutes(new UserHandlers(services)),
+      new OrganizationRoutes(new OrganizationHandlers(services)),
+    )
+    .exceptionHandlers({ catches: Error, handle: (error, c) => handleError(error, c) })
+    .app();
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { endOfDayInOwnOffset, endOfDayInZone, formatTimestamp, isZeroOrEpoch, isZeroTime, parseRfc3339 } from './time.js';
+
+describe('parseRfc3339', () => {
+  it('reads the instant, the date as written and the offset', () => {
+    expect(parseRfc3339('2025-01-31T10:00:00+05:00')).toEqual({ unix: 1738299600, date: '2025-01-31', offset: '+05:00' });
+    expect(parseRfc3339('2025-01-31T10:00:00.123z')).toEqual({ unix: 1738317600, date: '2025-01-31', offset: 'Z' });
+    expect(parseRfc3339('0001-01-01T00:00:00Z')!.unix).toBe(-62135596800);
+  });
+
+  it.each(['2025-02-30T00:00:00Z', '2025-01-01T24:00:00Z', '2025-01-01', '2025-01-01T00:00:00', 'yesterday', '', '2025-01-01T00:00:00+5:00'])(
+    'rejects %j', (text) => expect(parseRfc3339(text)).toBeUndefined(),
+  );
+});
+
+describe('deadlines', () => {
+  const t = parseRfc3339('2025-01-31T22:00:00-08:00')!;
+  it('ends the day in the value\'s own offset (edit, create)', () => {
+    expect(formatTimestamp(endOfDayInOwnOffset(t), 'UTC')).toBe('2025-02-01T07:59:59Z');
+  });
+  it('ends the day as written in the server zone (deadline endpoint)', () => {
+    expect(formatTimestamp(endOfDayInZone(t, 'UTC'), 'UTC')).toBe('2025-01-31T23:59:59Z');
+    expect(formatTimestamp(endOfDayInZone(t, 'Europe/Berlin'), 'Europe/Berlin')).toBe('2025-01-31T23:59:59+01:00');
+    // Across a DST change (New York switched to EDT on 2025-03-09).
+    expect(formatTimestamp(endOfDayInZone(parseRfc3339('2025-03-09T01:00:00Z')!, 'America/New_York'), 'America/New_York')).toBe('2025-03-09T23:59:59-04:00');
+  });
+  it('recognises the zero time and the epoch', () => {
+    expect(isZeroTime(parseRfc3339('0001-01-01T00:00:00Z')!)).toBe(true);
+    expect(isZeroOrEpoch(parseRfc3339('1970-01-01T00:00:00Z')!)).toBe(true);
+    expect(isZeroOrEpoch(parseRfc3339('1970-01-01T00:00:01Z')!)).toBe(false);
+  });
+});
+
+describe('formatTimestamp', () => {
+  it('prints Z for UTC and the offset for other zones, without fractions', () => {
+    expect(formatTimestamp(0, 'UTC')).toBe('1970-01-01T00:00:00Z');
+    expect(formatTimestamp(1700000000, 'Asia/Kolkata')).toBe('2023-11-15T03:43:20+05:30');
+    expect(formatTimestamp(-62135596800, 'UTC')).toBe('0001-01-01T00:00:00Z');
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * @module
+ * Time as Gitea renders and interprets it: RFC 3339 without fractional seconds in the
+ * server zone, date parsing for `since`/`before`, and the "23:59:59 of the given date"
+ * deadline rules (in the value's own offset, or in the server zone).
+ */
+
+/** Gitea's zero time (`time.Time{}`), which several operations read as "no value". */
+export const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A parsed RFC 3339 timestamp: the instant plus the calendar date and offset as written. */
+export interface ParsedTimestamp {
+  /** Unix seconds (fractions dropped). */
+  readonly unix: number;
+  /** `YYYY-MM-DD` as written, i.e. in the value's own offset. */
+  readonly date: string;
+  /** `Z` or `±hh:mm` as written. */
+  readonly offset: string;
+}
+
+/**
+ * Parses an RFC 3339 timestamp strictly (calendar-checked), or returns `undefined`.
+ *
+ * @example
+ * parseRfc3339('2025-01-31T10:00:00+05:00'); // { unix: 1738299600, date: '2025-01-31', offset: '+05:00' }
+ */
+export function parseRfc3339(text: string): ParsedTimestamp | undefined {
+  const m = RFC3339.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, , off] = m as unknown as string[];
+  const offset = off!.toUpperCase() === 'Z' ? 'Z' : off!;
+  const fields = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)] as const;
+  // setUTCFullYear keeps years 0–99 literal (Date.UTC would map them onto 1900–1999).
+  const check = new Date(Date.UTC(2000, 0, 1));
+  check.setUTCFullYear(fields[0], fields[1] - 1, fields[2]);
+  check.setUTCHours(fields[3], fields[4], fields[5]);
+  // Reject 2025-02-30 and 25:00 instead of letting Date roll them over.
+  if (
+    check.getUTCFullYear() !== fields[0] || check.getUTCMonth() !== fields[1] - 1 || check.getUTCDate() !== fields[2] ||
+    fields[3] > 23 || fields[4] > 59 || fields[5] > 59
+  ) {
+    return undefined;
+  }
+  const offsetMinutes = offset === 'Z' ? 0 : (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
+  return { unix: Math.floor(check.getTime() / 1000) - offsetMinutes * 60, date: `${y}-${mo}-${d}`, offset };
+}
+
+/** Unix seconds of Go's zero time, 0001-01-01T00:00:00Z. */
+const ZERO_UNIX = -62135596800;
+
+/** True for Go's zero time (`time.Time.IsZero`), which PATCH reads as "clear the deadline". */
+export function isZeroTime(parsed: ParsedTimestamp): boolean {
+  return parsed.unix === ZERO_UNIX;
+}
+
+/** True for the zero time or the Unix epoch, which the deadline endpoint reads as "remove". */
+export function isZeroOrEpoch(parsed: ParsedTimestamp): boolean {
+  return parsed.unix === ZERO_UNIX || parsed.unix === 0;
+}
+
+/**
+ * 23:59:59 of the value's calendar date in the value's own offset (PATCH and create).
+ *
+ * @example
+ * endOfDayInOwnOffset(parseRfc3339('2025-01-31T10:00:00+05:00')!); // unix of 2025-01-31T23:59:59+05:00
+ */
+export function endOfDayInOwnOffset(parsed: ParsedTimestamp): number {
+  return parseRfc3339(`${parsed.date}T23:59:59${parsed.offset}`)!.unix;
+}
+
+/**
+ * 23:59:59 of the value's calendar date (as written) in the IANA zone `timeZone` (the deadline endpoint).
+ *
+ * @example
+ * endOfDayInZone(parseRfc3339('2025-01-31T10:00:00+05:00')!, 'UTC'); // unix of 2025-01-31T23:59:59Z
+ */
+export function endOfDayInZone(parsed: ParsedTimestamp, timeZone: string): number {
+  const naive = parseRfc3339(`${parsed.date}T23:59:59Z`)!.unix;
+  // Two passes settle the offset also next to a DST change.
+  let guess = naive - zoneOffsetSeconds(naive, timeZone);
+  guess = naive - zoneOffsetSeconds(guess, timeZone);
+  return guess;
+}
+
+/**
+ * Renders Unix seconds as RFC 3339 in `timeZone`: `Z` for the zone `UTC`, `±hh:mm` otherwise (as Go does).
+ *
+ * @example
+ * formatTimestamp(0, 'UTC'); // '1970-01-01T00:00:00Z'
+ */
+export function formatTimestamp(unix: number, timeZone: string): string {
+  const offset = timeZone === 'UTC' ? 0 : zoneOffsetSeconds(unix, timeZone);
+  const local = new Date((unix + offset) * 1000);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const date = `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
+  const time = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+  if (timeZone === 'UTC') return `${date}T${time}Z`;
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${date}T${time}${sign}${pad(Math.floor(abs / 3600))}:${pad(Math.floor((abs % 3600) / 60))}`;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Offset of `timeZone` from UTC at the instant `unix`, in seconds. */
+function zoneOffsetSeconds(unix: number, timeZone: string): number {
+  let fmt = formatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
+      hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    formatters.set(timeZone, fmt);
+  }
+  const parts = Object.fromEntries(fmt.formatToParts(new Date(unix * 1000)).map((p) => [p.type, p.value]));
+  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Math.round(asUtc / 1000 - unix);
+}

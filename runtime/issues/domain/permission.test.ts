@@ -1,0 +1,37 @@
+/** @module Permission levels and the repository access rule. */
+
+import { describe, expect, it } from 'vitest';
+import { atLeast, isPermissionLevel, resolvePermission, strongest, type PermissionFacts } from './permission.js';
+
+const facts = (over: Partial<PermissionFacts>): PermissionFacts => ({
+  repoExists: true,
+  isPrivate: false,
+  viewerId: 7,
+  viewerIsAdmin: false,
+  viewerIsOwner: false,
+  viewerIsOrgOwner: false,
+  collaborator: null,
+  ...over,
+});
+
+describe('permissions', () => {
+  it('orders levels', () => {
+    expect(atLeast('admin', 'write')).toBe(true);
+    expect(atLeast('read', 'write')).toBe(false);
+    expect(strongest('read', 'write')).toBe('write');
+    expect(isPermissionLevel('write')).toBe(true);
+    expect(isPermissionLevel('toString')).toBe(false);
+  });
+
+  it('resolves Gitea-like repository access', () => {
+    expect(resolvePermission(facts({ repoExists: false, viewerIsAdmin: true }))).toBe('none');
+    expect(resolvePermission(facts({ viewerId: null }))).toBe('read');
+    expect(resolvePermission(facts({ viewerId: null, isPrivate: true }))).toBe('none');
+    expect(resolvePermission(facts({ isPrivate: true }))).toBe('none');
+    expect(resolvePermission(facts({ isPrivate: true, collaborator: 'read' }))).toBe('read');
+    expect(resolvePermission(facts({ collaborator: 'write' }))).toBe('write');
+    expect(resolvePermission(facts({ isPrivate: true, viewerIsOwner: true }))).toBe('admin');
+    expect(resolvePermission(facts({ isPrivate: true, viewerIsOrgOwner: true }))).toBe('admin');
+    expect(resolvePermission(facts({ isPrivate: true, viewerIsAdmin: true }))).toBe('admin');
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * @module A tiny SQL builder: tagged-template fragments whose interpolations become bound
+ * parameters, never text. Engines compile a fragment with their own placeholder style
+ * (`?` for SQLite, `$1` for PostgreSQL), which is the only difference the shared SQL sees.
+ */
+
+type Part = { readonly text: string } | { readonly value: unknown };
+
+/** An immutable piece of SQL with its parameters kept apart from the text. */
+export class SqlFragment {
+  private constructor(readonly parts: readonly Part[]) {}
+
+  /** @internal builds a fragment from parts; use {@link sql}. */
+  static of(parts: readonly Part[]): SqlFragment {
+    return new SqlFragment(Object.freeze([...parts]));
+  }
+
+  /** Compiles to text and values, numbering placeholders with `placeholder(i)` (1-based). */
+  compile(placeholder: (index: number) => string): { readonly text: string; readonly values: unknown[] } {
+    let text = '';
+    const values: unknown[] = [];
+    for (const part of this.parts) {
+      if ('text' in part) text += part.text;
+      else {
+        values.push(part.value);
+        text += placeholder(values.length);
+      }
+    }
+    return { text, values };
+  }
+}
+
+/**
+ * Builds a fragment. Interpolated fragments are inlined; every other value becomes a parameter.
+ *
+ * @example
+ * const q = sql`SELECT * FROM issues WHERE repo_id = ${repoId} AND ${cond}`;
+ * q.compile(() => '?'); // { text: 'SELECT * FROM issues WHERE repo_id = ? AND …', values: [repoId, …] }
+ */
+export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFragment {
+  const parts: Part[] = [];
+  strings.forEach((text, i) => {
+    if (text) parts.push({ text });
+    if (i < values.length) {
+      const value = values[i];
+      if (value instanceof SqlFragment) parts.push(...value.parts);
+      else parts.push({ value });
+    }
+  });
+  return SqlFragment.of(parts);
+}
+
+/**
+ * Trusted SQL text: identifiers and keywords chosen by the code, never user input.
+ *
+ * @example
+ * raw('DESC')
+ */
+export function raw(text: string): SqlFragment {
+  return SqlFragment.of([{ text }]);
+}
+
+/**
+ * Joins fragments with a separator (`, ` by default).
+ *
+ * @example
+ * join([sql`a = ${1}`, sql`b = ${2}`], ' AND ')
+ */
+export function join(fragments: readonly SqlFragment[], separator = ', '): SqlFragment {
+  const parts: Part[] = [];
+  fragments.forEach((fragment, i) => {
+    if (i > 0) parts.push({ text: separator });
+    parts.push(...fragment.parts);
+  });
+  return SqlFragment.of(parts);
+}
+
+/**
+ * A parenthesised parameter list for `IN`: `(?, ?, ?)`. An empty list gives `(NULL)`, which
+ * matches nothing, so callers need no special case.
+ *
+ * @example
+ * sql`id IN ${list([1, 2, 3])}`
+ */
+export function list(values: readonly unknown[]): SqlFragment {
+  if (values.length === 0) return raw('(NULL)');
+  return sql`(${join(values.map((value) => sql`${value}`))})`;
+}
+
+/** `cond1 AND cond2 …`, or `TRUE` when there are none. */
+export function and(conditions: readonly SqlFragment[]): SqlFragment {
+  return conditions.length === 0 ? raw('1 = 1') : join(conditions, ' AND ');
+}

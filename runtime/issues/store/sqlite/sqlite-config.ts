@@ -1,0 +1,29 @@
+/**
+ * @module The part of better-sqlite3 the SQLite engine calls, declared here (as Kysely does) so the
+ * rest of the store never depends on the driver's types.
+ */
+
+/** A prepared statement. */
+export interface SqliteStatement {
+  /** True when the statement returns rows (`SELECT`, or anything with `RETURNING`). */
+  readonly reader: boolean;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { readonly changes: number };
+}
+
+/** An open database connection. */
+export interface SqliteDatabase {
+  readonly inTransaction: boolean;
+  prepare(source: string): SqliteStatement;
+  exec(source: string): unknown;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  close(): unknown;
+}
+
+/** Options of the SQLite engine. */
+export interface SqliteStoreConfig {
+  /** A file path, or `:memory:`. Parent directories are created. */
+  readonly path: string;
+  /** How long a writer waits for another process's lock before failing. @default 5000 */
+  readonly busyTimeoutMs?: number;
+}

@@ -1,0 +1,47 @@
+/**
+ * @module Opens the SQLite engine: better-sqlite3 in WAL mode with foreign keys and a busy timeout,
+ * migrations applied, wrapped in the shared SQL store.
+ */
+
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate } from '../sql/migration.js';
+import { SqlStore, type SqlStoreOptions } from '../sql/sql-store.js';
+import type { IssueStore } from '../store.js';
+import type { SqliteDatabase, SqliteStoreConfig } from './sqlite-config.js';
+import { sqliteDialect } from './sqlite-dialect.js';
+import { SqliteDriver } from './sqlite-driver.js';
+import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
+
+/**
+ * Opens (creating when needed) a SQLite issue store.
+ *
+ * @example
+ * const store = await openSqliteStore({ path: './data/issues.db' });
+ */
+export async function openSqliteStore(config: SqliteStoreConfig, options: SqlStoreOptions = {}): Promise<IssueStore> {
+  const inMemory = config.path === ':memory:' || config.path === '';
+  if (!inMemory) mkdirSync(dirname(config.path), { recursive: true });
+  const db: SqliteDatabase = new Database(inMemory ? ':memory:' : config.path);
+  try {
+    // Waiting for other connections is the driver's job, asynchronously (see sqlite-driver.ts).
+    db.pragma('busy_timeout = 0');
+    // WAL lets readers of other processes proceed while this one writes; NORMAL sync is safe with WAL.
+    if (!inMemory) db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    const driver = new SqliteDriver(db, Math.max(0, Math.floor(config.busyTimeoutMs ?? 5000)));
+    const schemaVersion = await migrate(driver, sqliteDialect, SQLITE_MIGRATIONS);
+    try {
+      // Refreshes planner statistics where they are stale (after a bulk load by a previous run).
+      db.pragma('optimize');
+    } catch {
+      // Another connection is writing; statistics can wait for the next start.
+    }
+    return new SqlStore(driver, driver, sqliteDialect, { engine: 'sqlite', location: inMemory ? ':memory:' : config.path, schemaVersion }, options);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

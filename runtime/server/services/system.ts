@@ -1,0 +1,133 @@
+/**
+ * @module
+ * The System service module: picks the host adapter (`HOST_ADAPTER`), mounts the Connect
+ * routes (`POST /v1alpha1.System/<Method>`) on the shared app and serves the same handler
+ * over gRPC on `GRPC_PORT` (and `GRPC_SOCKET`), with the `SYSTEM_TOKEN` check on both.
+ */
+import { join } from 'node:path';
+import * as grpcJs from '@grpc/grpc-js';
+import { createHostAdapter } from '../../system/adapter-factory.js';
+import { isHostError, type HostAdapter } from '../../system/host-adapter.js';
+import { serveSystemGrpc, systemConnectRoutes, type SystemGrpcHandle } from '../../system/serve.js';
+import { SystemHandler } from '../../system/system-handler.js';
+import type { ReadinessCheck } from '../health.js';
+import { StartupError, type ServiceFactory } from '../service-module.js';
+
+/** A name no host has: asking for it proves the service manager answers (with "not found"). */
+const PROBE_SERVICE = 'loom-readiness-probe';
+
+/** A service every host of the kind has, for the banner's example calls. */
+const EXAMPLE_SERVICE: Readonly<Record<HostAdapter['kind'], string>> = {
+  simulated: 'db',
+  systemd: 'systemd-journald',
+  windows: 'Spooler',
+};
+
+/**
+ * Opens the System service.
+ *
+ * @example
+ * ```ts
+ * const system = await createSystemModule({ config, logger, rootDir, origin });
+ * system.mount(app);                 // Connect routes
+ * await system.listen?.();           // gRPC on GRPC_PORT
+ * ```
+ */
+export const createSystemModule: ServiceFactory = async ({ config, logger, rootDir }) => {
+  let host: HostAdapter;
+  try {
+    host = await createHostAdapter({
+      env: {
+        HOST_ADAPTER: config.hostAdapter,
+        SIMULATED_HOST_FILE: config.simulatedHostFile,
+        SIMULATED_HOST_STATE: config.simulatedHostState,
+      },
+    });
+  } catch (error) {
+    throw new StartupError(`cannot open the ${config.hostAdapter} host adapter: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  logger.info({ adapter: host.kind, requested: config.hostAdapter }, 'host adapter ready');
+  // grpc-js writes its own diagnostics to stderr; route them into the structured log instead,
+  // where the operator's log pipeline (and LOG_LEVEL) applies.
+  const grpcLog = logger.child({ component: 'grpc-js' });
+  grpcJs.setLogger({ error: (...args: unknown[]) => grpcLog.debug(args.map(String).join(' ')) });
+  const handler = new SystemHandler(host);
+  const onError = (error: unknown) => logger.error({ err: error }, 'unexpected error in the System service');
+  let grpc: SystemGrpcHandle | undefined;
+
+  const hostAdapterCheck: ReadinessCheck = {
+    name: 'hostAdapter',
+    async check(signal) {
+      try {
+        await host.getService(host.nameRules.normalize(PROBE_SERVICE).name, { signal });
+      } catch (error) {
+        // "No such service" is an answer: the service manager is there and talking.
+        if (isHostError(error, 'not_found')) return;
+        throw error;
+      }
+    },
+  };
+
+  return {
+    name: 'system',
+    checks: [hostAdapterCheck],
+    documents: [
+      {
+        id: 'system',
+        title: 'System service (Connect)',
+        file: join(rootDir, 'generated/system/v1alpha1/system.openapi.json'),
+        bearerAuth: config.systemToken !== undefined,
+      },
+    ],
+    mount(app) {
+      app.route('/', systemConnectRoutes(handler, { token: config.systemToken, onError }));
+    },
+    async listen() {
+      try {
+        grpc = await serveSystemGrpc(handler, {
+          grpcPort: config.grpcPort,
+          grpcHost: config.grpcHost,
+          grpcSocket: config.grpcSocket,
+          token: config.systemToken,
+          onError,
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (message.includes('EADDRINUSE')) {
+          throw new StartupError(`gRPC port ${config.grpcPort} is already in use on ${config.grpcHost}; stop the other process or choose another GRPC_PORT`);
+        }
+        throw new StartupError(`${message} (GRPC_PORT, GRPC_HOST, GRPC_SOCKET)`);
+      }
+      return grpc.addresses.map((address) => ({ label: address.startsWith('unix:') ? 'gRPC (unix socket)' : 'gRPC', address }));
+    },
+    summary(origin) {
+      // The token itself is never printed; the examples read it from the environment.
+      const auth = config.systemToken === undefined ? '' : `-H "authorization: Bearer $SYSTEM_TOKEN" `;
+      const request = JSON.stringify({ name: EXAMPLE_SERVICE[host.kind] });
+      const grpcAddress = grpc?.addresses.find((address) => !address.startsWith('unix:'));
+      const examples = [`curl -H 'content-type: application/json' ${auth}-d '${request}' ${origin}/v1alpha1.System/GetService`];
+      if (grpcAddress !== undefined) {
+        examples.push(`grpcurl -plaintext ${auth}-import-path schemas/system/v1alpha1 -proto system.proto -d '${request}' ${grpcAddress} v1alpha1.System/GetService`);
+      }
+      return {
+        facts: [
+          ['Host adapter', config.hostAdapter === 'auto' ? `${host.kind} (detected; HOST_ADAPTER=auto)` : host.kind],
+          ['System token', config.systemToken === undefined ? 'not required (set SYSTEM_TOKEN to require one)' : 'required'],
+        ],
+        examples,
+      };
+    },
+    async drain(timeoutMs) {
+      // Stops accepting gRPC calls and waits for running ones; cancels them after the bound.
+      await grpc?.close(timeoutMs);
+    },
+    async close() {
+      try {
+        // Already closed by drain() in a normal shutdown (the handle returns the same promise).
+        await grpc?.close(config.shutdownTimeoutMs);
+      } finally {
+        await host.close();
+      }
+    },
+  };
+};
