@@ -12,6 +12,7 @@ import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import { httpOperations, inputTypeName, jsDocText, operationDoc, successResponse } from './server-http-view.js';
 import { resultType, typeContext } from './server-http.js';
+import type { TypeRenderContext } from './types-render.js';
 import { validatedBody } from './validators.js';
 
 const RUNTIME = 'runtime:client';
@@ -74,7 +75,7 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
         name: op.localName,
         jsDoc: jsDocText(operationDoc(op), tags, '  '),
         inputParam: optional ? `input: ${input} = {}` : `input: ${input}`,
-        result: resultType(op, types),
+        result: clientResultType(op, types),
         spec: `${op.localName}Operation`,
         withResponseDoc: jsDocText(`Like {@link ${cls}.${op.localName}}, resolving to \`{ data, response }\` for the status and headers.`, [], '  '),
       };
@@ -82,6 +83,17 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
   };
   f.printBlock(ctx.options.templates.render('client/http-client-class', view));
   f.print();
+}
+
+/**
+ * What the fetch client resolves to: the success body, or `T | undefined` when another 2xx
+ * answer has no body (`200` with a product, `204` when nothing changed) — the client then
+ * resolves to `undefined`, and the type must say so.
+ */
+function clientResultType(op: HttpOperation, types: TypeRenderContext): string {
+  const result = resultType(op, types);
+  const emptySuccess = op.responses.some((r) => typeof r.status === 'number' && r.status >= 200 && r.status < 300 && r.contents.length === 0);
+  return result === 'void' || !emptySuccess ? result : `${result} | undefined`;
 }
 
 /** View model of `templates/client/http-client-class.hbs`: every string final, the template only loops. */

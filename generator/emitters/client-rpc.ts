@@ -10,6 +10,7 @@ import type { Service } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
 import { codecFileSymbol, messageTypeSymbol, methodsTypeName, rpcGeneratedFrom, rpcOperations, serviceDescriptorName } from './rpc-names.js';
+import { globalTypeName } from './types-render.js';
 
 const RUNTIME = 'runtime:client';
 
@@ -20,17 +21,19 @@ export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitCont
   const CallOptions = importSymbol('RpcCallOptions', RUNTIME, { typeOnly: true });
   const descriptor = codecFileSymbol(serviceDescriptorName(service), service.parent, ctx);
   const lower = name.charAt(0).toLowerCase() + name.slice(1);
+  // A message named `AsyncIterable` would shadow the global the streaming methods need.
+  const asyncIterable = globalTypeName('AsyncIterable', service.parent);
 
   f.jsDoc(`A typed ${service.name} client; the Connect and gRPC clients both implement it.`, { tags: [`@generated from service ${service.fullName}`] });
   f.print('export interface ', iface, ' {');
   for (const op of rpcOperations(service)) {
     const input: Printable = messageTypeSymbol(op.input, ctx);
     const output: Printable = messageTypeSymbol(op.output, ctx);
-    const result: Printable = op.serverStreaming ? ['AsyncIterable<', output, '>'] : ['Promise<', output, '>'];
+    const result: Printable = op.serverStreaming ? [asyncIterable, '<', output, '>'] : ['Promise<', output, '>'];
     const tags = [rpcGeneratedFrom(op)];
     if (op.deprecated) tags.unshift('@deprecated');
     f.jsDoc(op.doc, { indent: '  ', tags });
-    const request: Printable = op.clientStreaming ? ['requests: AsyncIterable<Partial<', input, '>>'] : ['request?: Partial<', input, '>'];
+    const request: Printable = op.clientStreaming ? ['requests: ', asyncIterable, '<Partial<', input, '>>'] : ['request?: Partial<', input, '>'];
     f.print('  ', op.localName, '(', request, ', options?: ', CallOptions, '): ', result, ';');
   }
   f.print('}');

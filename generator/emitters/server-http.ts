@@ -146,7 +146,7 @@ function routeMethodView(
     decorators,
     params,
     returnType: f.text('Promise<', HandlerResult, '<', resultType(op, types), '>>'),
-    inputObject: `{ ${names.join(', ')} }`,
+    inputObject: names.length === 0 ? '{}' : `{ ${names.join(', ')} }`,
   };
 }
 
@@ -166,7 +166,7 @@ export function resultType(op: HttpOperation, types: TypeRenderContext, indent =
   const success = successResponse(op);
   const content = success?.contents.find((c) => c.type && isJson(c.mediaType)) ?? success?.contents.find((c) => c.type);
   if (!content?.type) return success && success.contents.length > 0 ? opaqueType(success.contents[0]!.mediaType) : 'void';
-  return renderType(content.type, types, indent);
+  return renderBodyType(content.type, content.mediaType, types, indent);
 }
 
 /** The request body's TypeScript type, or undefined when the operation has no body. */
@@ -176,9 +176,20 @@ export function bodyType(op: HttpOperation, types: TypeRenderContext, indent = '
   return content.type ? renderBodyType(content.type, content.mediaType, types, indent) : opaqueType(content.mediaType);
 }
 
+/**
+ * A body's type as it travels: a string schema under a media type that is neither JSON,
+ * text nor a form (`application/octet-stream`, `image/png`, OpenAPI 3.1's `contentMediaType`)
+ * is bytes on both ends — the runtime reads it as a `Uint8Array`, never as a string.
+ */
 function renderBodyType(type: TypeRef, mediaType: string, types: TypeRenderContext, indent: string): string {
-  if (type.kind === 'scalar' && type.format === 'binary') return opaqueType(mediaType);
+  if (type.kind === 'scalar' && (type.format === 'binary' || (type.scalar === 'string' && isBytesMedia(mediaType)))) return opaqueType(mediaType);
   return renderType(type, types, indent);
+}
+
+function isBytesMedia(mediaType: string): boolean {
+  const mime = mediaType.toLowerCase();
+  // `includes('json')` as the fetch client reads it: `application/x-ndjson` arrives as text.
+  return !mime.includes('json') && !mime.startsWith('text/') && mime !== 'application/x-www-form-urlencoded' && !mime.startsWith('multipart/');
 }
 
 function opaqueType(mediaType: string): string {

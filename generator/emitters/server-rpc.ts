@@ -9,6 +9,7 @@ import type { Service } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
 import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, serviceDescriptorName } from './rpc-names.js';
+import { globalTypeName } from './types-render.js';
 
 const RUNTIME = 'runtime:server';
 
@@ -23,6 +24,8 @@ export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitCon
   const RpcContext = importSymbol('RpcContext', RUNTIME, { typeOnly: true });
   const descriptor = codecFileSymbol(serviceDescriptorName(service), service.parent, ctx);
   const lower = service.localName.charAt(0).toLowerCase() + service.localName.slice(1);
+  // A message named `AsyncIterable` would shadow the global the streaming methods need.
+  const asyncIterable = globalTypeName('AsyncIterable', service.parent);
 
   f.jsDoc(service.doc ?? `What a hand-written ${service.name} implementation provides; served over Connect and gRPC alike.`, {
     tags: [`@generated from service ${service.fullName}`],
@@ -31,8 +34,8 @@ export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitCon
   for (const op of rpcOperations(service)) {
     const input: Printable = messageTypeSymbol(op.input, ctx);
     const output: Printable = messageTypeSymbol(op.output, ctx);
-    const request: Printable = op.clientStreaming ? ['requests: AsyncIterable<', input, '>'] : ['request: ', input];
-    const result: Printable = op.serverStreaming ? ['AsyncIterable<', output, '>'] : ['Promise<', output, '>'];
+    const request: Printable = op.clientStreaming ? ['requests: ', asyncIterable, '<', input, '>'] : ['request: ', input];
+    const result: Printable = op.serverStreaming ? [asyncIterable, '<', output, '>'] : ['Promise<', output, '>'];
     const tags = [rpcGeneratedFrom(op)];
     if (op.deprecated) tags.unshift('@deprecated');
     f.jsDoc(op.doc, { indent: '  ', tags });

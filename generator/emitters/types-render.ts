@@ -27,7 +27,7 @@ export interface TypeRenderContext {
 export function renderType(type: TypeRef, ctx: TypeRenderContext, indent = ''): string {
   switch (type.kind) {
     case 'scalar':
-      return orNull(scalarType(type, isProtoFile(ctx.file)), type.nullable);
+      return orNull(scalarType(type, ctx), type.nullable);
     case 'ref':
       return orNull(refName(type.target, ctx), type.nullable);
     case 'array':
@@ -55,6 +55,26 @@ export function renderType(type: TypeRef, ctx: TypeRenderContext, indent = ''): 
     default:
       return assertNever(type);
   }
+}
+
+/**
+ * A global type's name as generated code must spell it where `file` may shadow it: a
+ * schema that declares its own `Blob` or `AsyncIterable` (a git API's blob object, a
+ * message called `AsyncIterable`) gets `globalThis.Blob` wherever the global is meant,
+ * so the field is a file upload and not silently the schema's object.
+ *
+ * @example
+ * `file: ${globalTypeName('Blob', file)}` // 'file: Blob', or 'file: globalThis.Blob'
+ */
+export function globalTypeName(name: string, file: SchemaFile): string {
+  return declaresType(file, name, new Set()) ? `globalThis.${name}` : name;
+}
+
+/** Whether `file` or a file it imports declares a type whose local name is `name`. */
+function declaresType(file: SchemaFile, name: string, seen: Set<SchemaFile>): boolean {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  return file.types.some((t) => t.localName === name) || file.dependencies.some((d) => declaresType(d, name, seen));
 }
 
 /** Unions longer than this many characters are printed one variant per line. */
@@ -145,11 +165,12 @@ export function wellKnownType(wkt: WellKnownType): string {
   }
 }
 
-function scalarType(type: ScalarType, proto: boolean): string {
+function scalarType(type: ScalarType, ctx: TypeRenderContext): string {
+  const proto = isProtoFile(ctx.file);
   switch (type.scalar) {
     case 'string':
       // OpenAPI `format: binary` is a file upload or download.
-      return !proto && type.format === 'binary' ? 'Blob' : 'string';
+      return !proto && type.format === 'binary' ? globalTypeName('Blob', ctx.file) : 'string';
     case 'bytes':
       return proto ? 'Uint8Array' : 'string';
     case 'bool':

@@ -1,0 +1,178 @@
+/**
+ * @module
+ * Schemas the generator cannot handle: each gets `file:line: error: …` (with the JSON
+ * pointer for OpenAPI) and a sentence a person can act on, exit code 2, no stack trace,
+ * and nothing written — in process through `runCli`, and once as a real process.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../generator/cli/cli.js';
+import { REPO } from './tsc-check.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'loom-bad-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+let counter = 0;
+
+/** Writes `files` into a fresh project folder and runs `loom generate <input> --out gen` there. */
+async function generate(files: Record<string, string>, input = 'schemas'): Promise<{ code: number; stderr: string; dir: string }> {
+  const dir = join(tmp, `p${++counter}`);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, 'schemas', path, '..'), { recursive: true });
+    writeFileSync(join(dir, 'schemas', path), text);
+  }
+  let stderr = '';
+  const code = await runCli(['generate', input, '--out', 'gen'], { cwd: dir, stdout: () => {}, stderr: (t) => (stderr += t) });
+  return { code, stderr, dir };
+}
+
+/** The lines every failed run ends with: the error lines, then one summary line. */
+function expectFailure(result: { code: number; stderr: string; dir: string }, errors: string[]): void {
+  expect(result.stderr).toBe(`${errors.join('\n')}\nloom: ${errors.length} error${errors.length === 1 ? '' : 's'}; nothing was written\n`);
+  expect(result.code).toBe(2);
+  expect(existsSync(join(result.dir, 'gen'))).toBe(false);
+}
+
+/** For failures whose wording is still rough: the file is named first, exit 2, no stack trace. */
+function expectPlainFailure(result: { code: number; stderr: string; dir: string }, file: string): void {
+  expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^${file.replace('.', '\\.')}(:\\d+)?: error: \\S`));
+  expect(result.stderr).not.toMatch(/\n\s+at [\w.<>]+ \(|node:internal|\.ts:\d+:\d+/);
+  expect(result.code).toBe(2);
+  expect(existsSync(join(result.dir, 'gen'))).toBe(false);
+}
+
+const OPENAPI_HEAD = "openapi: 3.0.3\ninfo: { title: T, version: '1' }\n";
+
+describe('broken proto files', () => {
+  it('a missing import names the line and the -I fix', async () => {
+    const result = await generate({
+      'orders.proto': 'syntax = "proto3";\npackage shop.v1;\nimport "shop/v1/money.proto";\nmessage Order { string id = 1; }\n',
+    });
+    expectFailure(result, [
+      'orders.proto:3: error: cannot find import "shop/v1/money.proto": looked next to the file, in the root; add the folder that holds it as an import path (-I)',
+    ]);
+  });
+
+  it('an unknown field type names the field and the message', async () => {
+    const result = await generate({ 'orders.proto': 'syntax = "proto3";\npackage shop.v1;\nmessage Order {\n  string id = 1;\n  Money total = 2;\n}\n' });
+    expectFailure(result, ["orders.proto:5: error: field 'total' of 'Order' has unknown type 'Money': import the file that declares it, or fix the name"]);
+  });
+
+  it('a syntax error and an illegal map key point at their line', async () => {
+    expectFailure(await generate({ 'a.proto': 'syntax = "proto3";\npackage a;\nmessage A {\n  string id = 1\n}\n' }), [
+      "a.proto:5: error: cannot parse: illegal token '}', ';' expected",
+    ]);
+    expectFailure(await generate({ 'b.proto': 'syntax = "proto3";\npackage b;\nmessage B {\n  map<float, string> m = 1;\n}\n' }), [
+      "b.proto:4: error: cannot parse: illegal type 'float'",
+    ]);
+  });
+
+  it('an rpc with an unknown message type fails on the rpc line', async () => {
+    const result = await generate({
+      'pipe.proto': 'syntax = "proto3";\npackage p;\nmessage Chunk { bytes data = 1; }\nservice Pipe {\n  rpc Send(stream Chunk) returns (Receipt);\n}\n',
+    });
+    expect(result.stderr).toMatch(/^pipe\.proto:5: error: rpc 'Send' of 'Pipe' names an unknown message .*'Receipt'.*: import the file that declares it, or fix the name\n/);
+    expect(result.code).toBe(2);
+  });
+
+  it('a duplicate field number is an error, not a crash', async () => {
+    expectPlainFailure(await generate({ 'dup.proto': 'syntax = "proto3";\npackage d;\nmessage A {\n  string a = 1;\n  string b = 1;\n}\n' }), 'dup.proto');
+  });
+});
+
+describe('broken OpenAPI documents', () => {
+  it('an unresolvable $ref gives line, JSON pointer and the missing target', async () => {
+    const result = await generate({
+      'api.yaml': `${OPENAPI_HEAD}paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Missing' }
+components:
+  schemas:
+    A: { type: object }
+`,
+    });
+    expectFailure(result, [
+      "api.yaml:12 (/paths/~1a/get/responses/200/content/application~1json/schema): error: $ref '#/components/schemas/Missing' cannot be resolved: nothing is declared at '/components/schemas/Missing' in api.yaml",
+    ]);
+  });
+
+  it('a $ref to a missing file says the path is relative to the document', async () => {
+    const result = await generate({ 'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A: { $ref: './shared.yaml#/components/schemas/B' }\n` });
+    expectFailure(result, [
+      "api.yaml:6 (/components/schemas/A): error: $ref './shared.yaml#/components/schemas/B' cannot be loaded: the file does not exist; fix the path (it is relative to api.yaml)",
+    ]);
+  });
+
+  it('a misspelt type lists the valid ones', async () => {
+    const result = await generate({ 'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        n: { type: strin }\n` });
+    expectFailure(result, [
+      "api.yaml:9 (/components/schemas/A/properties/n/type): error: unsupported type 'strin': use one of string, number, integer, boolean, array, object or null",
+    ]);
+  });
+
+  it('a discriminator mapping to a missing schema, a duplicate operationId and an undeclared path parameter', async () => {
+    const result = await generate({
+      'api.yaml': `${OPENAPI_HEAD}paths:
+  /a/{id}:
+    get: { operationId: same, responses: { '200': { description: ok } } }
+  /b:
+    get: { operationId: same, responses: { '200': { description: ok } } }
+components:
+  schemas:
+    U:
+      oneOf: [{ $ref: '#/components/schemas/A' }]
+      discriminator: { propertyName: kind, mapping: { a: '#/components/schemas/Nope' } }
+    A: { type: object, properties: { kind: { type: string } } }
+`,
+    });
+    expectFailure(result, [
+      "api.yaml:5 (/paths/~1a~1{id}/get): error: path parameter '{id}' of '/a/{id}' is not defined: add a parameter with 'name: id' and 'in: path'",
+      "api.yaml:7 (/paths/~1b/get): error: operationId 'same' is also used by GET /a/{id}: operation ids must be unique; rename one of them",
+      "api.yaml:12 (/components/schemas/U/discriminator): error: $ref '#/components/schemas/Nope' cannot be resolved: nothing is declared at '/components/schemas/Nope' in api.yaml",
+    ]);
+  });
+
+  it('a document that is neither OpenAPI nor Swagger says which key is missing', async () => {
+    // Named on the command line: a folder scan skips YAML that is not an API document.
+    expectFailure(await generate({ 'api.yaml': "info: { title: T, version: '1' }\npaths: {}\n" }, 'schemas/api.yaml'), [
+      "api.yaml: error: not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key",
+    ]);
+  });
+
+  it('invalid YAML and JSON, and a $ref cycle with no schema in it, are errors, not crashes', async () => {
+    expectPlainFailure(await generate({ 'api.yaml': "openapi: 3.0.3\ninfo: { title: T, version: '1'\npaths: {}\n" }), 'api.yaml');
+    expectPlainFailure(await generate({ 'api.json': '{\n  "openapi": "3.0.3",\n  "info": { "title": "T", "version": "1" }\n  "paths": {}\n}\n' }), 'api.json');
+    expectPlainFailure(
+      await generate({ 'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A: { $ref: '#/components/schemas/B' }\n    B: { $ref: '#/components/schemas/A' }\n` }),
+      'api.yaml',
+    );
+  });
+});
+
+describe('as a process', () => {
+  it('exits 2 with file:line on stderr and no stack trace', async () => {
+    const dir = join(tmp, 'process');
+    mkdirSync(join(dir, 'schemas'), { recursive: true });
+    writeFileSync(join(dir, 'schemas/orders.proto'), 'syntax = "proto3";\npackage shop.v1;\nmessage Order {\n  Money total = 1;\n}\n');
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      const child = execFile(process.execPath, [join(REPO, 'bin/loom.js'), 'generate', 'schemas', '--out', 'gen'], { cwd: dir }, (_e, stdout, stderr) =>
+        done({ code: child.exitCode, stdout, stderr }),
+      );
+    });
+    expect(result.stderr).toBe(
+      "orders.proto:4: error: field 'total' of 'Order' has unknown type 'Money': import the file that declares it, or fix the name\nloom: 1 error; nothing was written\n",
+    );
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(2);
+  });
+});
