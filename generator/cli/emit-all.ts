@@ -1,15 +1,15 @@
 /**
  * @module
  * Runs the emitters with validator compilation overlapped: the validators' compile jobs go
- * to a worker (when there is one) first, every other emitter runs meanwhile, and the
- * validators emitter runs last with the worker's results at hand.
+ * to a worker (when there is one) as soon as the model is loaded, every other emitter runs
+ * meanwhile, and the validators emitter runs last with the worker's results at hand.
  *
  * The output is what one {@link emit} call with all emitters gives: emitters are
  * independent, each writes its own files, and the result is sorted by path. Only the order
  * of warnings could differ, and the validators emitter reports none.
  */
 import { emit } from '../emit.js';
-import type { Emitter, EmitResult, GeneratorOptions, OutputFile } from '../emit.js';
+import type { Emitter, EmitResult, GeneratorCache, GeneratorOptions, OutputFile } from '../emit.js';
 import type { SchemaFile } from '../model/model.js';
 import { validatorsEmitter, validatorsJob } from '../emitters/validators.js';
 import type { ValidatorsJob } from '../emitters/validators.js';
@@ -17,33 +17,47 @@ import { prefilledCache } from './validators-prefetch.js';
 import type { ValidatorsCompiler } from './validators-prefetch.js';
 
 /**
- * Emits `files` with `emitters`; with a `compiler`, the validators compile on its thread.
+ * Sends the validators' compile jobs of `files` to the worker, skipping what `cache` holds.
+ * Call it as soon as the model exists: the worker compiles while the caller goes on
+ * (loading templates, running the other emitters). Undefined without a worker or jobs.
  *
  * @example
- * const compiler = startValidatorsCompiler();
- * const result = await emitAll(files, [...BUILTIN_EMITTERS, ...plugins], options, compiler);
+ * const compiling = compileValidatorsAhead(files, cache, startValidatorsCompiler());
+ * const result = await emitAll(files, emitters, { ...options, cache }, compiling);
+ */
+export function compileValidatorsAhead(
+  files: readonly SchemaFile[],
+  cache: GeneratorCache | undefined,
+  compiler: ValidatorsCompiler | undefined,
+): Promise<ReadonlyMap<string, string>> | undefined {
+  if (!compiler) return undefined;
+  const jobs: ValidatorsJob[] = [];
+  for (const file of files) {
+    const job = validatorsJob(file);
+    // What the on-disk cache holds already is not worth a round trip.
+    if (job && cache?.get(job.key) === undefined) jobs.push(job);
+  }
+  return jobs.length > 0 ? compiler.compile(jobs) : undefined;
+}
+
+/**
+ * Emits `files` with `emitters`. With `compiling` (from {@link compileValidatorsAhead}), the
+ * validators emitter runs last and takes the worker's results; anything missing from them
+ * it compiles itself, as it does without a worker.
+ *
+ * @example
+ * const result = await emitAll(files, [...BUILTIN_EMITTERS, ...plugins], options, compiling);
  */
 export async function emitAll(
   files: readonly SchemaFile[],
   emitters: readonly Emitter[],
   options: GeneratorOptions,
-  compiler: ValidatorsCompiler | undefined,
+  compiling?: Promise<ReadonlyMap<string, string>>,
 ): Promise<EmitResult> {
   if (!emitters.includes(validatorsEmitter)) return emit(files, emitters, options);
-  const cache = options.cache;
-  const jobs: ValidatorsJob[] = [];
-  if (compiler) {
-    for (const file of files) {
-      const job = validatorsJob(file);
-      // What the on-disk cache holds already is not worth a round trip.
-      if (job && cache?.get(job.key) === undefined) jobs.push(job);
-    }
-  }
-  // Posted before the other emitters start, so the worker compiles while they run.
-  const compiling = jobs.length > 0 && compiler ? compiler.compile(jobs) : undefined;
   const others = emit(files, emitters.filter((e) => e !== validatorsEmitter), options);
   const compiled = (await compiling) ?? new Map<string, string>();
-  const validators = emit(files, [validatorsEmitter], { ...options, cache: prefilledCache(compiled, cache) });
+  const validators = emit(files, [validatorsEmitter], { ...options, cache: prefilledCache(compiled, options.cache) });
   return merge(files, others, validators);
 }
 

@@ -38,13 +38,9 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
   // Started first: the worker loads ajv on the other core while this thread loads schemas.
   const compiler = startValidatorsCompiler();
   try {
-    // Loaded lazily so `--help` and usage errors stay instant.
-    const [loaders, { BUILTIN_EMITTERS }, { loadTemplates }, { emitAll }] = await Promise.all([
-      import('../loaders/index.js'),
-      import('../emitters/index.js'),
-      import('../templates.js'),
-      import('./emit-all.js'),
-    ]);
+    // Loaded lazily so `--help` and usage errors stay instant; the emitters (and handlebars)
+    // only once the validators are compiling, as they are not needed before.
+    const [loaders, { compileValidatorsAhead, emitAll }] = await Promise.all([import('../loaders/index.js'), import('./emit-all.js')]);
     const templateDirs = args.templates.map((t) => resolve(cwd, t));
     for (const [i, dir] of templateDirs.entries()) {
       if (!existsSync(dir)) throw new UsageError(`--templates ${args.templates[i]}: no such folder`);
@@ -54,11 +50,10 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
 
     const loaded = await loaders.loadSchemas(inputFiles, { root, importPaths: args.importPaths.map((p) => resolve(cwd, p)) });
     const files = filesToEmit(loaded);
-    const result = await emitAll(files, [...BUILTIN_EMITTERS, ...plugins], {
-      runtimeImport: args.runtime,
-      templates: loadTemplates(templateDirs),
-      cache: openCache(cwd, process.env),
-    }, compiler);
+    const cache = openCache(cwd, process.env);
+    const compiling = compileValidatorsAhead(files, cache, compiler);
+    const [{ BUILTIN_EMITTERS }, { loadTemplates }] = await Promise.all([import('../emitters/index.js'), import('../templates.js')]);
+    const result = await emitAll(files, [...BUILTIN_EMITTERS, ...plugins], { runtimeImport: args.runtime, templates: loadTemplates(templateDirs), cache }, compiling);
     compiler?.close();
     const outDir = resolve(cwd, args.out);
     const plan = await planOutput(result.files, outDir);

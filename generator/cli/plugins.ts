@@ -16,6 +16,21 @@ function isEmitter(value: unknown): value is Emitter {
   );
 }
 
+let typeScriptLoader: Promise<void> | undefined;
+
+/**
+ * Makes `import()` accept TypeScript, as plugins are often written in it (and may import
+ * `loom/generator`, whose entry is TypeScript). The compiled CLI (`dist/`) runs on plain
+ * Node, so it registers tsx on the first plugin load only: runs without plugins never pay
+ * for it. Running from the sources (tsx, vitest), a TypeScript loader is already in place.
+ */
+function supportTypeScript(): Promise<void> {
+  if (!import.meta.url.endsWith('.js')) return Promise.resolve();
+  return (typeScriptLoader ??= import('tsx/esm/api').then(({ register }) => {
+    register();
+  }));
+}
+
 /**
  * Loads the emitters a plugin module exports, in export order (default first).
  *
@@ -29,6 +44,7 @@ export async function loadPlugin(specifier: string, cwd: string): Promise<Emitte
   const url = local ? pathToFileURL(resolve(cwd, specifier)).href : specifier;
   let mod: Record<string, unknown>;
   try {
+    await supportTypeScript();
     mod = (await import(url)) as Record<string, unknown>;
   } catch (e) {
     throw new UsageError(`--plugin ${specifier}: cannot load it (${(e as Error).message})`);

@@ -8,6 +8,8 @@
 
 /** Escapes one JSON pointer segment (`/` → `~1`, `~` → `~0`). */
 export function escapePointerSegment(segment: string): string {
+  // Most segments (property names, `properties`, `items`) need no escaping: skip two regex passes.
+  if (!segment.includes('~') && !segment.includes('/')) return segment;
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

@@ -1,0 +1,136 @@
+import { execFile } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, isDistFresh, sourceDigest, STAMP_FILE } from './build.js';
+import { runCli } from './cli.js';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('sourceDigest / isDistFresh', () => {
+  const root = mkdtempSync(join(tmpdir(), 'loom-digest-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (path: string, text: string) => {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  write('tsconfig.json', '{}');
+  write('generator/emit.ts', 'export const a = 1;\n');
+  write('generator/cli/main.ts', 'export {};\n');
+  write('generator/cli/main.test.ts', 'test\n');
+
+  it('changes with any compiled source or tsconfig, not with tests', () => {
+    const start = sourceDigest(root);
+    write('generator/cli/main.test.ts', 'test, edited\n');
+    expect(sourceDigest(root)).toBe(start);
+    write('generator/cli/main.ts', 'export {}; // edited\n');
+    const edited = sourceDigest(root);
+    expect(edited).not.toBe(start);
+    write('generator/loaders/new.ts', '');
+    expect(sourceDigest(root)).not.toBe(edited);
+    const added = sourceDigest(root);
+    write('tsconfig.json', '{ "compilerOptions": {} }');
+    expect(sourceDigest(root)).not.toBe(added);
+  });
+
+  it('is fresh only with a stamp naming the current digest', () => {
+    expect(isDistFresh(root)).toBe(false);
+    mkdirSync(join(root, 'dist'), { recursive: true });
+    writeFileSync(join(root, 'dist', STAMP_FILE), JSON.stringify({ digest: sourceDigest(root) }));
+    expect(isDistFresh(root)).toBe(true);
+    write('generator/emit.ts', 'export const a = 2;\n');
+    expect(isDistFresh(root)).toBe(false);
+  });
+});
+
+/** Every file under `dir`, as relative path → content. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function run(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env: { ...process.env, ...env }, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+// A copy of the package (generator sources, bin, tsconfig) in a scratch folder inside the
+// repository, so `node_modules` resolves, with `templates/` linked: built, then run.
+describe('the compiled generator (npm run build, bin/loom.js)', () => {
+  let pkg: string;
+  let expected: Record<string, string>;
+  const args = (out: string) => ['generate', join(REPO, 'schemas'), '--out', out, '--quiet', '--runtime', '../runtime/codegen'];
+
+  beforeAll(async () => {
+    mkdirSync(join(REPO, '.tmp'), { recursive: true });
+    pkg = mkdtempSync(join(REPO, '.tmp', 'build-test-'));
+    cpSync(join(REPO, 'generator'), join(pkg, 'generator'), { recursive: true });
+    cpSync(join(REPO, 'bin'), join(pkg, 'bin'), { recursive: true });
+    for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json']) cpSync(join(REPO, f), join(pkg, f));
+    symlinkSync(join(REPO, 'templates'), join(pkg, 'templates'));
+    build(pkg);
+    // What the TypeScript sources produce, in process: the reference every run must match.
+    const ts = join(pkg, 'out-ts');
+    const code = await runCli(args(ts), { cwd: pkg, stdout: () => {}, stderr: (t) => process.stderr.write(t) });
+    expect(code).toBe(0);
+    expected = tree(ts);
+  });
+  afterAll(() => rmSync(pkg, { recursive: true, force: true }));
+
+  it('builds dist/ with a stamp matching the sources', () => {
+    expect(isDistFresh(pkg)).toBe(true);
+    expect(readdirSync(join(pkg, 'dist', 'cli'))).toContain('validators-worker.js');
+    expect(readdirSync(join(pkg, 'dist', 'cli')).filter((f) => f.endsWith('.test.js'))).toEqual([]);
+  });
+
+  it('runs dist/ when fresh and writes the same bytes as the TypeScript sources', async () => {
+    const out = join(pkg, 'out-dist');
+    const result = await run(process.execPath, [join(pkg, 'bin', 'loom.js'), ...args(out)], { LOOM_DEBUG: '1', LOOM_CACHE: '0' });
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(Object.keys(expected)).toContain('issues/openapi.validators.js');
+    expect(tree(out)).toEqual(expected);
+  });
+
+  it('compiles validators on the worker thread of the compiled build', async () => {
+    const script = `
+      const { startValidatorsCompiler } = await import(${JSON.stringify(join(pkg, 'dist/cli/validators-prefetch.js'))});
+      const compiler = startValidatorsCompiler();
+      const doc = { $id: 'loom:t', $defs: { Pet: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } };
+      const bad = { $id: 'loom:bad', $defs: { X: { type: 'string', pattern: '(' } } };
+      const out = await compiler.compile([
+        { key: 'ok', input: { documents: [doc], exports: new Map([['validatePet', 'loom:t#/$defs/Pet']]) } },
+        { key: 'bad', input: { documents: [bad], exports: new Map([['validateX', 'loom:bad#/$defs/X']]) } },
+      ]);
+      compiler.close();
+      process.stdout.write(JSON.stringify([...out.keys()]) + '\\n' + out.get('ok'));`;
+    const result = await run(process.execPath, ['--input-type=module', '-e', script]);
+    expect(result.stderr).toBe('');
+    const [keys, ...code] = result.stdout.split('\n');
+    // The schema with an invalid pattern is left out: the emitter recompiles it and reports it.
+    expect(keys).toBe('["ok"]');
+    expect(code.join('\n')).toMatch(/^export const validatePet = validate\d+;$/m);
+  });
+
+  it('falls back to the TypeScript sources once a source changes, with the same output', async () => {
+    appendFileSync(join(pkg, 'generator', 'emit.ts'), '\n// edited after the build\n');
+    expect(isDistFresh(pkg)).toBe(false);
+    const out = join(pkg, 'out-stale');
+    const result = await run(process.execPath, [join(pkg, 'bin', 'loom.js'), ...args(out)], { LOOM_DEBUG: '1', LOOM_CACHE: '0' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('loom: dist/ is missing or older than generator/ (npm run build); running the TypeScript sources\n');
+    expect(tree(out)).toEqual(expected);
+  });
+});
