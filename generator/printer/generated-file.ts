@@ -76,7 +76,10 @@ export class GeneratedFile {
   readonly #imports = new Map<string, Map<string, boolean>>();
   /** Local aliases for imported names that clash with each other: `from\0name` → alias. */
   readonly #aliases = new Map<string, string>();
-  readonly #localNames = new Set<string>();
+  /** Names declared in this file plus every alias handed out, so a new import never shadows one. */
+  readonly #taken = new Set<string>();
+  /** `ImportFrom` → specifier written in this file (null: this file), resolved once per source. */
+  readonly #resolved = new Map<string, string | null>();
 
   constructor(options: GeneratedFileOptions) {
     this.path = options.path;
@@ -85,7 +88,7 @@ export class GeneratedFile {
 
   /** Declares a name this file defines itself, so imports with the same name get aliased. */
   declare(name: string): string {
-    this.#localNames.add(name);
+    this.#taken.add(name);
     return name;
   }
 
@@ -177,7 +180,8 @@ export class GeneratedFile {
   }
 
   #useImport(symbol: ImportSymbol): string {
-    const from = this.#resolveFrom(symbol.from);
+    let from = this.#resolved.get(symbol.from);
+    if (from === undefined) this.#resolved.set(symbol.from, (from = this.#resolveFrom(symbol.from)));
     if (from === null) return symbol.name; // same file
     let names = this.#imports.get(from);
     if (!names) this.#imports.set(from, (names = new Map()));
@@ -191,9 +195,9 @@ export class GeneratedFile {
     const existing = this.#aliases.get(key);
     if (existing) return existing;
     let alias = name;
-    const taken = new Set([...this.#localNames, ...this.#aliases.values()]);
-    for (let i = 2; taken.has(alias); i++) alias = `${name}$${i}`;
+    for (let i = 2; this.#taken.has(alias); i++) alias = `${name}$${i}`;
     this.#aliases.set(key, alias);
+    this.#taken.add(alias);
     return alias;
   }
 
@@ -214,7 +218,14 @@ export class GeneratedFile {
   }
 
   #relative(targetFromRoot: string): string {
-    const rel = posix.relative(posix.dirname(this.path), posix.normalize(targetFromRoot));
+    const target = posix.normalize(targetFromRoot);
+    // Both paths are relative to the output root, and the target may climb above it
+    // (`../runtime/codegen`). Resolve both under a virtual root deep enough for those
+    // climbs: `posix.relative` on relative paths would resolve them against the
+    // process's working directory and come out a level short when run elsewhere.
+    const climbs = target.split('/').filter((segment) => segment === '..').length;
+    const root = `/${'_/'.repeat(climbs)}`;
+    const rel = posix.relative(posix.join(root, posix.dirname(this.path)), posix.join(root, target));
     return rel.startsWith('.') ? rel : `./${rel}`;
   }
 
