@@ -7,6 +7,7 @@
  * @see https://spec.openapis.org/oas/v3.1.0#style-values
  */
 
+/** OpenAPI's serialization styles; the default is `simple` for path and header values, `form` for query ones. */
 export type ParamStyle = 'form' | 'simple' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'matrix' | 'label';
 
 /** How one parameter goes on the wire; generated clients hold one per operation parameter. */

@@ -16,6 +16,8 @@ import type {
 
 /**
  * Collects registrations and builds the app; `build()` fails when nothing was registered.
+ * Each configuration method records the {@link RestRouter} method of the same name (`errorHandler`
+ * is `exceptionHandlers`) and replays it on the router `router()` creates.
  *
  * @example
  * ```ts

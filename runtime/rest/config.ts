@@ -84,6 +84,7 @@ export interface RouterState {
   readonly pools: Map<string, WorkerPool>;
 }
 
+/** A router's empty state; options that can also be set later (`injectWith`, …) start from `options`. */
 export function createState(options: RestRouterOptions): RouterState {
   return {
     options,

@@ -127,6 +127,11 @@ export function toErrorBody(error: unknown): ErrorBody {
   return { status: 500, message: reasonPhrase(500) };
 }
 
+/** The text of anything thrown, for messages that quote a cause (`String(value)` when it is not an `Error`). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Builds the default JSON error answer. */
 export function errorResponse(body: ErrorBody, headers?: HeadersInit): Response {
   const h = new Headers(headers);

@@ -9,6 +9,7 @@ import type { CorsOptions, RestRouterOptions, RouterState, SchemaCompiler } from
 import { RegistrationError } from './errors.js';
 import { PUSHED_KEY } from './hono/exchange.js';
 import { buildApp, sortRoutes } from './hono/bind.js';
+import { caughtClasses } from './hono/catch.js';
 import { compileClass } from './hono/compile.js';
 import type { CompiledRoute, Registered } from './hono/compile.js';
 import type {
@@ -86,10 +87,9 @@ export class RestRouter {
    */
   exceptionHandlers(...handlers: ExceptionHandler[]): this {
     for (const h of handlers) {
-      const classes = Array.isArray(h.catches) ? h.catches : [h.catches];
-      for (const cls of classes) {
-        const clash = this.state.exceptionHandlers.find((e) => (Array.isArray(e.catches) ? e.catches : [e.catches]).includes(cls));
-        if (clash) throw new RegistrationError(`Exception handler for ${(cls as Function).name} already registered`);
+      for (const cls of caughtClasses(h)) {
+        const clash = this.state.exceptionHandlers.find((e) => caughtClasses(e).includes(cls));
+        if (clash) throw new RegistrationError(`Exception handler for ${cls.name} already registered`);
       }
       this.state.exceptionHandlers.push(h);
     }
@@ -115,21 +115,25 @@ export class RestRouter {
     return this.changed();
   }
 
+  /** Answers CORS preflights and adds CORS headers to every route of this router. */
   enableCors(options: CorsOptions = {}): this {
     this.state.cors = options;
     return this.changed();
   }
 
+  /** The authentication of every route without its own `@Authenticate` (class or method). */
   authenticateWith(provider: AuthenticationProvider): this {
     this.state.authenticate = provider;
     return this.changed();
   }
 
+  /** The authorization of every route without its own `@Authorize` (class or method). */
   authorizeWith(provider: AuthorizationProvider): this {
     this.state.authorize = provider;
     return this.changed();
   }
 
+  /** Creates the classes registered by type (instead of `new Cls()`), e.g. from a DI container. */
   injectWith(injector: InjectionProvider): this {
     this.state.injector = injector;
     return this.changed();

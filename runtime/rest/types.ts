@@ -152,4 +152,5 @@ export interface RouteInfo {
   readonly order: number;
 }
 
+/** The methods a route can answer. */
 export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'TRACE';

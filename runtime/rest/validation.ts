@@ -28,7 +28,14 @@ export function createDefaultAjv(): SchemaCompiler {
  * ```
  */
 export function validationViolations(validate: ValidateFunction, value: unknown, location: ViolationLocation, name: string): Violation[] {
-  if (validate(value)) return [];
+  return validate(value) ? [] : failedValidation(validate, location, name);
+}
+
+/**
+ * The violations of a validator's last, failed run (ajv keeps its errors on the function), for
+ * callers that already called it: the valid case, which is most requests, then costs one call.
+ */
+export function failedValidation(validate: ValidateFunction, location: ViolationLocation, name: string): Violation[] {
   const errors = validate.errors ?? [];
   if (errors.length === 0) return [{ location, name, message: 'is invalid' }];
   return errors.map((e) => {

@@ -12,7 +12,7 @@
  */
 import protobuf from 'protobufjs';
 import protojson from 'protobufjs/ext/protojson.js';
-import { RpcError } from './errors.js';
+import { RpcError, errorMessage } from './errors.js';
 import type { MessageCodec } from './types.js';
 
 type PbType = protobuf.Type;
@@ -104,7 +104,7 @@ class ReflectionCodec<T> implements MessageCodec<T> {
     try {
       decoded = this.#type.decode(bytes);
     } catch (error) {
-      throw new RpcError('invalid_argument', `cannot decode message ${this.typeName} from binary: ${messageOf(error)}`, { cause: error });
+      throw new RpcError('invalid_argument', `cannot decode message ${this.typeName} from binary: ${errorMessage(error)}`, { cause: error });
     }
     return toPlain(this.#type, decoded as unknown as Plain, this.#planOf) as T;
   }
@@ -118,14 +118,10 @@ class ReflectionCodec<T> implements MessageCodec<T> {
     try {
       parsed = protojson.fromJson(this.#type, json);
     } catch (error) {
-      throw new RpcError('invalid_argument', `cannot decode message ${this.typeName} from JSON: ${messageOf(error)}`, { cause: error });
+      throw new RpcError('invalid_argument', `cannot decode message ${this.typeName} from JSON: ${errorMessage(error)}`, { cause: error });
     }
     return toPlain(this.#type, parsed as unknown as Plain, this.#planOf) as T;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function buildPlan(type: PbType): TypePlan {
@@ -233,7 +229,7 @@ function wireValue(f: FieldPlan, value: unknown, planOf: (type: PbType) => TypeP
       try {
         return protojson.fromJson(f.type!, value);
       } catch (error) {
-        throw new RpcError('invalid_argument', `invalid ${f.type!.fullName.slice(1)} in field ${f.name}: ${messageOf(error)}`, { cause: error });
+        throw new RpcError('invalid_argument', `invalid ${f.type!.fullName.slice(1)} in field ${f.name}: ${errorMessage(error)}`, { cause: error });
       }
     default: return assertNever(f.kind);
   }

@@ -53,6 +53,16 @@ describe('createConnectClient', () => {
     await expect(client.ping()).rejects.toMatchObject({ code: 'unavailable', message: 'HTTP 502: <html>bad gateway</html>' });
   });
 
+  it('rejects a 200 that is not JSON with an RpcError, not a SyntaxError', async () => {
+    const s = stub(new Response('<html>captive portal</html>', { status: 200, headers: { 'content-type': 'text/html' } }));
+    const client = createConnectClient(service, { baseUrl: 'http://h', fetch: s.fetch });
+    await expect(client.ping()).rejects.toMatchObject({
+      name: 'RpcError',
+      code: 'internal',
+      message: 'invalid JSON in the response of http://h/t.Echo/Ping: <html>captive portal</html>',
+    });
+  });
+
   it('reports an unreachable server as unavailable', async () => {
     const client = createConnectClient(service, {
       baseUrl: 'http://h',

@@ -4,7 +4,7 @@
  * as `RpcError` read from the Connect error body (or inferred from the HTTP
  * status when a proxy answered instead of the server).
  */
-import { RpcError, codeFromHttpStatus, isRpcCode } from './errors.js';
+import { RpcError, codeFromHttpStatus, errorMessage, isRpcCode } from './errors.js';
 import type { RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
 
 /** Options for {@link createConnectClient}. */
@@ -81,14 +81,24 @@ function connectCall(method: AnyMethod, options: ConnectClientOptions) {
       response = await doFetch(url, { method: 'POST', headers, body, signal: callOptions.signal });
     } catch (error) {
       if (callOptions.signal?.aborted) throw new RpcError('canceled', 'call canceled', { cause: error });
-      throw new RpcError('unavailable', `cannot reach ${url}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new RpcError('unavailable', `cannot reach ${url}: ${errorMessage(error)}`, { cause: error });
     }
     if (response.status === 200) {
       if (binary) return method.output.decode(new Uint8Array(await response.arrayBuffer()));
-      return method.output.fromJson(await response.json());
+      return method.output.fromJson(await readJson(response, url));
     }
     throw await errorFromResponse(response);
   };
+}
+
+/** A 200 whose body is not JSON came from something other than a Connect server: `internal`, not a bare `SyntaxError`. */
+async function readJson(response: Response, url: string): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new RpcError('internal', `invalid JSON in the response of ${url}: ${text.slice(0, 200)}`, { cause: error });
+  }
 }
 
 /** Reads a Connect error body; falls back to the HTTP status when the body is not one. */

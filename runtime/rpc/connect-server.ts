@@ -9,8 +9,7 @@
  * @see https://connectrpc.com/docs/protocol
  */
 import { Hono } from 'hono';
-import { lazyContext } from './context.js';
-import { RpcError, toRpcError } from './errors.js';
+import { RpcError, errorMessage, toRpcError } from './errors.js';
 import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
 
 /** Options for {@link connectRoutes}. */
@@ -73,13 +72,13 @@ export function connectHandler(
   const { authorize, onError, requireProtocolVersion = false } = options;
   const input = method.input;
   const output = method.output;
-  const streaming = method.clientStreaming || method.serverStreaming;
-  const bound = fn?.bind(self);
+  // Known at registration: such a method answers every request with the same error.
+  if (method.clientStreaming || method.serverStreaming) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is a streaming method; use gRPC`));
+  if (!fn) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is not implemented`));
+  const bound = fn.bind(self);
   return async function connectUnary(request: Request): Promise<Response> {
     let ctx: RpcContext | undefined;
     try {
-      if (streaming) throw new RpcError('unimplemented', `${method.path.slice(1)} is a streaming method; use gRPC`);
-      if (!bound) throw new RpcError('unimplemented', `${method.path.slice(1)} is not implemented`);
       const headers = request.headers;
       const binary = encodingOf(headers.get('content-type'));
       if (binary === undefined) {
@@ -112,8 +111,8 @@ export function connectHandler(
           }, timeout);
         });
       }
-      const callSignal = signal;
-      ctx = lazyContext(method, 'connect', () => headers, () => callSignal);
+      // Both parts exist already, so a plain object (gRPC builds them lazily: `GrpcCallContext`).
+      ctx = { method, protocol: 'connect', headers, signal };
       try {
         if (authorize) await authorize(ctx);
         const pending = bound(message, ctx);
@@ -131,6 +130,13 @@ export function connectHandler(
   };
 }
 
+/** A handler that answers every request with `error`, for methods Connect cannot serve. */
+function refuse(error: RpcError): (request: Request) => Promise<Response> {
+  return async function connectRefused() {
+    return errorResponse(error);
+  };
+}
+
 /** `true` for binary, `false` for JSON, `undefined` for anything else. */
 function encodingOf(contentType: string | null): boolean | undefined {
   if (contentType === null) return undefined;
@@ -145,7 +151,7 @@ function parseJson(text: string, typeName: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new RpcError('invalid_argument', `cannot decode message ${typeName} from JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RpcError('invalid_argument', `cannot decode message ${typeName} from JSON: ${errorMessage(error)}`);
   }
 }
 

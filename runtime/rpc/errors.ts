@@ -138,3 +138,8 @@ export function toRpcError(error: unknown): RpcError {
   if (error instanceof RpcError) return error;
   return new RpcError('internal', 'internal error', { cause: error });
 }
+
+/** The text of anything thrown, for messages that quote a cause (`String(value)` when it is not an `Error`). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -7,7 +7,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { RpcError, codeFromGrpcStatus } from './errors.js';
-import { grpcServiceDefinition, metadataToHeaders, toBuffer } from './grpc-server.js';
+import { grpcServiceDefinition, keepBytes, metadataToHeaders, requestSerializer } from './grpc-wire.js';
 import type { RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
 
 /** Options for {@link createGrpcClient}. */
@@ -52,138 +52,128 @@ export function createGrpcClient<M extends RpcMethods>(
   }
   const Ctor = grpc.makeGenericClientConstructor(grpcServiceDefinition(descriptor), descriptor.typeName);
   const raw = new Ctor(address, opts.credentials ?? grpc.credentials.createInsecure(), channelOptions) as unknown as GenericClient;
-  const baseMetadata = headersToMetadata(opts.headers);
+  const metadata = withHeaders(new grpc.Metadata(), opts.headers);
   const client: Record<string, unknown> = { close: () => raw.close() };
   for (const method of Object.values(descriptor.methods) as AnyMethod[]) {
+    const target: Target = { raw, method, serialize: requestSerializer(method), metadata };
     if (method.clientStreaming && method.serverStreaming) {
-      client[method.localName] = (requests: AsyncIterable<unknown>, callOptions: RpcCallOptions = {}) =>
-        bidiStream(raw, method, requests, baseMetadata, callOptions);
+      client[method.localName] = (requests: AsyncIterable<unknown>, callOptions: RpcCallOptions = {}) => bidiStream(target, requests, callOptions);
     } else if (method.clientStreaming) {
-      client[method.localName] = (requests: AsyncIterable<unknown>, callOptions: RpcCallOptions = {}) =>
-        clientStream(raw, method, requests, baseMetadata, callOptions);
+      client[method.localName] = (requests: AsyncIterable<unknown>, callOptions: RpcCallOptions = {}) => clientStream(target, requests, callOptions);
     } else if (method.serverStreaming) {
-      client[method.localName] = (request: unknown = {}, callOptions: RpcCallOptions = {}) =>
-        serverStream(raw, method, request, baseMetadata, callOptions);
+      client[method.localName] = (request: unknown = {}, callOptions: RpcCallOptions = {}) => serverStream(target, request, callOptions);
     } else {
-      client[method.localName] = (request: unknown = {}, callOptions: RpcCallOptions = {}) =>
-        unary(raw, method, request, baseMetadata, callOptions);
+      client[method.localName] = (request: unknown = {}, callOptions: RpcCallOptions = {}) => unary(target, request, callOptions);
     }
   }
   return client as GrpcClient<M>;
 }
 
-function unary(raw: GenericClient, method: AnyMethod, request: unknown, base: grpc.Metadata, options: RpcCallOptions): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const metadata = options.headers ? mergeMetadata(base, options.headers) : base;
-    const signal = options.signal;
-    const onAbort = () => call.cancel();
-    const call = raw.makeUnaryRequest<unknown, Buffer>(
-      method.path,
-      (message: unknown) => toBuffer(method.input.encode(message as never)),
-      (bytes: Buffer) => bytes,
-      request,
-      metadata,
-      callOptionsOf(options),
-      (error, bytes) => {
-        signal?.removeEventListener('abort', onAbort);
-        if (error) reject(fromServiceError(error));
-        else {
-          try {
-            resolve(method.output.decode(bytes!));
-          } catch (decodeError) {
-            reject(decodeError);
-          }
-        }
-      },
-    );
-    if (signal) {
-      if (signal.aborted) call.cancel();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    }
-  });
+/** What every call of one method needs, built once per method rather than per call. */
+interface Target {
+  readonly raw: GenericClient;
+  readonly method: AnyMethod;
+  readonly serialize: (message: unknown) => Buffer;
+  /** The client's own metadata; per-call headers go on a clone. */
+  readonly metadata: grpc.Metadata;
 }
 
-async function* serverStream(raw: GenericClient, method: AnyMethod, request: unknown, base: grpc.Metadata, options: RpcCallOptions): AsyncIterable<unknown> {
-  const metadata = options.headers ? mergeMetadata(base, options.headers) : base;
-  const stream = raw.makeServerStreamRequest<unknown, Buffer>(
-    method.path,
-    (message: unknown) => toBuffer(method.input.encode(message as never)),
-    (bytes: Buffer) => bytes,
-    request,
-    metadata,
-    callOptionsOf(options),
+function unary(t: Target, request: unknown, options: RpcCallOptions): Promise<unknown> {
+  return oneResponse(t.method, options.signal, (done) =>
+    t.raw.makeUnaryRequest(t.method.path, t.serialize, keepBytes, request, callMetadata(t, options), callOptionsOf(options), done),
   );
-  const onAbort = () => stream.cancel();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    for await (const bytes of stream) yield method.output.decode(bytes as Buffer);
-  } catch (error) {
-    throw isServiceError(error) ? fromServiceError(error) : error;
-  } finally {
-    options.signal?.removeEventListener('abort', onAbort);
-  }
 }
 
-function clientStream(raw: GenericClient, method: AnyMethod, requests: AsyncIterable<unknown>, base: grpc.Metadata, options: RpcCallOptions): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const metadata = options.headers ? mergeMetadata(base, options.headers) : base;
-    const signal = options.signal;
-    const onAbort = () => call.cancel();
-    const call = raw.makeClientStreamRequest<unknown, Buffer>(
-      method.path,
-      (message: unknown) => toBuffer(method.input.encode(message as never)),
-      (bytes: Buffer) => bytes,
-      metadata,
-      callOptionsOf(options),
-      (error, bytes) => {
-        signal?.removeEventListener('abort', onAbort);
-        if (error) reject(fromServiceError(error));
-        else {
-          try {
-            resolve(method.output.decode(bytes!));
-          } catch (decodeError) {
-            reject(decodeError);
-          }
-        }
-      },
-    );
-    if (signal) {
-      if (signal.aborted) call.cancel();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    }
-    pump(requests, call).catch((error: unknown) => {
-      call.cancel();
-      reject(error);
-    });
-  });
-}
-
-async function* bidiStream(raw: GenericClient, method: AnyMethod, requests: AsyncIterable<unknown>, base: grpc.Metadata, options: RpcCallOptions): AsyncIterable<unknown> {
-  const metadata = options.headers ? mergeMetadata(base, options.headers) : base;
-  const call = raw.makeBidiStreamRequest<unknown, Buffer>(
-    method.path,
-    (message: unknown) => toBuffer(method.input.encode(message as never)),
-    (bytes: Buffer) => bytes,
-    metadata,
-    callOptionsOf(options),
+function clientStream(t: Target, requests: AsyncIterable<unknown>, options: RpcCallOptions): Promise<unknown> {
+  return oneResponse(
+    t.method,
+    options.signal,
+    (done) => t.raw.makeClientStreamRequest(t.method.path, t.serialize, keepBytes, callMetadata(t, options), callOptionsOf(options), done),
+    (call, reject) =>
+      pump(requests, call).catch((error: unknown) => {
+        call.cancel();
+        reject(error);
+      }),
   );
-  const onAbort = () => call.cancel();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  // Requests are written while responses are read; a failing request iterable cancels the call.
+}
+
+async function* serverStream(t: Target, request: unknown, options: RpcCallOptions): AsyncIterable<unknown> {
+  const call = t.raw.makeServerStreamRequest(t.method.path, t.serialize, keepBytes, request, callMetadata(t, options), callOptionsOf(options));
+  yield* responses(t.method, call, options.signal);
+}
+
+async function* bidiStream(t: Target, requests: AsyncIterable<unknown>, options: RpcCallOptions): AsyncIterable<unknown> {
+  const call = t.raw.makeBidiStreamRequest(t.method.path, t.serialize, keepBytes, callMetadata(t, options), callOptionsOf(options));
+  // Requests are written while responses are read; a failing request iterable cancels the call,
+  // and its error, not grpc-js' CANCELLED, is what the caller sees.
   let pumpError: unknown;
   pump(requests, call).catch((error: unknown) => {
     pumpError = error;
     call.cancel();
   });
+  yield* responses(t.method, call, options.signal, () => pumpError);
+}
+
+/**
+ * A call with a single response (unary, client-streaming): grpc-js reports it to a callback, which
+ * settles the promise with the decoded message or an `RpcError`. `started` runs once the call exists.
+ */
+function oneResponse<C extends grpc.ClientUnaryCall | grpc.ClientWritableStream<unknown>>(
+  method: AnyMethod,
+  signal: AbortSignal | undefined,
+  start: (done: grpc.requestCallback<Buffer>) => C,
+  started?: (call: C, reject: (error: unknown) => void) => void,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let release = noop;
+    const call = start((error, bytes) => {
+      release();
+      if (error) reject(fromServiceError(error));
+      else {
+        try {
+          resolve(method.output.decode(bytes!));
+        } catch (decodeError) {
+          reject(decodeError);
+        }
+      }
+    });
+    release = cancelOnAbort(call, signal);
+    started?.(call, reject);
+  });
+}
+
+/** The decoded responses of a streaming call; `failure` names an error that should win over the call's own. */
+async function* responses(
+  method: AnyMethod,
+  call: grpc.ClientReadableStream<Buffer> | grpc.ClientDuplexStream<unknown, Buffer>,
+  signal: AbortSignal | undefined,
+  failure?: () => unknown,
+): AsyncIterable<unknown> {
+  const release = cancelOnAbort(call, signal);
   try {
     for await (const bytes of call) yield method.output.decode(bytes as Buffer);
   } catch (error) {
-    if (pumpError !== undefined) throw pumpError;
+    const cause = failure?.();
+    if (cause !== undefined) throw cause;
     throw isServiceError(error) ? fromServiceError(error) : error;
   } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+    release();
   }
 }
+
+/** Cancels `call` when `signal` aborts, at once when it already has; returns what removes the listener. */
+function cancelOnAbort(call: { cancel(): void }, signal: AbortSignal | undefined): () => void {
+  if (!signal) return noop;
+  if (signal.aborted) {
+    call.cancel();
+    return noop;
+  }
+  const onAbort = () => call.cancel();
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
+
+function noop(): void {}
 
 /** Writes every request (waiting for 'drain' when grpc-js' buffer is full), then half-closes. */
 async function pump(requests: AsyncIterable<unknown>, call: grpc.ClientWritableStream<unknown> | grpc.ClientDuplexStream<unknown, Buffer>): Promise<void> {
@@ -197,6 +187,16 @@ function callOptionsOf(options: RpcCallOptions): grpc.CallOptions {
   return options.timeoutMs === undefined ? {} : { deadline: Date.now() + options.timeoutMs };
 }
 
+/** The client's metadata, or a copy with the call's own headers on top: the shared one is never mutated. */
+function callMetadata(t: Target, options: RpcCallOptions): grpc.Metadata {
+  return options.headers ? withHeaders(t.metadata.clone(), options.headers) : t.metadata;
+}
+
+function withHeaders(metadata: grpc.Metadata, init: HeadersInit | undefined): grpc.Metadata {
+  if (init) new Headers(init).forEach((value, key) => metadata.set(key, value));
+  return metadata;
+}
+
 function isServiceError(error: unknown): error is grpc.ServiceError {
   return typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'number';
 }
@@ -204,16 +204,4 @@ function isServiceError(error: unknown): error is grpc.ServiceError {
 /** grpc-js `ServiceError` → `RpcError` (the status details as message, trailers as metadata). */
 export function fromServiceError(error: grpc.ServiceError): RpcError {
   return new RpcError(codeFromGrpcStatus(error.code), error.details, { cause: error, metadata: error.metadata ? metadataToHeaders(error.metadata) : undefined });
-}
-
-function headersToMetadata(init: HeadersInit | undefined): grpc.Metadata {
-  const metadata = new grpc.Metadata();
-  if (init) new Headers(init).forEach((value, key) => metadata.set(key, value));
-  return metadata;
-}
-
-function mergeMetadata(base: grpc.Metadata, init: HeadersInit): grpc.Metadata {
-  const metadata = base.clone();
-  new Headers(init).forEach((value, key) => metadata.set(key, value));
-  return metadata;
 }

@@ -7,8 +7,9 @@
  * bytes give `INVALID_ARGUMENT` instead of grpc-js' generic `INTERNAL`.
  */
 import type * as grpc from '@grpc/grpc-js';
-import { lazyContext } from './context.js';
 import { RpcError, toRpcError } from './errors.js';
+import { GrpcCallContext, type AnyServerCall } from './grpc-context.js';
+import { grpcServiceDefinition } from './grpc-wire.js';
 import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
@@ -35,116 +36,66 @@ export function addGrpcService<M extends RpcMethods>(
   impl: RpcServiceImpl<M>,
   options: GrpcServiceOptions = {},
 ): void {
-  const definition = grpcServiceDefinition(descriptor);
   const handlers: Record<string, grpc.UntypedHandleCall> = {};
   for (const method of Object.values(descriptor.methods) as AnyMethod[]) {
     const fn = (impl as Record<string, AnyHandler | undefined>)[method.localName]?.bind(impl);
-    if (!fn) handlers[method.localName] = unimplementedHandler(method);
-    else if (method.clientStreaming && method.serverStreaming) handlers[method.localName] = bidiStreamingHandler(method, fn, options);
-    else if (method.clientStreaming) handlers[method.localName] = clientStreamingHandler(method, fn, options);
-    else if (method.serverStreaming) handlers[method.localName] = serverStreamingHandler(method, fn, options);
-    else handlers[method.localName] = unaryHandler(method, fn, options);
-  }
-  server.addService(definition, handlers);
-}
-
-/**
- * The grpc-js `ServiceDefinition` of a descriptor. Requests stay raw `Buffer`s on
- * the server side (decoded by the handlers); clients decode responses lazily too.
- */
-export function grpcServiceDefinition(descriptor: RpcServiceDescriptor): grpc.ServiceDefinition {
-  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
-  for (const method of Object.values(descriptor.methods) as AnyMethod[]) {
-    definition[method.localName] = {
-      path: method.path,
-      requestStream: method.clientStreaming,
-      responseStream: method.serverStreaming,
-      originalName: method.name,
-      requestSerialize: (message: unknown) => toBuffer(method.input.encode(message as never)),
-      requestDeserialize: (bytes: Buffer) => bytes,
-      responseSerialize: (message: unknown) => toBuffer(method.output.encode(message as never)),
-      responseDeserialize: (bytes: Buffer) => bytes,
-    };
-  }
-  return definition as grpc.ServiceDefinition;
-}
-
-function unaryHandler(method: AnyMethod, fn: AnyHandler, options: GrpcServiceOptions): grpc.handleUnaryCall<Buffer, unknown> {
-  const { authorize, onError } = options;
-  return (call, callback) => {
-    const ctx = callContext(method, call);
-    let request: unknown;
-    try {
-      request = method.input.decode(call.request);
-    } catch (error) {
-      callback(grpcError(toRpcError(error)));
-      return;
+    if (!fn) {
+      handlers[method.localName] = unimplementedHandler(method);
+      continue;
     }
-    // An async function turns a synchronous throw (in `authorize` or the handler) into a rejection,
-    // which grpc-js would otherwise report as UNKNOWN "Unknown error".
-    const run = async () => {
-      if (authorize) await authorize(ctx);
-      return fn(request, ctx);
-    };
-    run().then(
+    // A unary request is decoded before `authorize` runs, as on Connect; a request stream is
+    // decoded lazily as the handler reads it.
+    const requestOf = method.clientStreaming
+      ? (call: AnyServerCall) => decodeAll(method, call as grpc.ServerReadableStream<Buffer, unknown>)
+      : (call: AnyServerCall) => method.input.decode((call as grpc.ServerUnaryCall<Buffer, unknown>).request);
+    const invoke = invoker(method, fn, requestOf, options);
+    handlers[method.localName] = method.serverStreaming ? streamingResponse(method, invoke, options) : singleResponse(method, invoke, options);
+  }
+  server.addService(grpcServiceDefinition(descriptor), handlers);
+}
+
+/** Runs one call: decodes the request, authorizes, calls the handler. Every failure is a rejection. */
+type Invoke = (call: AnyServerCall, ctx: RpcContext) => Promise<unknown>;
+
+function invoker(method: AnyMethod, fn: AnyHandler, requestOf: (call: AnyServerCall) => unknown, options: GrpcServiceOptions): Invoke {
+  const { authorize } = options;
+  // Async, so that a synchronous throw (a bad request, `authorize`, the handler) becomes a
+  // rejection rather than grpc-js' UNKNOWN "Unknown error".
+  return async (call, ctx) => {
+    const request = requestOf(call);
+    if (authorize) await authorize(ctx);
+    return fn(request, ctx);
+  };
+}
+
+/** Unary and client-streaming methods: grpc-js hands a callback for the one response. */
+function singleResponse(method: AnyMethod, invoke: Invoke, options: GrpcServiceOptions): grpc.handleUnaryCall<Buffer, unknown> {
+  return (call, callback) => {
+    const ctx = new GrpcCallContext(method, call);
+    invoke(call, ctx).then(
       (response) => callback(null, response),
-      (error: unknown) => {
-        const rpc = toRpcError(error);
-        if (rpc !== error) onError?.(error, ctx);
-        callback(grpcError(rpc));
-      },
+      (error: unknown) => callback(statusOf(error, ctx, options)),
     );
   };
 }
 
-function serverStreamingHandler(method: AnyMethod, fn: AnyHandler, options: GrpcServiceOptions): grpc.handleServerStreamingCall<Buffer, unknown> {
-  const { authorize, onError } = options;
+/** Server-streaming and bidirectional methods: the handler's async iterable is written to the call. */
+function streamingResponse(method: AnyMethod, invoke: Invoke, options: GrpcServiceOptions): grpc.handleServerStreamingCall<Buffer, unknown> {
   return async (call) => {
-    const ctx = callContext(method, call);
+    const ctx = new GrpcCallContext(method, call);
     try {
-      const request = method.input.decode(call.request);
-      if (authorize) await authorize(ctx);
-      await writeAll(call, fn(request, ctx) as AsyncIterable<unknown>);
+      await writeAll(call, (await invoke(call, ctx)) as AsyncIterable<unknown>);
     } catch (error) {
-      const rpc = toRpcError(error);
-      if (rpc !== error) onError?.(error, ctx);
-      call.emit('error', grpcError(rpc));
+      call.emit('error', statusOf(error, ctx, options));
     }
   };
 }
 
-function clientStreamingHandler(method: AnyMethod, fn: AnyHandler, options: GrpcServiceOptions): grpc.handleClientStreamingCall<Buffer, unknown> {
-  const { authorize, onError } = options;
-  return (call, callback) => {
-    const ctx = callContext(method, call);
-    const run = async () => {
-      if (authorize) await authorize(ctx);
-      return fn(decodeAll(method, call), ctx);
-    };
-    run().then(
-      (response) => callback(null, response),
-      (error: unknown) => {
-        const rpc = toRpcError(error);
-        if (rpc !== error) onError?.(error, ctx);
-        callback(grpcError(rpc));
-      },
-    );
-  };
-}
-
-function bidiStreamingHandler(method: AnyMethod, fn: AnyHandler, options: GrpcServiceOptions): grpc.handleBidiStreamingCall<Buffer, unknown> {
-  const { authorize, onError } = options;
-  return async (call) => {
-    const ctx = callContext(method, call);
-    try {
-      if (authorize) await authorize(ctx);
-      await writeAll(call, fn(decodeAll(method, call), ctx) as AsyncIterable<unknown>);
-    } catch (error) {
-      const rpc = toRpcError(error);
-      if (rpc !== error) onError?.(error, ctx);
-      call.emit('error', grpcError(rpc));
-    }
-  };
+/** The status a failed call ends with; errors that are not `RpcError`s go to `onError` first. */
+function statusOf(error: unknown, ctx: RpcContext, options: GrpcServiceOptions): Partial<grpc.StatusObject> {
+  const rpc = toRpcError(error);
+  if (rpc !== error) options.onError?.(error, ctx);
+  return grpcError(rpc);
 }
 
 /** The request stream as decoded messages; a message that does not decode ends it with INVALID_ARGUMENT. */
@@ -176,40 +127,7 @@ function unimplementedHandler(method: AnyMethod): grpc.UntypedHandleCall {
   }) as grpc.UntypedHandleCall;
 }
 
-type AnyServerCall =
-  | grpc.ServerUnaryCall<Buffer, unknown>
-  | grpc.ServerWritableStream<Buffer, unknown>
-  | grpc.ServerReadableStream<Buffer, unknown>
-  | grpc.ServerDuplexStream<Buffer, unknown>;
-
-function callContext(method: AnyMethod, call: AnyServerCall): RpcContext {
-  return lazyContext(method, 'grpc', () => metadataToHeaders(call.metadata), () => {
-    const controller = new AbortController();
-    // grpc-js emits 'cancelled' on client cancel and when the deadline passes.
-    if (call.cancelled) controller.abort(new RpcError('canceled', 'call canceled'));
-    // Every grpc-js server call is an EventEmitter; the union of their `once` overloads is not callable.
-    else (call as grpc.ServerUnaryCall<Buffer, unknown>).once('cancelled', () => controller.abort(new RpcError('canceled', 'call canceled or deadline exceeded')));
-    return controller.signal;
-  });
-}
-
-/** gRPC metadata as `Headers`; binary (`-bin`) values as base64, as on the wire. */
-export function metadataToHeaders(metadata: grpc.Metadata): Headers {
-  const headers = new Headers();
-  const map = metadata.getMap();
-  for (const key of Object.keys(map)) {
-    const value = map[key]!;
-    headers.set(key, typeof value === 'string' ? value : value.toString('base64'));
-  }
-  return headers;
-}
-
 /** The object grpc-js sends as a status: `{ code, details }`. */
 export function grpcError(error: RpcError): Partial<grpc.StatusObject> {
   return { code: error.grpcStatus, details: error.message };
-}
-
-/** The bytes as a `Buffer` without copying (protobufjs already hands out Buffers on Node). */
-export function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -9,7 +9,8 @@ export { connectHandler, connectRoutes, errorResponse } from './connect-server.j
 export type { ConnectApp, ConnectRoutesOptions } from './connect-server.js';
 export { createConnectClient } from './connect-client.js';
 export type { ConnectClientOptions } from './connect-client.js';
-export { addGrpcService, grpcServiceDefinition } from './grpc-server.js';
+export { addGrpcService } from './grpc-server.js';
+export { grpcServiceDefinition } from './grpc-wire.js';
 export type { GrpcServiceOptions } from './grpc-server.js';
 export type { Server as GrpcServer } from '@grpc/grpc-js';
 export { createGrpcClient } from './grpc-client.js';

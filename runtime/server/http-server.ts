@@ -37,7 +37,7 @@ export type FetchHandler = (request: Request, env: unknown) => Response | Promis
 
 /** Options of {@link listenHttp}. */
 export interface ListenOptions {
-  /** Answers each request; looked up per request, so the caller can swap it (see `server.ts`). */
+  /** Answers each request. Fixed once listening: a caller that swaps apps passes a function that delegates (see `server.ts`). */
   readonly fetch: FetchHandler;
   readonly host: string;
   readonly port: number;
@@ -60,7 +60,7 @@ export async function listenHttp({ fetch: handle, host, port, setting = 'PORT' }
   let draining = false;
   const active = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
-  const server = createAdaptorServer({ fetch: (request, env) => handle(request, env) }) as Server;
+  const server = createAdaptorServer({ fetch: handle }) as Server;
 
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);

@@ -4,6 +4,7 @@
  * and what it means. One table feeds the parser (`config.ts`), `--help` (`help.ts`)
  * and the documentation, so the three cannot drift apart.
  */
+import { HOST_ADAPTER_VALUES, type HostAdapterSetting } from '../system/host-adapter.js';
 
 /** How the raw text of an option is read. */
 export type OptionKind = 'port' | 'integer' | 'string' | 'url' | 'enum' | 'list' | 'boolean' | 'secret';
@@ -29,15 +30,22 @@ export interface OptionSpec {
 
 /** The services the composition root knows how to run. */
 export const SERVICE_NAMES = ['issues', 'system'] as const;
+/** One of {@link SERVICE_NAMES}. */
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
-export const HOST_ADAPTERS = ['auto', 'systemd', 'windows', 'simulated'] as const;
-export type HostAdapterName = (typeof HOST_ADAPTERS)[number];
+/** `HOST_ADAPTER`'s values: the System service's own list, so the two cannot drift apart. */
+export const HOST_ADAPTERS = HOST_ADAPTER_VALUES;
+/** One of {@link HOST_ADAPTERS}. */
+export type HostAdapterName = HostAdapterSetting;
 
+/** `LOG_LEVEL`'s values: pino's levels, and `silent`. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** One of {@link LOG_LEVELS}. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** `LOG_FORMAT`'s values. */
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+/** One of {@link LOG_FORMATS}. */
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /**

@@ -11,14 +11,14 @@
  */
 import { access } from 'node:fs/promises';
 import { createExecFileRunner, type CommandRunner } from './command-runner.js';
-import type { HostAdapter, HostAdapterKind } from './host-adapter.js';
+import { HOST_ADAPTER_VALUES, type HostAdapter, type HostAdapterKind, type HostAdapterSetting } from './host-adapter.js';
 import { createSimulatedHost, type CreateSimulatedHostOptions } from './simulated/simulated-host.js';
 import { SystemdHost, type SystemdHostOptions } from './systemd/systemd-host.js';
 import { WindowsHost, type WindowsHostOptions } from './windows/windows-host.js';
 
-export const HOST_ADAPTER_VALUES = ['auto', 'systemd', 'windows', 'simulated'] as const;
-export type HostAdapterSetting = (typeof HOST_ADAPTER_VALUES)[number];
+export { HOST_ADAPTER_VALUES, type HostAdapterSetting };
 
+/** Options of {@link createHostAdapter}. */
 export interface HostAdapterFactoryOptions {
   /** Which adapter; wins over `HOST_ADAPTER` in `env`. */
   readonly hostAdapter?: HostAdapterSetting;

@@ -18,6 +18,7 @@ export interface CommandResult {
   readonly stderr: string;
 }
 
+/** Options of one {@link CommandRunner} call. */
 export interface CommandOptions {
   /** Extra environment variables (merged over the server's environment). */
   readonly env?: Readonly<Record<string, string>>;

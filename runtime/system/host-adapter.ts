@@ -25,6 +25,7 @@ export interface ServiceOperationOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of {@link HostAdapter.stopService}. */
 export interface StopServiceOptions extends ServiceOperationOptions {
   /** Stop running dependents first instead of refusing with `dependents_running`. */
   readonly force: boolean;
@@ -60,7 +61,16 @@ export interface HostAdapter {
   close(): Promise<void>;
 }
 
+/** The service managers Loom drives. */
 export type HostAdapterKind = 'systemd' | 'windows' | 'simulated';
+
+/**
+ * What `HOST_ADAPTER` accepts: an adapter kind, or `auto` to detect one. Here, beside the kinds,
+ * so that the server's option table reads it without loading the adapters themselves.
+ */
+export const HOST_ADAPTER_VALUES = ['auto', 'systemd', 'windows', 'simulated'] as const satisfies readonly ('auto' | HostAdapterKind)[];
+/** One of {@link HOST_ADAPTER_VALUES}. */
+export type HostAdapterSetting = (typeof HOST_ADAPTER_VALUES)[number];
 
 /**
  * Why a host operation failed. The handler maps each kind to one RPC code:

@@ -21,7 +21,7 @@ export type { HostAdapter, HostAdapterKind, HostErrorKind, ServiceInfo, ServiceO
 export { KeyedMutex } from './keyed-mutex.js';
 export { createSimulatedNameRules, SYSTEMD_NAME_RULES, WINDOWS_NAME_RULES } from './service-name.js';
 export type { NormalizedServiceName, ServiceNameRules } from './service-name.js';
-export { serveSystemGrpc, systemAuthorize, systemConnectRoutes } from './serve.js';
+export { GrpcListenError, serveSystemGrpc, systemAuthorize, systemConnectRoutes } from './serve.js';
 export type { ServeSystemGrpcOptions, SystemGrpcHandle, SystemTransportOptions } from './serve.js';
 export { DEFAULT_HOST_TABLE } from './simulated/default-table.js';
 export { HostTableError, loadHostTableFile, parseHostTable, parseHostTableText } from './simulated/host-table.js';

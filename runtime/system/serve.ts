@@ -16,6 +16,7 @@ import type { RpcAuthorize, RpcContext } from '../rpc/index.js';
 import { requireBearerToken } from './bearer-token.js';
 import type { SystemHandler } from './system-handler.js';
 
+/** What the Connect routes and the gRPC listeners share. */
 export interface SystemTransportOptions {
   /** `SYSTEM_TOKEN`: when set, every call needs `authorization: Bearer <token>` (UNAUTHENTICATED otherwise). */
   readonly token?: string;
@@ -23,6 +24,7 @@ export interface SystemTransportOptions {
   readonly onError?: (error: unknown, ctx: RpcContext) => void;
 }
 
+/** Options of {@link serveSystemGrpc}: where to listen (TCP, a Unix socket, or both) and the shared transport options. */
 export interface ServeSystemGrpcOptions extends SystemTransportOptions {
   /** `GRPC_PORT`; 0 picks a free port; absent means no TCP listener. */
   readonly grpcPort?: number;
@@ -89,9 +91,8 @@ export async function serveSystemGrpc(handler: SystemHandler, options: ServeSyst
   try {
     if (options.grpcPort !== undefined) {
       const host = options.grpcHost ?? '127.0.0.1';
-      const target = host.includes(':') ? `[${host}]:${options.grpcPort}` : `${host}:${options.grpcPort}`;
-      grpcPort = await bind(server, target);
-      addresses.push(host.includes(':') ? `[${host}]:${grpcPort}` : `${host}:${grpcPort}`);
+      grpcPort = await bind(server, hostPort(host, options.grpcPort));
+      addresses.push(hostPort(host, grpcPort));
     }
     if (options.grpcSocket !== undefined) {
       await bindUnixSocket(server, options.grpcSocket);
@@ -121,10 +122,29 @@ export async function serveSystemGrpc(handler: SystemHandler, options: ServeSyst
   };
 }
 
+/** A grpc-js TCP target: IPv6 addresses need brackets so that the port stays apart. */
+function hostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/**
+ * A gRPC listener that could not be opened. grpc-js reports a taken port only in its message
+ * text; `addressInUse` reads it here, next to grpc-js, so that callers can word their own error.
+ */
+export class GrpcListenError extends Error {
+  override readonly name = 'GrpcListenError';
+  readonly addressInUse: boolean;
+
+  constructor(target: string, cause: Error) {
+    super(`cannot listen for gRPC on ${target}: ${cause.message}`, { cause });
+    this.addressInUse = cause.message.includes('EADDRINUSE');
+  }
+}
+
 function bind(server: grpc.Server, target: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.bindAsync(target, grpc.ServerCredentials.createInsecure(), (error, port) => {
-      if (error) reject(new Error(`cannot listen for gRPC on ${target}: ${error.message}`, { cause: error }));
+      if (error) reject(new GrpcListenError(target, error));
       else resolve(port);
     });
   });

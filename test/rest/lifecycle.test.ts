@@ -128,6 +128,17 @@ describe('@Blocking methods in a worker pool', () => {
     expect(await busy).toBe('spun');
     await pool.close();
   });
+  it('a queued task whose arguments cannot be cloned fails alone; the pool keeps serving', async () => {
+    const pool = new WorkerPool({ size: 1, maxExecutionTime: 60_000 });
+    const busy = pool.run(TASKS.href, 'spin', [100]);
+    // Queued behind `busy`: it is posted to the worker from the worker's own 'message' event.
+    const unclonable = pool.run(TASKS.href, 'fib', [() => 10]);
+    await expect(unclonable).rejects.toMatchObject({ name: 'DataCloneError' });
+    expect(await busy).toBe('spun');
+    expect(await pool.run(TASKS.href, 'fib', [10])).toBe(55);
+    await pool.close();
+  });
+
   it('the pool replaces a timed-out worker and keeps its size', async () => {
     const pool = new WorkerPool({ size: 1, maxExecutionTime: 200, name: 'p' });
     await expect(pool.run(TASKS.href, 'spin', [60_000])).rejects.toMatchObject({ status: 503 });

@@ -182,6 +182,30 @@ describe('shop over Connect and gRPC', () => {
     }
   });
 
+  it('cancels gRPC calls of every kind whose signal aborted before the call', async () => {
+    type WithOptions = {
+      mix(request: Paint, options: { signal: AbortSignal }): Promise<Paint>;
+      watch(request: Paint, options: { signal: AbortSignal }): AsyncIterable<Paint>;
+      chat(requests: AsyncIterable<Paint>, options: { signal: AbortSignal }): AsyncIterable<Paint>;
+    };
+    const client = clientModule.createShopGrpcClient(grpcAddress);
+    const withOptions = client as unknown as WithOptions;
+    const signal = AbortSignal.abort();
+    const received: unknown[] = [];
+    try {
+      await expect(withOptions.mix(paint, { signal })).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
+      await expect((async () => {
+        for await (const p of withOptions.watch({ prefix: 'red' }, { signal })) received.push(p);
+      })()).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
+      await expect((async () => {
+        for await (const p of withOptions.chat(paints('a', 'b'), { signal })) received.push(p);
+      })()).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
+      expect(received).toEqual([]);
+    } finally {
+      client.close();
+    }
+  });
+
   it('answers methods the implementation lacks with UNIMPLEMENTED on gRPC and Connect', async () => {
     const client = clientModule.createShopGrpcClient(grpcAddress);
     try {

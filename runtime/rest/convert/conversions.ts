@@ -3,6 +3,7 @@
  * Ready-made conversions (xp-forge's `Matrix` and `SeparatedBy`) and a helper to write your own.
  */
 import type { Conversion } from '../types.js';
+import { errorMessage } from '../errors.js';
 import { ConversionError } from './convert.js';
 
 /**
@@ -57,7 +58,7 @@ export function conversion(fn: (input: unknown) => unknown): Conversion {
       try {
         return fn(input);
       } catch (e) {
-        throw new ConversionError(e instanceof Error ? e.message : String(e));
+        throw new ConversionError(errorMessage(e));
       }
     },
   };

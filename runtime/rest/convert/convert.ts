@@ -4,6 +4,7 @@
  * only run the chosen branch. Conversions throw `ConversionError`; the caller turns it into a 400
  * violation naming the parameter.
  */
+import { errorMessage } from '../errors.js';
 import type { Class, Converter, EnumValues, ParamOptions, TypeRef } from '../types.js';
 
 /** A value could not be converted; `message` is what the client sees. */
@@ -32,6 +33,7 @@ export function typeName(type: TypeRef | undefined): string {
   return `enum (${Object.values(type).join(', ')})`;
 }
 
+/** Whether a parameter `type` is a custom converter (`{ convert(text) }`) rather than a type name, class or enum. */
 export function isConverter(type: unknown): type is Converter {
   return typeof type === 'object' && type !== null && typeof (type as Converter).convert === 'function';
 }
@@ -92,7 +94,7 @@ export function compileConversion(type: TypeRef | undefined): ConvertFn {
       try {
         return type.convert(text(v));
       } catch (e) {
-        throw new ConversionError(e instanceof Error ? e.message : String(e));
+        throw new ConversionError(errorMessage(e));
       }
     };
   }
@@ -148,7 +150,7 @@ function classConversion(cls: Class): ConvertFn {
       return factory(text(v));
     } catch (e) {
       if (e instanceof ConversionError) throw e;
-      throw new ConversionError(`cannot be converted to ${cls.name}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new ConversionError(`cannot be converted to ${cls.name}: ${errorMessage(e)}`);
     }
   };
 }

@@ -2,7 +2,7 @@
  * @module
  * `@CatchWith`: exception handlers for a method or a class, looked up before the router's global ones.
  */
-import { rawClass, rawMethod } from '../metadata/store.js';
+import { rawCommon } from '../metadata/store.js';
 import type { ExceptionHandler } from '../types.js';
 import type { ClassOrMethodDecorator } from './route.js';
 
@@ -20,6 +20,6 @@ import type { ClassOrMethodDecorator } from './route.js';
  */
 export function CatchWith(...handlers: ExceptionHandler[]): ClassOrMethodDecorator {
   return (target, key) => {
-    (key === undefined ? rawClass(target) : rawMethod(target, key)).catchWith = handlers;
+    rawCommon(target, key).catchWith = handlers;
   };
 }

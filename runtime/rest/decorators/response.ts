@@ -2,7 +2,7 @@
  * @module
  * Reader and writer decorators: `@RequestReader`, `@ResponseWriter`, `@SuppressCheck`, `@ValidateResult`.
  */
-import { rawClass, rawMethod } from '../metadata/store.js';
+import { rawCommon, rawMethod } from '../metadata/store.js';
 import type { ResponseWriter as Writer, ValidateFunction, ValueReader } from '../types.js';
 import type { ClassOrMethodDecorator } from './route.js';
 
@@ -22,7 +22,7 @@ export type ResponseWriter<T = unknown> = Writer<T>;
  */
 export function RequestReader(reader: ValueReader): ClassOrMethodDecorator {
   return (target, key) => {
-    (key === undefined ? rawClass(target) : rawMethod(target, key)).reader = reader;
+    rawCommon(target, key).reader = reader;
   };
 }
 
@@ -37,14 +37,14 @@ export function RequestReader(reader: ValueReader): ClassOrMethodDecorator {
  */
 export function ResponseWriter(writer: Writer): ClassOrMethodDecorator {
   return (target, key) => {
-    (key === undefined ? rawClass(target) : rawMethod(target, key)).writer = writer;
+    rawCommon(target, key).writer = writer;
   };
 }
 
 /** Skips the registration-time check that a reader's or writer's `type` fits the parameter or result. */
 export function SuppressCheck(): ClassOrMethodDecorator {
   return (target, key) => {
-    (key === undefined ? rawClass(target) : rawMethod(target, key)).suppressCheck = true;
+    rawCommon(target, key).suppressCheck = true;
   };
 }
 

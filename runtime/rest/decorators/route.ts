@@ -3,16 +3,11 @@
  * Route decorators: `@Path`, the verbs (`@GET` … usable bare), the shorthands (`@Get('/x', { produces })`),
  * `@Consumes`, `@Produces`, `@Status`, `@Header` and `@RouteOrder`.
  */
-import { rawClass, rawMethod } from '../metadata/store.js';
-import type { RawCommon } from '../metadata/raw.js';
+import { rawCommon, rawMethod } from '../metadata/store.js';
 import type { HttpVerb } from '../types.js';
 
 /** A decorator usable on a class or a method. */
 export type ClassOrMethodDecorator = (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => void;
-
-function common(target: object, key: string | symbol | undefined): RawCommon {
-  return key === undefined ? rawClass(target) : rawMethod(target, key);
-}
 
 /**
  * The base path of a class, or the path of a method below it. Variables: `{name}`, `:name`,
@@ -29,7 +24,7 @@ function common(target: object, key: string | symbol | undefined): RawCommon {
  */
 export function Path(path: string): ClassOrMethodDecorator {
   return (target, key) => {
-    common(target, key).path = path;
+    rawCommon(target, key).path = path;
   };
 }
 
@@ -117,7 +112,7 @@ export const Trace = shorthand('TRACE');
  */
 export function Consumes(...mimes: string[]): ClassOrMethodDecorator {
   return (target, key) => {
-    common(target, key).consumes = mimes;
+    rawCommon(target, key).consumes = mimes;
   };
 }
 
@@ -132,7 +127,7 @@ export function Consumes(...mimes: string[]): ClassOrMethodDecorator {
  */
 export function Produces(...mimes: string[]): ClassOrMethodDecorator {
   return (target, key) => {
-    common(target, key).produces = mimes;
+    rawCommon(target, key).produces = mimes;
   };
 }
 
@@ -163,7 +158,7 @@ export function Status(code: number): MethodDecorator {
  */
 export function Header(...headers: string[]): ClassOrMethodDecorator {
   return (target, key) => {
-    const record = common(target, key);
+    const record = rawCommon(target, key);
     record.headers = [...(record.headers ?? []), ...headers];
   };
 }

@@ -3,14 +3,9 @@
  * Security decorators: `@Authenticate`, `@Authorize`, `@RolesAllowed`, `@PermitAll`, `@DenyAll`.
  * A method's decoration overrides its class's, which overrides the router's.
  */
-import { rawClass, rawMethod } from '../metadata/store.js';
-import type { RawCommon } from '../metadata/raw.js';
+import { rawCommon } from '../metadata/store.js';
 import type { AuthenticationProvider, AuthorizationProvider } from '../types.js';
 import type { ClassOrMethodDecorator } from './route.js';
-
-function common(target: object, key: string | symbol | undefined): RawCommon {
-  return key === undefined ? rawClass(target) : rawMethod(target, key);
-}
 
 /**
  * Identifies the user with this provider (401 when it cannot). `null` turns off a class's or the
@@ -27,30 +22,30 @@ function common(target: object, key: string | symbol | undefined): RawCommon {
  */
 export function Authenticate(provider: AuthenticationProvider | null): ClassOrMethodDecorator {
   return (target, key) => {
-    common(target, key).authenticate = provider;
+    rawCommon(target, key).authenticate = provider;
   };
 }
 
 /** Asks this provider whether the user may call the route (403 when not); `null` turns it off. */
 export function Authorize(provider: AuthorizationProvider | null): ClassOrMethodDecorator {
   return (target, key) => {
-    common(target, key).authorize = provider;
+    rawCommon(target, key).authorize = provider;
   };
 }
 
 /** Only users with any of these roles (403 otherwise, also without a user). */
 export function RolesAllowed(...roles: string[]): ClassOrMethodDecorator {
   return (target, key) => {
-    common(target, key).roles = { kind: 'roles', roles };
+    rawCommon(target, key).roles = { kind: 'roles', roles };
   };
 }
 
 /** Everyone, with or without a user: skips authorization and role checks, and a missing user is not 401. */
 export const PermitAll: ClassOrMethodDecorator = (target, key) => {
-  common(target, key).roles = { kind: 'permitAll' };
+  rawCommon(target, key).roles = { kind: 'permitAll' };
 };
 
 /** Nobody: always 403. */
 export const DenyAll: ClassOrMethodDecorator = (target, key) => {
-  common(target, key).roles = { kind: 'denyAll' };
+  rawCommon(target, key).roles = { kind: 'denyAll' };
 };

@@ -29,19 +29,17 @@ export function restGetPath(request: Request): string {
   return path.includes(';') ? stripMatrix(path) : path;
 }
 
+/** Hono's `origin` option from ours: `'*'`, a list of exact origins, or a pattern (a string is one too). */
+function allowedOrigins(origin: CorsOptions['origin'] = '*'): string | string[] | ((origin: string) => string | null) {
+  if (origin === '*') return '*';
+  if (typeof origin !== 'string' && !(origin instanceof RegExp)) return [...origin];
+  const re = origin instanceof RegExp ? origin : new RegExp(`^(?:${origin})$`);
+  return (o) => (re.test(o) ? o : null);
+}
+
 function corsMiddleware(options: CorsOptions) {
-  const origin = options.origin ?? '*';
-  const allow =
-    origin === '*'
-      ? '*'
-      : Array.isArray(origin)
-        ? [...origin]
-        : (() => {
-            const re = origin instanceof RegExp ? origin : new RegExp(`^(?:${origin as string})$`);
-            return (o: string) => (re.test(o) ? o : null);
-          })();
   return cors({
-    origin: allow as string,
+    origin: allowedOrigins(options.origin),
     credentials: options.allowCredentials ?? false,
     ...(options.maxAge !== undefined ? { maxAge: options.maxAge } : {}),
     allowHeaders: [...(options.allowHeaders ?? ['Content-Type', 'Authorization'])],

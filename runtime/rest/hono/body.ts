@@ -3,7 +3,7 @@
  * Reading request bodies and forms: the `@Consumes` check (415) and the reader chosen by precedence.
  */
 import type { RouterState } from '../config.js';
-import { BadRequestError, HttpError } from '../errors.js';
+import { BadRequestError, errorMessage, HttpError } from '../errors.js';
 import { bareMime, mimeMatches } from '../io/negotiate.js';
 import type { ValueReader } from '../types.js';
 import type { Exchange } from './exchange.js';
@@ -22,7 +22,7 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
   const fixed = plan.bodyReader;
   const asText = plan.bodyAsText === true;
   const unreadable = (e: unknown): never => {
-    throw new BadRequestError([{ location: 'body', name: 'body', message: `cannot be read: ${e instanceof Error ? e.message : String(e)}` }]);
+    throw new BadRequestError([{ location: 'body', name: 'body', message: `cannot be read: ${errorMessage(e)}` }]);
   };
   const read = async (x: Exchange, reader: ValueReader): Promise<unknown> => {
     const text = await x.c.req.text();
@@ -43,7 +43,7 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
     }
   };
   const readJson = (x: Exchange): Promise<unknown> => x.c.req.text().then(parseJson);
-  const noMimeReaders = state.readers.mimeList.length === 0;
+  const noMimeReaders = !state.readers.hasMimes;
   const general = async (x: Exchange, type: string): Promise<unknown> => {
     if (asText) {
       const text = await x.c.req.text();
@@ -70,6 +70,7 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
   };
 }
 
+/** Reads a url-encoded or multipart form once for `@FormParam`s; any other Content-Type is a 415. */
 export function compileFormReader(consumes: readonly string[]): (x: Exchange) => Promise<Exchange['form']> {
   return async (x) => {
     const type = bareMime(checkConsumes(x, consumes));

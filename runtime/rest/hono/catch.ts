@@ -8,7 +8,7 @@ import type { RouterState } from '../config.js';
 import { ConversionError } from '../convert/convert.js';
 import { BadRequestError, errorResponse, HttpError, toErrorBody } from '../errors.js';
 import { RestResponse } from '../response.js';
-import type { ExceptionHandler } from '../types.js';
+import type { ErrorClass, ExceptionHandler } from '../types.js';
 
 /** The status an error maps to before any handler runs. */
 export function statusOf(error: unknown): number {
@@ -17,9 +17,19 @@ export function statusOf(error: unknown): number {
   return 500;
 }
 
+/** The error classes a handler catches: `catches` may name one or several. */
+export function caughtClasses(handler: ExceptionHandler): readonly ErrorClass[] {
+  const { catches } = handler;
+  return isList(catches) ? catches : [catches];
+}
+
+// `Array.isArray` does not narrow a readonly array out of a union.
+function isList(catches: ErrorClass | readonly ErrorClass[]): catches is readonly ErrorClass[] {
+  return Array.isArray(catches);
+}
+
 function matches(handler: ExceptionHandler, error: unknown): boolean {
-  const classes = Array.isArray(handler.catches) ? handler.catches : [handler.catches];
-  return classes.some((cls) => error instanceof (cls as Function));
+  return caughtClasses(handler).some((cls) => error instanceof cls);
 }
 
 /** The default answer: `{"status","message"}` JSON (plus `violations`), never a stack trace. */

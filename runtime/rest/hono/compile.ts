@@ -6,7 +6,7 @@
  */
 import type { Context, Next } from 'hono';
 import type { RouterState } from '../config.js';
-import { BadRequestError, HttpError, RegistrationError } from '../errors.js';
+import { BadRequestError, errorMessage, HttpError, RegistrationError } from '../errors.js';
 import { compileBodyReader, compileFormReader } from './body.js';
 import { compileInstance } from './instances.js';
 import type { InstanceFactory } from './instances.js';
@@ -91,7 +91,7 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   try {
     template = toHonoPath(joinPaths(state.options.prefix, cls.path, method.path));
   } catch (e) {
-    throw new RegistrationError(`${where}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new RegistrationError(`${where}: ${errorMessage(e)}`);
   }
   const status = method.status ?? 200;
   if (!Number.isInteger(status) || status < 100 || status > 599) throw new RegistrationError(`${where}: @Status(${status}) is not an HTTP status`);
@@ -112,6 +112,8 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
 
   // Parameters: decorated ones as declared, the rest bound by name (path variable, then query or body by verb).
   const names = method.params.length < method.arity || method.params.some((p) => p?.source === undefined) ? parameterNames((cls.cls as { prototype: Record<string, Function> }).prototype[method.name]!) : [];
+  const reader = method.reader ?? cls.reader;
+  const contextReader = method.contextReader ?? cls.contextReader;
   const plans: ParamPlan[] = [];
   let bodyAt = -1;
   for (let i = 0; i < method.arity; i++) {
@@ -127,8 +129,8 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
       where: `${where} parameter ${i}`,
       variables: template.variables,
       state,
-      ...(method.reader ?? cls.reader ? { reader: (method.reader ?? cls.reader)! } : {}),
-      ...(method.contextReader ?? cls.contextReader ? { contextReader: (method.contextReader ?? cls.contextReader)! } : {}),
+      ...(reader ? { reader } : {}),
+      ...(contextReader ? { contextReader } : {}),
       suppressCheck,
     });
     if (plan.needs === 'body') {
@@ -161,7 +163,8 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   const readBody = bodyPlan ? compileBodyReader(bodyPlan, consumes, state) : undefined;
   const readForm = needsForm ? compileFormReader(consumes) : undefined;
   const isHead = verb === 'HEAD';
-  // With @Produces, an Accept that fits none of them is refused before the method runs (no side effects).
+  // With @Produces, an Accept that fits none of them is refused before the method runs (no side effects);
+  // the type it chose stays on the exchange for the writer.
   const checkAccept = produces.length > 0 && !writer;
   const notAcceptable = `Not Acceptable: this resource produces ${produces.join(', ')}`;
 
@@ -172,7 +175,7 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
     let entity: unknown;
     let response: Response;
     try {
-      if (checkAccept && writePlan.negotiate(c.req.header('accept')) === undefined) throw new HttpError(406, notAcceptable);
+      if (checkAccept && (x.accepted = writePlan.negotiate(c.req.header('accept'))) === undefined) throw new HttpError(406, notAcceptable);
       if (security) await security(x);
       if (readBody) x.body = await readBody(x);
       if (readForm) x.form = await readForm(x);
@@ -198,10 +201,10 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
       response = await writeResult(writePlan, x, result);
     } catch (error) {
       response = await handleError(error, c, catchWith, !optOut, state, (r) => writeError(errorPlan, x, r));
-      if (events.length > 0) await fireEvents(events, c, response.status, undefined, error, (e) => onError(e, c));
+      if (events.length > 0) await fireEvents(events, c, response.status, undefined, error, onError);
       return response;
     }
-    if (events.length > 0) await fireEvents(events, c, response.status, entity, undefined, (e) => onError(e, c));
+    if (events.length > 0) await fireEvents(events, c, response.status, entity, undefined, onError);
     return response;
   };
 
@@ -233,6 +236,6 @@ function compileResultValidator(method: ResolvedMethod, state: RouterState, wher
   try {
     return (state.ajv ??= createDefaultAjv()).compile(v);
   } catch (e) {
-    throw new RegistrationError(`${where}: invalid result JSON Schema: ${e instanceof Error ? e.message : String(e)}`);
+    throw new RegistrationError(`${where}: invalid result JSON Schema: ${errorMessage(e)}`);
   }
 }

@@ -21,6 +21,8 @@ export class Exchange {
   form: Record<string, string | File | (string | File)[]> | undefined = undefined;
   user: RestUser | undefined = undefined;
   responseHeaders: Headers | undefined = undefined;
+  /** The `@Produces` type `Accept` chose, once the route checked it: writing the answer need not negotiate again. */
+  accepted: string | undefined = undefined;
   private matrixCache: Map<string, string[]> | undefined = undefined;
   private rawQueryCache: Map<string, string[]> | undefined = undefined;
   contextCache: Map<unknown, unknown> | undefined = undefined;
@@ -43,11 +45,7 @@ export class Exchange {
         for (const part of parts.slice(1)) {
           if (part === '') continue;
           const eq = part.indexOf('=');
-          const key = safeDecode(eq < 0 ? part : part.slice(0, eq));
-          const value = eq < 0 ? '' : safeDecode(part.slice(eq + 1));
-          const list = map.get(key);
-          if (list) list.push(value);
-          else map.set(key, [value]);
+          append(map, safeDecode(eq < 0 ? part : part.slice(0, eq)), eq < 0 ? '' : safeDecode(part.slice(eq + 1)));
         }
       }
       this.matrixCache = map;
@@ -66,11 +64,7 @@ export class Exchange {
         for (const pair of url.slice(q + 1, hash < 0 ? undefined : hash).split('&')) {
           if (pair === '') continue;
           const eq = pair.indexOf('=');
-          const key = safeDecode(eq < 0 ? pair : pair.slice(0, eq));
-          const value = eq < 0 ? '' : pair.slice(eq + 1);
-          const list = map.get(key);
-          if (list) list.push(value);
-          else map.set(key, [value]);
+          append(map, safeDecode(eq < 0 ? pair : pair.slice(0, eq)), eq < 0 ? '' : pair.slice(eq + 1));
         }
       }
       this.rawQueryCache = map;
@@ -84,6 +78,13 @@ export class Exchange {
   }
 }
 
+function append(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Percent-decodes (with `+` as a space); a malformed escape is kept as sent rather than failing the request. */
 function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));

@@ -7,14 +7,14 @@
 import { getCookie } from 'hono/cookie';
 import { compileConstraints, compileConversion, typeName } from '../convert/convert.js';
 import type { ConvertFn } from '../convert/convert.js';
-import { assertNever, RegistrationError } from '../errors.js';
+import { assertNever, errorMessage, RegistrationError } from '../errors.js';
 import type { Violation, ViolationLocation } from '../errors.js';
 import type { ParamSource, RawParam } from '../metadata/raw.js';
 import { resolveClass } from '../metadata/builder.js';
 import type { RouterState } from '../config.js';
 import { HONO_CONTEXT } from '../decorators/params.js';
 import type { Class, ContextProvider, Conversion, ParamOptions, TypeRef, ValidateFunction, ValueReader } from '../types.js';
-import { createDefaultAjv, validationViolations } from '../validation.js';
+import { createDefaultAjv, failedValidation } from '../validation.js';
 import { Exchange, PUSHED_KEY } from './exchange.js';
 
 /** Reads one argument; may return a promise only when `async` is set on its plan. */
@@ -51,10 +51,13 @@ export function compileParam(param: RawParam, source: ParamSource, scope: ParamS
       if (scope.variables && !scope.variables.includes(source.name)) {
         throw new RegistrationError(`${scope.where}: @PathParam('${source.name}') names no variable of the path (variables: ${scope.variables.join(', ') || 'none'})`);
       }
-      return stringPlan(param, source, scope, options, (x) => {
-        const v = x.c.req.param(source.name);
-        return v === undefined ? undefined : param.raw ? encodeURIComponent(v) : v;
-      });
+      // Hono decodes path values; `@Raw` asks for them percent-encoded again.
+      return stringPlan(param, source, scope, options, param.raw
+        ? (x) => {
+            const v = x.c.req.param(source.name);
+            return v === undefined ? undefined : encodeURIComponent(v);
+          }
+        : (x) => x.c.req.param(source.name));
     case 'query': {
       const name = source.name;
       const read = param.raw
@@ -141,11 +144,11 @@ function stringPlan(
   };
   const check = (value: unknown, violations: Violation[]): unknown => {
     if (constraints) for (const message of constraints(value)) violations.push({ location: loc, name, message });
-    if (validate && !validate(value)) violations.push(...validationViolations(validate, value, loc, name));
+    if (validate && !validate(value)) violations.push(...failedValidation(validate, loc, name));
     return value;
   };
   const reject = (e: unknown, violations: Violation[]): undefined => {
-    violations.push({ location: loc, name, message: e instanceof Error ? e.message : String(e) });
+    violations.push({ location: loc, name, message: errorMessage(e) });
     return undefined;
   };
 
@@ -181,7 +184,7 @@ function compileValidator(options: ParamOptions, scope: ParamScope): ValidateFun
   try {
     return (scope.state.ajv ??= createDefaultAjv()).compile(options.schema);
   } catch (e) {
-    throw new RegistrationError(`${scope.where}: invalid JSON Schema: ${e instanceof Error ? e.message : String(e)}`);
+    throw new RegistrationError(`${scope.where}: invalid JSON Schema: ${errorMessage(e)}`);
   }
 }
 
@@ -206,12 +209,12 @@ function bodyPlan(param: RawParam, scope: ParamScope, options: ParamOptions): Pa
     try {
       for (const c of conversions) value = c.convert(value);
     } catch (e) {
-      violations.push({ location: 'body', name: 'body', message: e instanceof Error ? e.message : String(e) });
+      violations.push({ location: 'body', name: 'body', message: errorMessage(e) });
       return undefined;
     }
     if (constraints) for (const message of constraints(value)) violations.push({ location: 'body', name: 'body', message });
     // Call the validator directly: the valid case must not allocate.
-    if (validate && !validate(value)) violations.push(...validationViolations(validate, value, 'body', 'body'));
+    if (validate && !validate(value)) violations.push(...failedValidation(validate, 'body', 'body'));
     return value;
   };
   return {

@@ -89,7 +89,7 @@ export function toHonoPath(path: string): PathTemplate {
       out += variable(name, regex, path, variables);
       i = j;
     } else if (ch === ':' && (i === 0 || path[i - 1] === '/')) {
-      const m = /^:([A-Za-z_][A-Za-z0-9_]*)(?::([^/]+)|\{([^}]+)\})?/.exec(path.slice(i))!;
+      const m = /^:([A-Za-z_][A-Za-z0-9_]*)(?::([^/]+)|\{([^}]+)\})?/.exec(path.slice(i));
       if (!m) throw new Error(`bad variable at "${path.slice(i)}" in path "${path}"`);
       out += variable(m[1]!, m[2] ?? m[3], path, variables);
       i += m[0].length;

@@ -4,7 +4,6 @@
  * the result's class, writer for the negotiated mime, then JSON or text), static headers, the
  * `Response` builder's status, headers and bodies, and streams.
  */
-import type { Context } from 'hono';
 import type { RouterState } from '../config.js';
 import { assertNever, HttpError } from '../errors.js';
 import { JSON_WRITER, TEXT_WRITER } from '../io/registry.js';
@@ -24,6 +23,7 @@ export interface WritePlan {
 }
 
 const JSON_TYPE = 'application/json';
+const UTF8 = new TextEncoder();
 
 function isJsonMime(mime: string): boolean {
   const bare = bareMime(mime);
@@ -31,17 +31,17 @@ function isJsonMime(mime: string): boolean {
 }
 
 /** Chooses the writer and content type for an entity. Throws 406 when `Accept` fits nothing produced. */
-function chooseWriter(plan: WritePlan, c: Context, value: unknown): [ResponseWriter, string | undefined] {
+function chooseWriter(plan: WritePlan, x: Exchange, value: unknown): [ResponseWriter, string | undefined] {
   if (plan.writer) return [plan.writer, plan.writer.produces ?? plan.produces[0]];
   const byType = plan.state.writers.forValue(value);
   if (byType) return [byType, byType.produces];
-  const accept = c.req.header('accept');
   if (plan.produces.length > 0) {
-    const mime = plan.negotiate(accept);
+    const mime = x.accepted ?? plan.negotiate(x.c.req.header('accept'));
     if (mime === undefined) throw new HttpError(406, `Not Acceptable: this resource produces ${plan.produces.join(', ')}`);
     return [plan.state.writers.forMime(mime) ?? (isJsonMime(mime) ? JSON_WRITER : TEXT_WRITER), mime];
   }
-  if (accept !== undefined && plan.state.writers.mimeList.length > 0) {
+  const accept = x.c.req.header('accept');
+  if (accept !== undefined && plan.state.writers.hasMimes) {
     const mime = plan.negotiate(accept);
     const registered = mime === undefined ? undefined : plan.state.writers.forMime(mime);
     if (registered) return [registered, registered.produces ?? mime];
@@ -62,7 +62,7 @@ async function writeEntity(plan: WritePlan, x: Exchange, value: unknown, status:
   addHeaders(headers, plan, x);
   let body: WriterOutput = null;
   if (value !== undefined && value !== null) {
-    const [writer, mime] = chooseWriter(plan, x.c, value);
+    const [writer, mime] = chooseWriter(plan, x, value);
     body = await writer.write(value, x.c);
     if (body instanceof globalThis.Response) return body;
     if (writer.headers) for (const [n, v] of Object.entries(writer.headers)) headers.set(n, v);
@@ -98,7 +98,7 @@ export function writeResult(plan: WritePlan, x: Exchange, result: unknown): Resp
     result !== null &&
     !(result instanceof Uint8Array) &&
     !plan.state.writers.hasTypes &&
-    (plan.produces.length === 0 ? plan.state.writers.mimeList.length === 0 : plan.produces.length === 1 && plan.produces[0] === JSON_TYPE && plan.negotiate(x.c.req.header('accept')) !== undefined)
+    (plan.produces.length === 0 ? !plan.state.writers.hasMimes : plan.produces.length === 1 && plan.produces[0] === JSON_TYPE && (x.accepted ?? plan.negotiate(x.c.req.header('accept'))) !== undefined)
   ) {
     return new Response(JSON.stringify(result), { status: plan.status, headers: { 'content-type': JSON_TYPE } });
   }
@@ -124,7 +124,7 @@ async function writeBuilt(plan: WritePlan, x: Exchange, r: RestResponse): Promis
       for (const [n, v] of r.headers) headers.set(n, v);
       headers.set('content-type', r.contentType ?? (content.kind === 'bytes' && typeof content.value === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream'));
       if (content.kind === 'bytes') {
-        const bytes = typeof content.value === 'string' ? new TextEncoder().encode(content.value) : content.value;
+        const bytes = typeof content.value === 'string' ? UTF8.encode(content.value) : content.value;
         headers.set('content-length', String(bytes.byteLength));
         return new Response(bytes as BodyInit, { status: r.statusCode, headers });
       }

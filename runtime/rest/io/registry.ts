@@ -44,6 +44,11 @@ export class TypedRegistry<T> {
     return this.types.size > 0;
   }
 
+  /** Whether any mime is registered: asked per request, so it must not build {@link mimeList}. */
+  get hasMimes(): boolean {
+    return this.mimes.length > 0;
+  }
+
   /** The item for a class or, for a value, for its runtime class (nearest ancestor wins). */
   forType(type: Function | undefined): T | undefined {
     for (let c = type; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c) as Function) {
@@ -66,6 +71,7 @@ export class TypedRegistry<T> {
     return undefined;
   }
 
+  /** The registered mimes, in registration order (a new array: for registration time). */
   get mimeList(): readonly string[] {
     return this.mimes.map(([m]) => m);
   }

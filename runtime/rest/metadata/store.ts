@@ -4,7 +4,7 @@
  * write here; routers read it when a class is registered and build their own route tables, so
  * nothing leaks between routers, apps or tests.
  */
-import type { RawClass, RawMethod, RawParam } from './raw.js';
+import type { RawClass, RawCommon, RawMethod, RawParam } from './raw.js';
 
 const STORE = new WeakMap<Function, RawClass>();
 
@@ -39,6 +39,11 @@ export function rawMethod(target: object, key: string | symbol): RawMethod {
     record.methods.set(name, method);
   }
   return method;
+}
+
+/** Where a decorator usable on classes and methods writes: the class record without a key, else the method's. */
+export function rawCommon(target: object, key: string | symbol | undefined): RawCommon {
+  return key === undefined ? rawClass(target) : rawMethod(target, key);
 }
 
 /**

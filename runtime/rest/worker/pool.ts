@@ -116,11 +116,16 @@ export class WorkerPool {
   }
 
   private finish(slot: Slot): void {
+    this.free(slot);
+    this.dispatch();
+  }
+
+  /** Makes a slot idle again; an idle worker must not keep the process alive. */
+  private free(slot: Slot): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.task = undefined;
     slot.worker.unref();
-    this.dispatch();
   }
 
   private retire(slot: Slot): void {
@@ -140,7 +145,14 @@ export class WorkerPool {
       slot.worker.ref();
       // Until the worker says it started, allow for thread start-up and module loading on a busy machine.
       this.startTimer(slot, task, this.maxExecutionTime + STARTUP_ALLOWANCE_MS);
-      slot.worker.postMessage({ id: task.id, module: task.module, name: task.name, args: task.args });
+      try {
+        slot.worker.postMessage({ id: task.id, module: task.module, name: task.name, args: task.args });
+      } catch (error) {
+        // Arguments that cannot be cloned (a function, a socket) throw here, synchronously. This loop also
+        // runs from worker events, where the throw would be uncaught: fail the task, keep the worker.
+        this.free(slot);
+        task.reject(error);
+      }
     }
   }
 }

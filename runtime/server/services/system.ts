@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as grpcJs from '@grpc/grpc-js';
 import { createHostAdapter } from '../../system/adapter-factory.js';
 import { isHostError, type HostAdapter } from '../../system/host-adapter.js';
-import { serveSystemGrpc, systemConnectRoutes, type SystemGrpcHandle } from '../../system/serve.js';
+import { GrpcListenError, serveSystemGrpc, systemConnectRoutes, type SystemGrpcHandle } from '../../system/serve.js';
 import { SystemHandler } from '../../system/system-handler.js';
 import type { ReadinessCheck } from '../health.js';
 import { StartupError, type ServiceFactory } from '../service-module.js';
@@ -92,11 +92,10 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
           onError,
         });
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (message.includes('EADDRINUSE')) {
+        if (error instanceof GrpcListenError && error.addressInUse) {
           throw new StartupError(`gRPC port ${config.grpcPort} is already in use on ${config.grpcHost}; stop the other process or choose another GRPC_PORT`);
         }
-        throw new StartupError(`${message} (GRPC_PORT, GRPC_HOST, GRPC_SOCKET)`);
+        throw new StartupError(`${error instanceof Error ? error.message : String(error)} (GRPC_PORT, GRPC_HOST, GRPC_SOCKET)`);
       }
       return grpc.addresses.map((address) => ({ label: address.startsWith('unix:') ? 'gRPC (unix socket)' : 'gRPC', address }));
     },

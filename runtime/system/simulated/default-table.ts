@@ -17,6 +17,7 @@
 import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/system.types.js';
 import type { SimulatedHostTable } from './host-table.js';
 
+/** The table the simulated host starts from when `SIMULATED_HOST_FILE` is unset. */
 export const DEFAULT_HOST_TABLE: SimulatedHostTable = {
   biosSerial: 'SIM-0001',
   services: [

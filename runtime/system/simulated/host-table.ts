@@ -32,6 +32,7 @@ export interface SimulatedServiceSpec {
   readonly dependsOn: readonly string[];
 }
 
+/** The simulated machine: its BIOS serial and its services, as a host file describes them. */
 export interface SimulatedHostTable {
   readonly biosSerial: string;
   readonly services: readonly SimulatedServiceSpec[];

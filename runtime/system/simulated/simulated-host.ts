@@ -32,6 +32,7 @@ import { DEFAULT_HOST_TABLE } from './default-table.js';
 import { loadHostTableFile, parseHostTable, type SimulatedHostTable, type SimulatedServiceSpec } from './host-table.js';
 import { StateFile } from './state-file.js';
 
+/** Options of the {@link SimulatedHost} constructor: an already parsed table and state. */
 export interface SimulatedHostOptions {
   /** The services. @default DEFAULT_HOST_TABLE */
   readonly table?: SimulatedHostTable;
@@ -49,6 +50,7 @@ export interface SimulatedHostOptions {
   readonly onStatusChange?: (name: string, status: ServiceStatus) => void;
 }
 
+/** Options of {@link createSimulatedHost}: files to read the table and state from. */
 export interface CreateSimulatedHostOptions extends Omit<SimulatedHostOptions, 'table' | 'initialStatuses' | 'stateFile'> {
   /** A YAML or JSON host file (`SIMULATED_HOST_FILE`); the default table when absent. */
   readonly tableFile?: string;

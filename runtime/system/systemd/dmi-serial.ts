@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { HostError } from '../host-adapter.js';
 
+/** Where the kernel exposes the serial. */
 export const DMI_PRODUCT_SERIAL = '/sys/class/dmi/id/product_serial';
 
 /**

@@ -29,6 +29,7 @@ import { parseShowOutput, splitUnitList, type UnitProperties } from './show-outp
 import { classifySystemctlFailure } from './systemctl-errors.js';
 import { isActiveState, toServiceStatus, toStartType } from './state-mapping.js';
 
+/** Options of {@link SystemdHost}. */
 export interface SystemdHostOptions {
   /** Runs `systemctl`. @default four concurrent `execFile` processes at most */
   readonly runner?: CommandRunner;

@@ -8,6 +8,7 @@
  */
 import type { CommandOptions, CommandResult, CommandRunner } from '../command-runner.js';
 
+/** One expected command and its recorded reply. */
 export interface ScriptedStep {
   /** The program expected (`systemctl`, `powershell.exe`); any when omitted. */
   readonly file?: string;
@@ -17,6 +18,7 @@ export interface ScriptedStep {
   readonly reply: CommandResult | Error | ((call: RecordedCall) => CommandResult);
 }
 
+/** A command the adapter ran, as the runner saw it. */
 export interface RecordedCall {
   readonly file: string;
   readonly args: readonly string[];

@@ -27,6 +27,7 @@ import {
   encodeScript,
 } from './powershell-scripts.js';
 
+/** Options of {@link WindowsHost}. */
 export interface WindowsHostOptions {
   /** @default four concurrent `execFile` processes at most */
   readonly runner?: CommandRunner;
