@@ -4,7 +4,7 @@
  * served with its content type. Paths that leave the folder, and missing files, answer 404.
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { HttpError } from './errors.js';
@@ -35,17 +35,23 @@ export function contentTypeOf(name: string): string {
  */
 export function fileWriter(root: string): ResponseWriter<string> {
   const base = resolve(root);
+  // The root's own real path, once: a root that is itself a symlink is fine.
+  const realBase = realpath(base).catch(() => base);
+  const inside = (dir: string, path: string) => path === dir || path.startsWith(dir + sep);
   return {
     async write(relative, c) {
       const decoded = String(relative).replace(/^\/+/, '');
       const full = resolve(base, decoded);
       // resolve() collapses `..`; anything not strictly below the root is refused the same as a missing file.
-      if (decoded.includes('\0') || (full !== base && !full.startsWith(base + sep))) throw new HttpError(404, 'Not Found');
-      const info = await stat(full).catch(() => undefined);
+      if (decoded.includes('\0') || !inside(base, full)) throw new HttpError(404, 'Not Found');
+      // A symlink below the root may point outside it: check where the path really leads.
+      const real = await realpath(full).catch(() => undefined);
+      if (real === undefined || !inside(await realBase, real)) throw new HttpError(404, 'Not Found');
+      const info = await stat(real).catch(() => undefined);
       if (!info?.isFile()) throw new HttpError(404, 'Not Found');
       const headers = { 'content-type': contentTypeOf(full), 'content-length': String(info.size) };
       if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
-      return new Response(Readable.toWeb(createReadStream(full)) as unknown as ReadableStream<Uint8Array>, { status: 200, headers });
+      return new Response(Readable.toWeb(createReadStream(real)) as unknown as ReadableStream<Uint8Array>, { status: 200, headers });
     },
   };
 }

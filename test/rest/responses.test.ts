@@ -4,6 +4,9 @@
  * `@Consumes`, readers, streams, async generators and static files.
  */
 import { Readable } from 'node:stream';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -227,6 +230,22 @@ describe('static files through the file writer', () => {
   it('never serves a file outside its folder (encoded ..)', async () => {
     const r = await call(app, 'GET', '/static/..%2Fsecret.txt');
     expect([r.status, r.text]).toEqual([404, '{"status":404,"message":"Not Found"}']);
+  });
+  it('never follows a symlink below the root to a file outside it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'loom-static-'));
+    try {
+      writeFileSync(join(root, 'inside.txt'), 'inside');
+      symlinkSync(join(PUBLIC, '..', 'secret.txt'), join(root, 'leak.txt'));
+      symlinkSync(join(root, 'inside.txt'), join(root, 'alias.txt'));
+      const writer = fileWriter(root);
+      const c = { req: { method: 'GET' } } as never;
+      await expect(Promise.resolve().then(() => writer.write('leak.txt', c))).rejects.toMatchObject({ status: 404 });
+      // A link that stays inside the folder is served as the file it points to.
+      const ok = await writer.write('alias.txt', c);
+      expect(await (ok as globalThis.Response).text()).toBe('inside');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
   it('refuses a handler-returned path that escapes the root', async () => {
     const writer = fileWriter(PUBLIC);
