@@ -58,5 +58,7 @@ Exit codes:
   2  bad usage, or a schema the generator cannot handle (printed as file:line: message)
 
 Environment:
-  LOOM_DEBUG=1             Print stack traces for unexpected errors.
+  LOOM_DEBUG=1             Print stack traces for unexpected errors, and say why bin/loom.js runs the sources.
+  LOOM_CACHE=0             Do not reuse compiled validators from node_modules/.cache/loom.
+  LOOM_DIST=0              Run the TypeScript sources (through tsx) even when dist/ is up to date.
 `;

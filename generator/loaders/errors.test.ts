@@ -160,9 +160,12 @@ describe('OpenAPI errors', () => {
     expect(await failures({ 'a.yaml': "openapi: 2.5.0\ninfo: { title: T, version: '1' }\npaths: {}\n" })).toEqual([
       { file: 'a.yaml', line: 1, pointer: '/openapi', message: "openapi version '2.5.0' is not supported; use 3.0.x, 3.1.x or Swagger 2.0" },
     ]);
-    const [bad] = await failures({ 'a.yaml': 'openapi: 3.0.0\ninfo: { title: T\npaths: {}\n' });
-    expect(bad!.file).toBe('a.yaml');
-    expect(bad!.message).toMatch(/^a\.yaml:\d+ is not valid YAML: /);
+    expect(await failures({ 'a.yaml': 'openapi: 3.0.0\ninfo: { title: T\npaths: {}\n' })).toEqual([
+      {
+        file: 'a.yaml', line: 3, pointer: undefined,
+        message: 'not valid YAML: flow map in block collection must be sufficiently indented and end with a } (column 1); fix the syntax at this line or just before it',
+      },
+    ]);
   });
 
   it('refuses an explicit input that is not an API document, but skips such files in folders', async () => {
@@ -288,5 +291,188 @@ webhooks:
     } finally {
       await removeSchemas(root);
     }
+  });
+});
+
+describe('syntax errors and $ref cycles', () => {
+  it('gives the line and column of a JSON syntax error, not its character offset', async () => {
+    expect(await failures({ 'a.json': '{\n  "openapi": "3.0.3",\n  "info": { "title": "T", "version": "1" }\n  "paths": {}\n}\n' })).toEqual([
+      { file: 'a.json', line: 4, pointer: undefined, message: "not valid JSON: expected ',' or '}' after property value (column 3); fix the syntax at this line or just before it" },
+    ]);
+    expect(await failures({ 'a.json': '{\n  "openapi": "3.0.3",\n' })).toEqual([
+      { file: 'a.json', line: 2, pointer: undefined, message: 'not valid JSON: expected double-quoted property name (column 22); fix the syntax at this line or just before it' },
+    ]);
+  });
+
+  it('finds the line of an unexpected character, which JSON.parse reports with an excerpt instead of a position', async () => {
+    const text = '{\n  "openapi": "3.0.3",\n  "info": {"title": "T", "version": "1"},\n  "paths": {\n    "/a": { "get": { "operationId": \'x\' } }\n  }\n}\n';
+    expect(await failures({ 'a.json': text }, 'a.json')).toEqual([
+      { file: 'a.json', line: 5, pointer: undefined, message: "not valid JSON: unexpected character ''' (column 37); fix the syntax at this line or just before it" },
+    ]);
+    // Found in a folder: JSON whose key starts no line is still recognised as an API document.
+    expect(await failures({ 'a.json': '{"openapi": "3.0.3",\n "info": {"title": \'T\'}}' })).toEqual([
+      { file: 'a.json', line: 2, pointer: undefined, message: "not valid JSON: unexpected character ''' (column 20); fix the syntax at this line or just before it" },
+    ]);
+  });
+
+  it('finds a JSON document written on one line in a folder', async () => {
+    const root = await writeSchemas({ 'min.json': '{"info":{"title":"Min","version":"1"},"openapi":"3.0.3","paths":{}}', 'other.json': '{"name":"x"}' });
+    try {
+      expect((await loadSchemas([root], { root })).map((f) => [f.path, f.info.title])).toEqual([['min.json', 'Min']]);
+    } finally {
+      await removeSchemas(root);
+    }
+  });
+
+  it('names the broken file and its line when a $ref reaches it', async () => {
+    expect(
+      await failures(
+        {
+          'a.yaml': "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    A: { $ref: './b.json#/B' }\n",
+          'b.json': '{\n  "B": { "type": "object", }\n}\n',
+        },
+        'a.yaml',
+      ),
+    ).toEqual([
+      {
+        file: 'a.yaml', line: 6, pointer: '/components/schemas/A',
+        message: "$ref './b.json#/B' cannot be loaded: b.json:2 is not valid JSON: expected double-quoted property name (column 28); fix the syntax there",
+      },
+    ]);
+  });
+
+  it('reports a chain of $refs that never reaches a schema once, at its first member', async () => {
+    const components = `components:
+  schemas:
+    Ok: { $ref: '#/components/schemas/Real' }
+    Real: { type: string }
+    A: { $ref: '#/components/schemas/B' }
+    B: { $ref: '#/components/schemas/C' }
+    C: { $ref: '#/components/schemas/A' }
+    Self: { $ref: '#/components/schemas/Self' }
+    IntoCycle: { $ref: '#/components/schemas/A' }`;
+    expect(await failures({ 'a.yaml': api('  {}', components) })).toEqual([
+      {
+        file: 'a.yaml', line: 9, pointer: '/components/schemas/A',
+        message: '$ref chain A → B → C → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+      },
+      {
+        file: 'a.yaml', line: 12, pointer: '/components/schemas/Self',
+        message: '$ref chain Self → Self never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+      },
+    ]);
+  });
+
+  it('sees through a oneOf or allOf with a single $ref in such a chain', async () => {
+    const components = `components:
+  schemas:
+    A: { oneOf: [{ $ref: '#/components/schemas/B' }] }
+    B: { allOf: [{ $ref: '#/components/schemas/A' }], description: only words }
+    Fine: { oneOf: [{ $ref: '#/components/schemas/Real' }] }
+    Real: { type: string }`;
+    expect(await failures({ 'a.yaml': api('  {}', components) })).toEqual([
+      {
+        file: 'a.yaml', line: 7, pointer: '/components/schemas/A',
+        message: '$ref chain A → B → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+      },
+    ]);
+  });
+
+  it("explains that 'in: body' is Swagger 2.0 in an OpenAPI 3 document", async () => {
+    const paths = `  /a/{id}:
+    post:
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+        - { name: payload, in: body, schema: { type: object } }
+      responses: { '200': { description: ok } }`;
+    expect(await failures({ 'a.yaml': api(paths) })).toEqual([
+      {
+        file: 'a.yaml', line: 8, pointer: '/paths/~1a~1{id}/post/parameters/1/in',
+        message: "parameter 'payload' has 'in: body', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's 'requestBody' (content: { application/json: { schema: … } }); move it there",
+      },
+    ]);
+  });
+
+  it('warns that a Swagger 2.0 discriminator is not modelled, naming the subtypes', async () => {
+    const root = await writeSchemas({
+      'zoo.yaml': `swagger: '2.0'
+info: { title: Zoo, version: '1' }
+paths: {}
+definitions:
+  Animal:
+    type: object
+    discriminator: species
+    properties: { species: { type: string } }
+  Cat:
+    allOf: [{ $ref: '#/definitions/Animal' }, { type: object, properties: { lives: { type: integer } } }]
+  Dog:
+    allOf: [{ $ref: '#/definitions/Animal' }]
+`,
+    });
+    try {
+      const [file] = await loadSchemas([root], { root });
+      expect(file!.warnings.map((w) => [w.source.line, w.source.pointer, w.message])).toEqual([
+        [
+          7, '/definitions/Animal/discriminator',
+          "Swagger 2.0 discriminator 'species' is not modelled (subtypes: Cat, Dog): a value typed 'Animal' is checked as 'Animal' only, not as the subtype its 'species' names; use the subtypes directly where it matters, or write OpenAPI 3 'oneOf' with a discriminator mapping",
+        ],
+      ]);
+    } finally {
+      await removeSchemas(root);
+    }
+  });
+});
+
+describe('proto errors protobufjs reports without a line', () => {
+  it('points a duplicate field number at the second field, and names the first', async () => {
+    expect(await failures({ 'd.proto': 'syntax = "proto3";\npackage d;\nmessage Outer {\n  message A {\n    string a = 1;\n    int32 z = 2;\n    string b = 1;\n  }\n}\n' })).toEqual([
+      { file: 'd.proto', line: 7, pointer: undefined, message: "field number 1 is used twice in message 'A' (also on line 5): give each field its own number (numbers identify fields on the wire)" },
+    ]);
+  });
+
+  it('points a duplicate enum number at the second value', async () => {
+    expect(await failures({ 'e.proto': 'syntax = "proto3";\npackage e;\nenum S {\n  A = 0;\n  B = 1;\n  C = 1;\n}\n' })).toEqual([
+      {
+        file: 'e.proto', line: 6, pointer: undefined,
+        message: "value 1 is used twice in enum 'S' (also on line 5): give each value its own number, or add 'option allow_alias = true;' if the names are meant as aliases",
+      },
+    ]);
+  });
+
+  it('points a reserved number or name at the field that reuses it', async () => {
+    expect(await failures({ 'r.proto': 'syntax = "proto3";\npackage r;\nmessage M {\n  reserved 3;\n  string a = 3;\n}\n' })).toEqual([
+      {
+        file: 'r.proto', line: 5, pointer: undefined,
+        message: "number 3 is reserved in message 'M' (by its 'reserved' statement): reserved numbers belong to removed fields and must not be reused; pick another number",
+      },
+    ]);
+    expect(await failures({ 'n.proto': 'syntax = "proto3";\npackage n;\nmessage M {\n  reserved "old";\n  string x = 1;\n  string old = 2;\n}\n' })).toEqual([
+      {
+        file: 'n.proto', line: 6, pointer: undefined,
+        message: "name 'old' is reserved in message 'M' (by its 'reserved' statement): reserved names belong to removed fields and must not be reused; pick another name",
+      },
+    ]);
+  });
+
+  it('refuses a field named __proto__ instead of dropping it', async () => {
+    expect(await failures({ 'p.proto': 'syntax = "proto3";\npackage p;\nmessage A {\n  string id = 1;\n  string __proto__ = 2;\n}\n' })).toEqual([
+      {
+        file: 'p.proto', line: 5, pointer: undefined,
+        message: "field '__proto__' of 'A' cannot be generated: JavaScript treats that name as an object's prototype, so it would silently disappear; rename the field (only its number goes on the wire)",
+      },
+    ]);
+  });
+
+  it('names only the rpc types that are missing', async () => {
+    const service = (rpc: string) => `syntax = "proto3";\npackage p;\nmessage Chunk { bytes data = 1; }\nservice Pipe {\n  ${rpc}\n}\n`;
+    expect(await failures({ 'a.proto': service('rpc Send(Chunk) returns (Receipt);') })).toEqual([
+      { file: 'a.proto', line: 5, pointer: undefined, message: "rpc 'Send' of 'Pipe' names an unknown message 'Receipt': import the file that declares it, or fix the name" },
+    ]);
+    expect(await failures({ 'a.proto': service('rpc Send(Nope) returns (Chunk);') })).toEqual([
+      { file: 'a.proto', line: 5, pointer: undefined, message: "rpc 'Send' of 'Pipe' names an unknown message 'Nope': import the file that declares it, or fix the name" },
+    ]);
+    expect(await failures({ 'a.proto': service('rpc Send(stream Nope) returns (Never);') })).toEqual([
+      { file: 'a.proto', line: 5, pointer: undefined, message: "rpc 'Send' of 'Pipe' names unknown messages 'Nope' and 'Never': import the file that declares it, or fix the name" },
+    ]);
   });
 });

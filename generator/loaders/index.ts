@@ -12,7 +12,7 @@ import type { Diagnostic, SchemaFile } from '../model/model.js';
 import { error, SchemaError } from './diagnostics.js';
 import { loadOpenApiDocuments } from './openapi.js';
 import { isApiDocument } from './openapi-schema.js';
-import { DocumentStore, type SourceDocument } from './refs.js';
+import { DocumentStore, SourceParseError, type SourceDocument } from './refs.js';
 
 export { formatDiagnostic, formatLocation, SchemaError } from './diagnostics.js';
 
@@ -28,8 +28,12 @@ export interface LoadOptions {
 }
 
 const API_EXTENSIONS: ReadonlySet<string> = new Set(['.yaml', '.yml', '.json']);
-/** Cheap test before parsing a JSON/YAML file found in a folder: most are not API documents. */
-const MAY_BE_API = /^\s*["']?(openapi|swagger)["']?\s*:/m;
+/**
+ * Cheap test before parsing a JSON/YAML file found in a folder: most are not API documents.
+ * The second branch is for JSON written on one line (`{"openapi":"3.0.3",…}`), where the key
+ * starts no line of its own.
+ */
+const MAY_BE_API = /^\s*["']?(openapi|swagger)["']?\s*:|"(openapi|swagger)"\s*:\s*"/m;
 /** Strong sign that a file found in a folder is meant as an API document, so a parse error is worth reporting. */
 const MEANT_AS_API = /^(openapi|swagger)\s*:|^\s*\{?\s*"(openapi|swagger)"\s*:/m;
 
@@ -93,7 +97,9 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
       if (isApiDocument(doc.data)) docs.push(doc);
       else if (explicit) problems.push(error("not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key", { file: doc.path }));
     } catch (e) {
-      if (explicit || MEANT_AS_API.test(found)) problems.push(error(e instanceof Error ? e.message : String(e), { file: display(file) }));
+      if (!explicit && !MEANT_AS_API.test(found)) continue;
+      if (e instanceof SourceParseError) problems.push(error(e.sentence, { file: display(file), line: e.line }));
+      else problems.push(error(e instanceof Error ? e.message : String(e), { file: display(file) }));
     }
   }
 

@@ -16,6 +16,14 @@ describe('names', () => {
     expect(['issue', 'Gitea API', 'user-settings', 'v1 beta'].map(pascalCase)).toEqual(['Issue', 'GiteaAPI', 'UserSettings', 'V1Beta']);
   });
 
+  it('transliterates Latin letters with diacritics and keeps letters of other scripts', () => {
+    expect(['Über-Admin', 'straße', 'Ærø øl', 'café_crème', 'Заказы', '注文 list'].map(pascalCase)).toEqual([
+      'UberAdmin', 'Strasse', 'AEroOl', 'CafeCreme', 'Заказы', '注文List',
+    ]);
+    expect(['prénom', 'Łódź-id'].map(camelCase)).toEqual(['prenom', 'lodzId']);
+    expect(['Über', 'Заказ.Статус', '٣x'].map(safeIdentifier)).toEqual(['Uber', 'Заказ_Статус', '_٣x']);
+  });
+
   it("computes protoc's default json_name", () => {
     expect(['display_name', 'Foo_bar', 'a__b', 'x1_y'].map(protoJsonName)).toEqual(['displayName', 'FooBar', 'aB', 'x1Y']);
   });

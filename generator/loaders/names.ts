@@ -7,11 +7,35 @@ import { RESERVED_WORDS } from '../printer/generated-file.js';
 
 const LEXICAL_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** Splits a name at separators and lower→upper case changes: `issue_getIssue-list` → `issue`, `get`, `Issue`, `list`. */
-function words(name: string): string[] {
+/** Latin letters that have no decomposition into a base letter and a mark. */
+const LATIN_LETTERS: Readonly<Record<string, string>> = {
+  ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D',
+  ł: 'l', Ł: 'L', þ: 'th', Þ: 'TH', ð: 'd', Ð: 'D', ı: 'i', ħ: 'h', Ħ: 'H',
+};
+
+/**
+ * Latin letters with diacritics become their base letters (`Über` → `Uber`, `Straße` →
+ * `Strasse`), so names stay typeable; letters of other scripts are kept as they are,
+ * since they are valid in JavaScript identifiers and dropping them loses the name.
+ * @example transliterate('Über-Admin') // 'Uber-Admin'
+ */
+export function transliterate(name: string): string {
+  if (/^[\x00-\x7f]*$/.test(name)) return name; // the common case: nothing to do
   return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
+    .normalize('NFD')
+    .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+    .normalize('NFC')
+    .replace(/[ßẞæÆœŒøØđĐłŁþÞðÐıħĦ]/g, (c) => LATIN_LETTERS[c] ?? c);
+}
+
+/**
+ * Splits a name at separators and lower→upper case changes: `issue_getIssue-list` → `issue`, `get`, `Issue`, `list`.
+ * Letters and digits of any script count as word characters (after {@link transliterate}).
+ */
+function words(name: string): string[] {
+  return transliterate(name)
+    .replace(/([\p{Ll}\p{Nd}])(\p{Lu})/gu, '$1 $2')
+    .split(/[^\p{L}\p{Nd}]+/u)
     .filter((w) => w !== '');
 }
 
@@ -61,9 +85,9 @@ export function protoJsonName(name: string): string {
  * @example safeIdentifier('issue.Label') // 'issue_Label'
  */
 export function safeIdentifier(name: string): string {
-  let id = name.replace(/[^A-Za-z0-9_$]/g, '_');
+  let id = transliterate(name).replace(/[^\p{L}\p{Nd}_$]/gu, '_');
   if (id === '') id = '_';
-  if (/^[0-9]/.test(id)) id = `_${id}`;
+  if (/^\p{Nd}/u.test(id)) id = `_${id}`;
   return RESERVED_WORDS.has(id) ? `${id}$` : id;
 }
 

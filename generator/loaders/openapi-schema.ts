@@ -144,6 +144,23 @@ function mergeOpenness(parts: readonly (boolean | TypeRef)[], own: boolean | Typ
 }
 
 /**
+ * The `$ref` a schema only forwards to: `{ $ref }`, or a `oneOf`/`anyOf`/`allOf` whose single
+ * part is a `$ref` with nothing else beside it that gives a shape. Used to find chains of
+ * named schemas that never reach one with content.
+ */
+function soleRef(schema: unknown): string | undefined {
+  if (!isObject(schema)) return undefined;
+  if (typeof schema['$ref'] === 'string') return schema['$ref'];
+  if (schema['type'] !== undefined || schema['properties'] !== undefined || schema['items'] !== undefined || schema['additionalProperties'] !== undefined) return undefined;
+  const lists = (['oneOf', 'anyOf', 'allOf'] as const).filter((k) => schema[k] !== undefined);
+  if (lists.length !== 1) return undefined;
+  const parts = schema[lists[0]!];
+  if (!Array.isArray(parts) || parts.length !== 1) return undefined;
+  const only: unknown = parts[0];
+  return isObject(only) && typeof only['$ref'] === 'string' ? only['$ref'] : undefined;
+}
+
+/**
  * Converts schemas of the loaded documents into model types, and owns the per-file results.
  * @example
  * const c = new SchemaConverter(store);
@@ -163,6 +180,8 @@ export class SchemaConverter {
   readonly #warned = new Set<string>();
   /** Schema objects being converted right now (to stop on YAML alias cycles). */
   readonly #active = new Set<object>();
+  /** Named schemas already reported as part of a `$ref` cycle. */
+  readonly #cycleReported = new Set<string>();
 
   constructor(store: DocumentStore) {
     this.#store = store;
@@ -610,6 +629,57 @@ export class SchemaConverter {
     return type;
   }
 
+  /**
+   * Follows a named schema's chain of `$ref`s; when it comes back to the schema without
+   * reaching a schema that is not a `$ref`, reports it once (at the first member reached)
+   * and returns true.
+   */
+  #reportRefCycle(raw: Json, at: At): boolean {
+    const start = `${at.doc.key}#${at.pointer}`;
+    if (this.#cycleReported.has(start)) return true;
+    const chain = [start];
+    const names = [pointerSegments(at.pointer).at(-1) ?? at.pointer];
+    let schema: unknown = raw;
+    let where = at;
+    for (let ref = soleRef(schema); ref !== undefined; ref = soleRef(schema)) {
+      const target = this.#store.resolveRef(ref, where.doc);
+      if (typeof target === 'string') return false; // reported where the $ref is converted
+      where = { doc: target.doc, pointer: target.pointer };
+      const key = `${where.doc.key}#${where.pointer}`;
+      names.push(pointerSegments(where.pointer).at(-1) ?? where.pointer);
+      if (key === start) {
+        for (const member of chain) this.#cycleReported.add(member);
+        this.fail(at, `$ref chain ${names.join(' → ')} never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere`);
+        return true;
+      }
+      // A chain that runs into a cycle elsewhere: that cycle's own first member reports it.
+      if (chain.includes(key)) return false;
+      chain.push(key);
+      schema = target.value;
+    }
+    return false;
+  }
+
+  /**
+   * Swagger 2.0 polymorphism (`discriminator: species` on a base that subtypes `allOf`)
+   * is not modelled: the base stays an object type its subtypes extend. Saying so beats
+   * letting people believe a body typed as the base is checked per subtype.
+   */
+  #warnSwaggerDiscriminator(name: string, propertyName: string, at: At): void {
+    const data = isObject(at.doc.data) ? at.doc.data : {};
+    const definitions = isObject(data['definitions']) ? data['definitions'] : {};
+    const self = `#${at.pointer}`;
+    const subtypes = Object.keys(definitions).filter((key) => {
+      const allOf = isObject(definitions[key]) ? definitions[key]['allOf'] : undefined;
+      return Array.isArray(allOf) && allOf.some((part) => isObject(part) && part['$ref'] === self);
+    });
+    const listed = subtypes.length > 0 ? ` (subtypes: ${subtypes.join(', ')})` : '';
+    this.warn(
+      { doc: at.doc, pointer: childPointer(at.pointer, 'discriminator') },
+      `Swagger 2.0 discriminator '${propertyName}' is not modelled${listed}: a value typed '${name}' is checked as '${name}' only, not as the subtype its '${propertyName}' names; use the subtypes directly where it matters, or write OpenAPI 3 'oneOf' with a discriminator mapping`,
+    );
+  }
+
   #enumKind(schema: Json): 'string' | 'integer' | undefined {
     if (!Array.isArray(schema['enum']) || schema['const'] !== undefined) return undefined;
     const values = schema['enum'].filter((v) => v !== null);
@@ -647,6 +717,9 @@ export class SchemaConverter {
         this.#fillMessage(type as Mutable<MessageType>, schema, at);
         break;
       case 'alias': {
+        // `A: {$ref: B}`, `B: {$ref: A}` describes no value at all; converted as is, it
+        // becomes aliases of each other that overflow the stack of whatever reads them.
+        if (this.#reportRefCycle(schema, at)) break;
         const t = this.typeOf(schema, at);
         (type as Mutable<AliasType>).type = t;
         break;
@@ -676,6 +749,7 @@ export class SchemaConverter {
   }
 
   #fillMessage(message: Mutable<MessageType>, schema: Json, at: At): void {
+    if (typeof schema['discriminator'] === 'string') this.#warnSwaggerDiscriminator(message.name, schema['discriminator'], at);
     const fields = new Map<string, Field>();
     const required = new Set<string>(Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : []);
     const extendsList: TypeRef[] = [];

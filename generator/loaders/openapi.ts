@@ -244,6 +244,14 @@ class OperationReader {
     let body: RequestBody | undefined;
     for (const { raw, at: pAt } of merged.values()) {
       const location = raw['in'] as string;
+      if ((location === 'body' || location === 'formData') && this.#format !== 'swagger-2.0') {
+        // A Swagger 2.0 habit in an OpenAPI 3 document: name the replacement, not just the mistake.
+        this.#c.fail(
+          { doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') },
+          `parameter '${String(raw['name'])}' has 'in: ${location}', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's 'requestBody' (content: { ${location === 'body' ? 'application/json' : 'application/x-www-form-urlencoded'}: { schema: … } }); move it there`,
+        );
+        continue;
+      }
       if (location === 'body') {
         body = this.#swaggerBody(raw, pAt, op);
         continue;

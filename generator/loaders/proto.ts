@@ -14,6 +14,7 @@ import protobuf from 'protobufjs';
 import type { Diagnostic, SchemaFile, SourceLocation } from '../model/model.js';
 import { error, SchemaError, warning } from './diagnostics.js';
 import { ModelBuilder, relativeName, type ProtoSource } from './proto-model.js';
+import { duplicateNumber, reservedFieldNames, reservedUse } from './proto-diagnostics.js';
 import { scanProto, withoutExtensions } from './proto-scan.js';
 
 export interface ProtoLoadOptions {
@@ -91,10 +92,17 @@ export async function loadProtoFiles(inputs: readonly string[], options: ProtoLo
       const parsed = protobuf.parse(source.scan ? withoutExtensions(source.text, source.scan) : source.text, pbRoot, PARSE_OPTIONS);
       source.imports = [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])];
       source.packageName = parsed.package ?? '';
+      errors.push(...reservedFieldNames(source));
     } catch (e) {
       const { message, line } = parseErrorLocation(e instanceof Error ? e.message : String(e));
       const duplicate = /^duplicate name '([^']+)' in \w+ \.?(.*)$/.exec(message);
-      if (duplicate) {
+      const duplicateId = /^duplicate id (\d+) in (\w+) \.?(.*)$/.exec(message);
+      const reserved = /^(id \d+|name '[^']+') is reserved in (\w+) \.?(.*)$/.exec(message);
+      if (reserved) {
+        errors.push(reservedUse(source, reserved[1]!, reserved[2]!.toLowerCase(), reserved[3]!, line));
+      } else if (duplicateId) {
+        errors.push(duplicateNumber(source, Number(duplicateId[1]), duplicateId[2]!.toLowerCase(), duplicateId[3]!, line));
+      } else if (duplicate) {
         const name = duplicate[1]!;
         const scope = duplicate[2]!;
         const where = [...(source.scan?.lines ?? [])].find(([k]) => k === name || k.endsWith(`.${name}`) || k.endsWith(`#${name}`));
@@ -240,7 +248,11 @@ function diagnoseResolution(pbRoot: protobuf.Root, sources: ReadonlyMap<string, 
           m.resolve();
         } catch {
           const owner = relativeName(ns, sources);
-          out.push(error(`rpc '${m.name}' of '${owner}' names an unknown message ('${m.requestType}' or '${m.responseType}'): import the file that declares it, or fix the name`, where(ns, `${owner}#${m.name}`)));
+          // Name only the side that is missing: `'Chunk' or 'Receipt'` sends people hunting for a type that exists.
+          const missing = [m.requestType, m.responseType].filter((name, i, all) => all.indexOf(name) === i && ns.parent?.lookup(name, [protobuf.Type]) == null);
+          const named = missing.length === 0 ? `'${m.requestType}' or '${m.responseType}'` : missing.map((t) => `'${t}'`).join(' and ');
+          const noun = missing.length > 1 ? 'unknown messages' : 'an unknown message';
+          out.push(error(`rpc '${m.name}' of '${owner}' names ${noun} ${named}: import the file that declares it, or fix the name`, where(ns, `${owner}#${m.name}`)));
         }
       }
     }

@@ -13,6 +13,9 @@ import type { Document, LineCounter, Node } from 'yaml';
 import type { Diagnostic, SourceLocation } from '../model/model.js';
 import { error } from './diagnostics.js';
 import { escapePointerSegment, jsonPointerLines } from './json-lines.js';
+import { jsonParseError, SourceParseError, yamlParseError } from './source-parse-error.js';
+
+export { SourceParseError } from './source-parse-error.js';
 
 /** A parsed file. */
 export interface SourceDocument {
@@ -149,7 +152,9 @@ export class DocumentStore {
           queue.push(await this.load(key));
         } catch (e) {
           const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : e instanceof Error ? e.message : String(e);
-          problems.push(error(`$ref '${ref}' cannot be loaded: ${reason}; fix the path (it is relative to ${current.path})`, this.location(current, pointer)));
+          // A file that exists but does not parse needs its syntax fixed, not the path.
+          const fix = e instanceof SourceParseError ? 'fix the syntax there' : `fix the path (it is relative to ${current.path})`;
+          problems.push(error(`$ref '${ref}' cannot be loaded: ${reason}; ${fix}`, this.location(current, pointer)));
         }
       }
     }
@@ -208,7 +213,7 @@ function parseSource(key: string, path: string, raw: string, yaml: YamlModule | 
     try {
       data = JSON.parse(text);
     } catch (e) {
-      throw new Error(`${path} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+      throw jsonParseError(path, text, e instanceof Error ? e.message : String(e));
     }
     let lines: Map<string, number> | undefined;
     return {
@@ -222,9 +227,7 @@ function parseSource(key: string, path: string, raw: string, yaml: YamlModule | 
   const counter = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter: counter, uniqueKeys: false });
   if (doc.errors.length > 0) {
-    const first = doc.errors[0]!;
-    const line = first.linePos?.[0]?.line;
-    throw new Error(`${path}${line ? `:${line}` : ''} is not valid YAML: ${first.message.split('\n')[0]}`);
+    throw yamlParseError(path, doc.errors[0]!);
   }
   const data: unknown = doc.toJS({ maxAliasCount: -1 });
   return { key, path, data, lineOf: (pointer) => yamlLine(yaml, doc, counter, pointerSegments(pointer)) };
