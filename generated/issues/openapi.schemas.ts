@@ -69,17 +69,7 @@ export const schemas = {
       type: 'object',
       properties: {
         permission: {
-          oneOf: [
-            {
-              const: 'read',
-            },
-            {
-              const: 'write',
-            },
-            {
-              const: 'admin',
-            },
-          ],
+          enum: ['read', 'write', 'admin'],
         },
       },
       additionalProperties: false,
@@ -222,14 +212,7 @@ export const schemas = {
           format: 'date-time',
         },
         state: {
-          oneOf: [
-            {
-              const: 'open',
-            },
-            {
-              const: 'closed',
-            },
-          ],
+          enum: ['open', 'closed'],
         },
         title: {
           type: 'string',
@@ -267,17 +250,7 @@ export const schemas = {
           description: 'username of the organization',
         },
         visibility: {
-          oneOf: [
-            {
-              const: 'public',
-            },
-            {
-              const: 'limited',
-            },
-            {
-              const: 'private',
-            },
-          ],
+          enum: ['public', 'limited', 'private'],
           description: 'possible values are `public` (default), `limited` or `private`',
         },
         website: {
@@ -387,14 +360,7 @@ export const schemas = {
           description: 'Name of the repository to create',
         },
         object_format_name: {
-          oneOf: [
-            {
-              const: 'sha1',
-            },
-            {
-              const: 'sha256',
-            },
-          ],
+          enum: ['sha1', 'sha256'],
           description: 'ObjectFormatName of the underlying git repository',
         },
         private: {
@@ -410,20 +376,7 @@ export const schemas = {
           description: 'Whether the repository is template',
         },
         trust_model: {
-          oneOf: [
-            {
-              const: 'default',
-            },
-            {
-              const: 'collaborator',
-            },
-            {
-              const: 'committer',
-            },
-            {
-              const: 'collaboratorcommitter',
-            },
-          ],
+          enum: ['default', 'collaborator', 'committer', 'collaboratorcommitter'],
           description: 'TrustModel of the repository',
         },
       },
@@ -1371,14 +1324,7 @@ export const schemas = {
           type: 'string',
         },
         object_format_name: {
-          oneOf: [
-            {
-              const: 'sha1',
-            },
-            {
-              const: 'sha256',
-            },
-          ],
+          enum: ['sha1', 'sha256'],
           description: 'ObjectFormatName of the underlying git repository',
         },
         open_issues_count: {
@@ -1520,23 +1466,7 @@ export const schemas = {
           $ref: '#/$defs/Organization',
         },
         permission: {
-          oneOf: [
-            {
-              const: 'none',
-            },
-            {
-              const: 'read',
-            },
-            {
-              const: 'write',
-            },
-            {
-              const: 'admin',
-            },
-            {
-              const: 'owner',
-            },
-          ],
+          enum: ['none', 'read', 'write', 'admin', 'owner'],
         },
         units: {
           type: 'array',

@@ -29,8 +29,14 @@ function deepEqual(a, b) {
   }
   return a !== a && b !== b;
 }
+/** Appends one error (the object ajv builds) to the list, which is null until the first error. */
+function pushError(list, instancePath, schemaPath, keyword, params, message) {
+  const error = { instancePath, schemaPath, keyword, params, message };
+  if (list === null) return [error];
+  list.push(error);
+  return list;
+}
 export const validateAPIError = validate22;
-const schema7 = {"type":"object","properties":{"message":{"type":"string","description":"Message contains the error description"},"url":{"type":"string","description":"URL contains the documentation URL for this error"}},"description":"APIError is an api error with a message"};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -38,37 +44,19 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message !== undefined){
 if(typeof data.message !== "string"){
-const err0 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/message", "#/properties/message/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.url !== undefined){
 if(typeof data.url !== "string"){
-const err1 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate22.errors = vErrors;
@@ -76,7 +64,6 @@ return errors === 0;
 }
 
 export const validateAccessToken = validate23;
-const schema8 = {"type":"object","properties":{"created_at":{"type":"string","format":"date-time","description":"The timestamp when the token was created"},"id":{"type":"integer","format":"int64","description":"The unique identifier of the access token"},"last_used_at":{"type":"string","format":"date-time","description":"The timestamp when the token was last used"},"name":{"type":"string","description":"The name of the access token"},"scopes":{"type":"array","items":{"type":"string"},"description":"The scopes granted to this access token"},"sha1":{"type":"string","description":"The SHA1 hash of the access token"},"token_last_eight":{"type":"string","description":"The last eight characters of the token"}},"description":"AccessToken represents an API access token."};
 const formats0 = loomFormats["date-time"];
 const formats2 = loomFormats.int64;
 
@@ -88,48 +75,24 @@ if(data.created_at !== undefined){
 let data0 = data.created_at;
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-const err0 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data1 = data.id;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data1 === "string"){
 if(!(formats2.validate(data1))){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -138,36 +101,18 @@ if(data.last_used_at !== undefined){
 let data2 = data.last_used_at;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-const err4 = {instancePath:instancePath+"/last_used_at",schemaPath:"#/properties/last_used_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/last_used_at", "#/properties/last_used_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/last_used_at",schemaPath:"#/properties/last_used_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/last_used_at", "#/properties/last_used_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -177,61 +122,31 @@ if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data4[i0] !== "string"){
-const err7 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/scopes/" + i0, "#/properties/scopes/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/scopes", "#/properties/scopes/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 if(data.sha1 !== undefined){
 if(typeof data.sha1 !== "string"){
-const err9 = {instancePath:instancePath+"/sha1",schemaPath:"#/properties/sha1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/sha1", "#/properties/sha1/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.token_last_eight !== undefined){
 if(typeof data.token_last_eight !== "string"){
-const err10 = {instancePath:instancePath+"/token_last_eight",schemaPath:"#/properties/token_last_eight/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/token_last_eight", "#/properties/token_last_eight/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate23.errors = vErrors;
@@ -239,7 +154,7 @@ return errors === 0;
 }
 
 export const validateAddCollaboratorOption = validate24;
-const schema9 = {"type":"object","properties":{"permission":{"oneOf":[{"const":"read"},{"const":"write"},{"const":"admin"}]}},"additionalProperties":false,"description":"AddCollaboratorOption options when adding a user as a collaborator of a repository"};
+const schema9 = {"type":"object","properties":{"permission":{"enum":["read","write","admin"]}},"additionalProperties":false,"description":"AddCollaboratorOption options when adding a user as a collaborator of a repository"};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -247,112 +162,20 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(key0 === "permission")){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.permission !== undefined){
 let data0 = data.permission;
-const _errs3 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs4 = errors;
-if("read" !== data0){
-const err1 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/0/const",keyword:"const",params:{allowedValue: "read"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+if(!(((data0 === "read") || (data0 === "write")) || (data0 === "admin"))){
+vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema9.properties.permission.enum}, "must be equal to one of the allowed values");
 errors++;
 }
-var _valid0 = _errs4 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
-}
-const _errs5 = errors;
-if("write" !== data0){
-const err2 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/1/const",keyword:"const",params:{allowedValue: "write"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 1;
-}
-const _errs6 = errors;
-if("admin" !== data0){
-const err3 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/2/const",keyword:"const",params:{allowedValue: "admin"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid0 = _errs6 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 2;
-}
-}
-}
-if(!valid1){
-const err4 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate24.errors = vErrors;
@@ -360,7 +183,6 @@ return errors === 0;
 }
 
 export const validateAttachment = validate25;
-const schema10 = {"type":"object","properties":{"browser_download_url":{"type":"string","description":"DownloadURL is the URL to download the attachment"},"created_at":{"type":"string","format":"date-time"},"download_count":{"type":"integer","format":"int64","description":"DownloadCount is the number of times the attachment has been downloaded"},"id":{"type":"integer","format":"int64","description":"ID is the unique identifier for the attachment"},"name":{"type":"string","description":"Name is the filename of the attachment"},"size":{"type":"integer","format":"int64","description":"Size is the file size in bytes"},"uuid":{"type":"string","description":"UUID is the unique identifier for the attachment file"}},"description":"Attachment a generic attachment"};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -368,13 +190,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.browser_download_url !== undefined){
 if(typeof data.browser_download_url !== "string"){
-const err0 = {instancePath:instancePath+"/browser_download_url",schemaPath:"#/properties/browser_download_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/browser_download_url", "#/properties/browser_download_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -382,48 +198,24 @@ if(data.created_at !== undefined){
 let data1 = data.created_at;
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-const err1 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.download_count !== undefined){
 let data2 = data.download_count;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err3 = {instancePath:instancePath+"/download_count",schemaPath:"#/properties/download_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/download_count", "#/properties/download_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data2 === "string"){
 if(!(formats2.validate(data2))){
-const err4 = {instancePath:instancePath+"/download_count",schemaPath:"#/properties/download_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/download_count", "#/properties/download_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -431,86 +223,44 @@ errors++;
 if(data.id !== undefined){
 let data3 = data.id;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data3 === "string"){
 if(!(formats2.validate(data3))){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.size !== undefined){
 let data5 = data.size;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err8 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data5 === "string"){
 if(!(formats2.validate(data5))){
-const err9 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.uuid !== undefined){
 if(typeof data.uuid !== "string"){
-const err10 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/uuid", "#/properties/uuid/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate25.errors = vErrors;
@@ -518,43 +268,24 @@ return errors === 0;
 }
 
 export const validateCreateAccessTokenOption = validate26;
-const schema11 = {"type":"object","properties":{"name":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}}},"required":["name"],"additionalProperties":false,"description":"CreateAccessTokenOption options when create access token"};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!((key0 === "name") || (key0 === "scopes"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -564,37 +295,19 @@ if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
-const err3 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/scopes/" + i0, "#/properties/scopes/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/scopes", "#/properties/scopes/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate26.errors = vErrors;
@@ -610,36 +323,18 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "title"}, "must have required property '"+"title"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(func2.call(schema12.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.assignee !== undefined){
 if(typeof data.assignee !== "string"){
-const err2 = {instancePath:instancePath+"/assignee",schemaPath:"#/properties/assignee/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -649,49 +344,25 @@ if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
-const err3 = {instancePath:instancePath+"/assignees/" + i0,schemaPath:"#/properties/assignees/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/assignees",schemaPath:"#/properties/assignees/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 if(data.body !== undefined){
 if(typeof data.body !== "string"){
-const err5 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.closed !== undefined){
 if(typeof data.closed !== "boolean"){
-const err6 = {instancePath:instancePath+"/closed",schemaPath:"#/properties/closed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/closed", "#/properties/closed/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -699,24 +370,12 @@ if(data.due_date !== undefined){
 let data5 = data.due_date;
 if(typeof data5 === "string"){
 if(!(formats0.validate(data5))){
-const err7 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -727,98 +386,50 @@ const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err9 = {instancePath:instancePath+"/labels/" + i1,schemaPath:"#/properties/labels/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/labels/" + i1, "#/properties/labels/items/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data7 === "string"){
 if(!(formats2.validate(data7))){
-const err10 = {instancePath:instancePath+"/labels/" + i1,schemaPath:"#/properties/labels/items/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/labels/" + i1, "#/properties/labels/items/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 if(data.milestone !== undefined){
 let data8 = data.milestone;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err12 = {instancePath:instancePath+"/milestone",schemaPath:"#/properties/milestone/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data8 === "string"){
 if(!(formats2.validate(data8))){
-const err13 = {instancePath:instancePath+"/milestone",schemaPath:"#/properties/milestone/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.ref !== undefined){
 if(typeof data.ref !== "string"){
-const err14 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.title !== undefined){
 if(typeof data.title !== "string"){
-const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate27.errors = vErrors;
@@ -826,113 +437,58 @@ return errors === 0;
 }
 
 export const validateCreateLabelOption = validate28;
-const schema13 = {"type":"object","properties":{"color":{"type":"string"},"description":{"type":"string","description":"Description provides additional context about the label's purpose"},"exclusive":{"type":"boolean"},"is_archived":{"type":"boolean"},"name":{"type":"string"}},"required":["color","name"],"additionalProperties":false,"description":"CreateLabelOption options for creating a label"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.color === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "color"},message:"must have required property '"+"color"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "color"}, "must have required property '"+"color"+"'");
 errors++;
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "color") || (key0 === "description")) || (key0 === "exclusive")) || (key0 === "is_archived")) || (key0 === "name"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.color !== undefined){
 if(typeof data.color !== "string"){
-const err3 = {instancePath:instancePath+"/color",schemaPath:"#/properties/color/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.exclusive !== undefined){
 if(typeof data.exclusive !== "boolean"){
-const err5 = {instancePath:instancePath+"/exclusive",schemaPath:"#/properties/exclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/exclusive", "#/properties/exclusive/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.is_archived !== undefined){
 if(typeof data.is_archived !== "boolean"){
-const err6 = {instancePath:instancePath+"/is_archived",schemaPath:"#/properties/is_archived/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/is_archived", "#/properties/is_archived/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate28.errors = vErrors;
@@ -940,7 +496,7 @@ return errors === 0;
 }
 
 export const validateCreateMilestoneOption = validate29;
-const schema14 = {"type":"object","properties":{"description":{"type":"string","description":"Description provides details about the milestone"},"due_on":{"type":"string","format":"date-time"},"state":{"oneOf":[{"const":"open"},{"const":"closed"}]},"title":{"type":"string","description":"Title is the title of the new milestone"}},"additionalProperties":false,"description":"CreateMilestoneOption options for creating a milestone"};
+const schema14 = {"type":"object","properties":{"description":{"type":"string","description":"Description provides details about the milestone"},"due_on":{"type":"string","format":"date-time"},"state":{"enum":["open","closed"]},"title":{"type":"string","description":"Title is the title of the new milestone"}},"additionalProperties":false,"description":"CreateMilestoneOption options for creating a milestone"};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -948,25 +504,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((key0 === "description") || (key0 === "due_on")) || (key0 === "state")) || (key0 === "title"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -974,113 +518,31 @@ if(data.due_on !== undefined){
 let data1 = data.due_on;
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
-const err2 = {instancePath:instancePath+"/due_on",schemaPath:"#/properties/due_on/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/due_on",schemaPath:"#/properties/due_on/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.state !== undefined){
 let data2 = data.state;
-const _errs7 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs8 = errors;
-if("open" !== data2){
-const err4 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/oneOf/0/const",keyword:"const",params:{allowedValue: "open"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+if(!((data2 === "open") || (data2 === "closed"))){
+vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/enum", "enum", {allowedValues: schema14.properties.state.enum}, "must be equal to one of the allowed values");
 errors++;
-}
-var _valid0 = _errs8 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
-}
-const _errs9 = errors;
-if("closed" !== data2){
-const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/oneOf/1/const",keyword:"const",params:{allowedValue: "closed"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-var _valid0 = _errs9 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 1;
-}
-}
-if(!valid1){
-const err6 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 if(data.title !== undefined){
 if(typeof data.title !== "string"){
-const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate29.errors = vErrors;
@@ -1088,214 +550,74 @@ return errors === 0;
 }
 
 export const validateCreateOrgOption = validate30;
-const schema15 = {"type":"object","properties":{"description":{"type":"string","description":"The description of the organization"},"email":{"type":"string","description":"The email address of the organization"},"full_name":{"type":"string","description":"The full display name of the organization"},"location":{"type":"string","description":"The location of the organization"},"repo_admin_change_team_access":{"type":"boolean","description":"Whether repository administrators can change team access"},"username":{"type":"string","description":"username of the organization"},"visibility":{"oneOf":[{"const":"public"},{"const":"limited"},{"const":"private"}],"description":"possible values are `public` (default), `limited` or `private`"},"website":{"type":"string","description":"The website URL of the organization"}},"required":["username"],"additionalProperties":false,"description":"CreateOrgOption options for creating an organization"};
+const schema15 = {"type":"object","properties":{"description":{"type":"string","description":"The description of the organization"},"email":{"type":"string","description":"The email address of the organization"},"full_name":{"type":"string","description":"The full display name of the organization"},"location":{"type":"string","description":"The location of the organization"},"repo_admin_change_team_access":{"type":"boolean","description":"Whether repository administrators can change team access"},"username":{"type":"string","description":"username of the organization"},"visibility":{"enum":["public","limited","private"],"description":"possible values are `public` (default), `limited` or `private`"},"website":{"type":"string","description":"The website URL of the organization"}},"required":["username"],"additionalProperties":false,"description":"CreateOrgOption options for creating an organization"};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.username === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "username"}, "must have required property '"+"username"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "description") || (key0 === "email")) || (key0 === "full_name")) || (key0 === "location")) || (key0 === "repo_admin_change_team_access")) || (key0 === "username")) || (key0 === "visibility")) || (key0 === "website"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.email !== undefined){
 if(typeof data.email !== "string"){
-const err3 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.full_name !== undefined){
 if(typeof data.full_name !== "string"){
-const err4 = {instancePath:instancePath+"/full_name",schemaPath:"#/properties/full_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.location !== undefined){
 if(typeof data.location !== "string"){
-const err5 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.repo_admin_change_team_access !== undefined){
 if(typeof data.repo_admin_change_team_access !== "boolean"){
-const err6 = {instancePath:instancePath+"/repo_admin_change_team_access",schemaPath:"#/properties/repo_admin_change_team_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/repo_admin_change_team_access", "#/properties/repo_admin_change_team_access/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.username !== undefined){
 if(typeof data.username !== "string"){
-const err7 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.visibility !== undefined){
 let data6 = data.visibility;
-const _errs15 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs16 = errors;
-if("public" !== data6){
-const err8 = {instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/oneOf/0/const",keyword:"const",params:{allowedValue: "public"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+if(!(((data6 === "public") || (data6 === "limited")) || (data6 === "private"))){
+vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/enum", "enum", {allowedValues: schema15.properties.visibility.enum}, "must be equal to one of the allowed values");
 errors++;
-}
-var _valid0 = _errs16 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
-}
-const _errs17 = errors;
-if("limited" !== data6){
-const err9 = {instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/oneOf/1/const",keyword:"const",params:{allowedValue: "limited"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid0 = _errs17 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 1;
-}
-const _errs18 = errors;
-if("private" !== data6){
-const err10 = {instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/oneOf/2/const",keyword:"const",params:{allowedValue: "private"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var _valid0 = _errs18 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 2;
-}
-}
-}
-if(!valid1){
-const err11 = {instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 if(data.website !== undefined){
 if(typeof data.website !== "string"){
-const err12 = {instancePath:instancePath+"/website",schemaPath:"#/properties/website/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate30.errors = vErrors;
@@ -1311,25 +633,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(func2.call(schema16.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.assignee !== undefined){
 if(typeof data.assignee !== "string"){
-const err1 = {instancePath:instancePath+"/assignee",schemaPath:"#/properties/assignee/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -1339,49 +649,25 @@ if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
-const err2 = {instancePath:instancePath+"/assignees/" + i0,schemaPath:"#/properties/assignees/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/assignees",schemaPath:"#/properties/assignees/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 if(data.base !== undefined){
 if(typeof data.base !== "string"){
-const err4 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/base", "#/properties/base/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.body !== undefined){
 if(typeof data.body !== "string"){
-const err5 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -1389,36 +675,18 @@ if(data.due_date !== undefined){
 let data5 = data.due_date;
 if(typeof data5 === "string"){
 if(!(formats0.validate(data5))){
-const err6 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.head !== undefined){
 if(typeof data.head !== "string"){
-const err8 = {instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/head", "#/properties/head/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -1429,61 +697,31 @@ const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err9 = {instancePath:instancePath+"/labels/" + i1,schemaPath:"#/properties/labels/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/labels/" + i1, "#/properties/labels/items/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data8 === "string"){
 if(!(formats2.validate(data8))){
-const err10 = {instancePath:instancePath+"/labels/" + i1,schemaPath:"#/properties/labels/items/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/labels/" + i1, "#/properties/labels/items/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 if(data.milestone !== undefined){
 let data9 = data.milestone;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err12 = {instancePath:instancePath+"/milestone",schemaPath:"#/properties/milestone/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data9 === "string"){
 if(!(formats2.validate(data9))){
-const err13 = {instancePath:instancePath+"/milestone",schemaPath:"#/properties/milestone/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -1494,25 +732,13 @@ if(Array.isArray(data10)){
 const len2 = data10.length;
 for(let i2=0; i2<len2; i2++){
 if(typeof data10[i2] !== "string"){
-const err14 = {instancePath:instancePath+"/reviewers/" + i2,schemaPath:"#/properties/reviewers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/reviewers/" + i2, "#/properties/reviewers/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/reviewers",schemaPath:"#/properties/reviewers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
@@ -1522,49 +748,25 @@ if(Array.isArray(data12)){
 const len3 = data12.length;
 for(let i3=0; i3<len3; i3++){
 if(typeof data12[i3] !== "string"){
-const err16 = {instancePath:instancePath+"/team_reviewers/" + i3,schemaPath:"#/properties/team_reviewers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i3, "#/properties/team_reviewers/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/team_reviewers",schemaPath:"#/properties/team_reviewers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 if(data.title !== undefined){
 if(typeof data.title !== "string"){
-const err18 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate31.errors = vErrors;
@@ -1572,7 +774,7 @@ return errors === 0;
 }
 
 export const validateCreateRepoOption = validate32;
-const schema17 = {"type":"object","properties":{"auto_init":{"type":"boolean","description":"Whether the repository should be auto-initialized?"},"default_branch":{"type":"string","description":"DefaultBranch of the repository (used when initializes and in template)"},"description":{"type":"string","description":"Description of the repository to create"},"gitignores":{"type":"string","description":"Gitignores to use"},"issue_labels":{"type":"string","description":"Label-Set to use"},"license":{"type":"string","description":"License to use"},"name":{"type":"string","uniqueItems":true,"description":"Name of the repository to create"},"object_format_name":{"oneOf":[{"const":"sha1"},{"const":"sha256"}],"description":"ObjectFormatName of the underlying git repository"},"private":{"type":"boolean","description":"Whether the repository is private"},"readme":{"type":"string","description":"Readme of the repository to create"},"template":{"type":"boolean","description":"Whether the repository is template"},"trust_model":{"oneOf":[{"const":"default"},{"const":"collaborator"},{"const":"committer"},{"const":"collaboratorcommitter"}],"description":"TrustModel of the repository"}},"required":["name"],"additionalProperties":false,"description":"CreateRepoOption options when creating repository"};
+const schema17 = {"type":"object","properties":{"auto_init":{"type":"boolean","description":"Whether the repository should be auto-initialized?"},"default_branch":{"type":"string","description":"DefaultBranch of the repository (used when initializes and in template)"},"description":{"type":"string","description":"Description of the repository to create"},"gitignores":{"type":"string","description":"Gitignores to use"},"issue_labels":{"type":"string","description":"Label-Set to use"},"license":{"type":"string","description":"License to use"},"name":{"type":"string","uniqueItems":true,"description":"Name of the repository to create"},"object_format_name":{"enum":["sha1","sha256"],"description":"ObjectFormatName of the underlying git repository"},"private":{"type":"boolean","description":"Whether the repository is private"},"readme":{"type":"string","description":"Readme of the repository to create"},"template":{"type":"boolean","description":"Whether the repository is template"},"trust_model":{"enum":["default","collaborator","committer","collaboratorcommitter"],"description":"TrustModel of the repository"}},"required":["name"],"additionalProperties":false,"description":"CreateRepoOption options when creating repository"};
 const func0 = deepEqual;
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1580,109 +782,55 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(func2.call(schema17.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.auto_init !== undefined){
 if(typeof data.auto_init !== "boolean"){
-const err2 = {instancePath:instancePath+"/auto_init",schemaPath:"#/properties/auto_init/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/auto_init", "#/properties/auto_init/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.default_branch !== undefined){
 if(typeof data.default_branch !== "string"){
-const err3 = {instancePath:instancePath+"/default_branch",schemaPath:"#/properties/default_branch/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.gitignores !== undefined){
 if(typeof data.gitignores !== "string"){
-const err5 = {instancePath:instancePath+"/gitignores",schemaPath:"#/properties/gitignores/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/gitignores", "#/properties/gitignores/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.issue_labels !== undefined){
 if(typeof data.issue_labels !== "string"){
-const err6 = {instancePath:instancePath+"/issue_labels",schemaPath:"#/properties/issue_labels/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/issue_labels", "#/properties/issue_labels/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.license !== undefined){
 if(typeof data.license !== "string"){
-const err7 = {instancePath:instancePath+"/license",schemaPath:"#/properties/license/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/license", "#/properties/license/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.name !== undefined){
 let data6 = data.name;
 if(typeof data6 !== "string"){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 if(Array.isArray(data6)){
@@ -1693,13 +841,7 @@ outer0:
 for(;i0--;){
 for(j0 = i0; j0--;){
 if(func0(data6[i0], data6[j0])){
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/uniqueItems",keyword:"uniqueItems",params:{i: i0, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i0+" are identical)"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/uniqueItems", "uniqueItems", {i: i0, j: j0}, "must NOT have duplicate items (items ## "+j0+" and "+i0+" are identical)");
 errors++;
 break outer0;
 }
@@ -1710,223 +852,39 @@ break outer0;
 }
 if(data.object_format_name !== undefined){
 let data7 = data.object_format_name;
-const _errs17 = errors;
-let valid2 = false;
-let passing0 = null;
-const _errs18 = errors;
-if("sha1" !== data7){
-const err10 = {instancePath:instancePath+"/object_format_name",schemaPath:"#/properties/object_format_name/oneOf/0/const",keyword:"const",params:{allowedValue: "sha1"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+if(!((data7 === "sha1") || (data7 === "sha256"))){
+vErrors = pushError(vErrors, instancePath+"/object_format_name", "#/properties/object_format_name/enum", "enum", {allowedValues: schema17.properties.object_format_name.enum}, "must be equal to one of the allowed values");
 errors++;
-}
-var _valid0 = _errs18 === errors;
-if(_valid0){
-valid2 = true;
-passing0 = 0;
-}
-const _errs19 = errors;
-if("sha256" !== data7){
-const err11 = {instancePath:instancePath+"/object_format_name",schemaPath:"#/properties/object_format_name/oneOf/1/const",keyword:"const",params:{allowedValue: "sha256"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid0 = _errs19 === errors;
-if(_valid0 && valid2){
-valid2 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid2 = true;
-passing0 = 1;
-}
-}
-if(!valid2){
-const err12 = {instancePath:instancePath+"/object_format_name",schemaPath:"#/properties/object_format_name/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 if(data.private !== undefined){
 if(typeof data.private !== "boolean"){
-const err13 = {instancePath:instancePath+"/private",schemaPath:"#/properties/private/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/private", "#/properties/private/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.readme !== undefined){
 if(typeof data.readme !== "string"){
-const err14 = {instancePath:instancePath+"/readme",schemaPath:"#/properties/readme/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/readme", "#/properties/readme/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.template !== undefined){
 if(typeof data.template !== "boolean"){
-const err15 = {instancePath:instancePath+"/template",schemaPath:"#/properties/template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/template", "#/properties/template/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.trust_model !== undefined){
 let data11 = data.trust_model;
-const _errs27 = errors;
-let valid3 = false;
-let passing1 = null;
-const _errs28 = errors;
-if("default" !== data11){
-const err16 = {instancePath:instancePath+"/trust_model",schemaPath:"#/properties/trust_model/oneOf/0/const",keyword:"const",params:{allowedValue: "default"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+if(!((((data11 === "default") || (data11 === "collaborator")) || (data11 === "committer")) || (data11 === "collaboratorcommitter"))){
+vErrors = pushError(vErrors, instancePath+"/trust_model", "#/properties/trust_model/enum", "enum", {allowedValues: schema17.properties.trust_model.enum}, "must be equal to one of the allowed values");
 errors++;
 }
-var _valid1 = _errs28 === errors;
-if(_valid1){
-valid3 = true;
-passing1 = 0;
-}
-const _errs29 = errors;
-if("collaborator" !== data11){
-const err17 = {instancePath:instancePath+"/trust_model",schemaPath:"#/properties/trust_model/oneOf/1/const",keyword:"const",params:{allowedValue: "collaborator"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-var _valid1 = _errs29 === errors;
-if(_valid1 && valid3){
-valid3 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid1){
-valid3 = true;
-passing1 = 1;
-}
-const _errs30 = errors;
-if("committer" !== data11){
-const err18 = {instancePath:instancePath+"/trust_model",schemaPath:"#/properties/trust_model/oneOf/2/const",keyword:"const",params:{allowedValue: "committer"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var _valid1 = _errs30 === errors;
-if(_valid1 && valid3){
-valid3 = false;
-passing1 = [passing1, 2];
-}
-else {
-if(_valid1){
-valid3 = true;
-passing1 = 2;
-}
-const _errs31 = errors;
-if("collaboratorcommitter" !== data11){
-const err19 = {instancePath:instancePath+"/trust_model",schemaPath:"#/properties/trust_model/oneOf/3/const",keyword:"const",params:{allowedValue: "collaboratorcommitter"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-var _valid1 = _errs31 === errors;
-if(_valid1 && valid3){
-valid3 = false;
-passing1 = [passing1, 3];
-}
-else {
-if(_valid1){
-valid3 = true;
-passing1 = 3;
-}
-}
-}
-}
-if(!valid3){
-const err20 = {instancePath:instancePath+"/trust_model",schemaPath:"#/properties/trust_model/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-else {
-errors = _errs27;
-if(vErrors !== null){
-if(_errs27){
-vErrors.length = _errs27;
-}
-else {
-vErrors = null;
-}
-}
-}
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate32.errors = vErrors;
@@ -1942,34 +900,16 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.email === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "email"}, "must have required property '"+"email"+"'");
 errors++;
 }
 if(data.username === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "username"}, "must have required property '"+"username"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(func2.call(schema18.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
@@ -1977,24 +917,12 @@ if(data.created_at !== undefined){
 let data0 = data.created_at;
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-const err3 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -2002,157 +930,79 @@ if(data.email !== undefined){
 let data1 = data.email;
 if(typeof data1 === "string"){
 if(!(formats30.validate(data1))){
-const err5 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/format", "format", {format: "email"}, "must match format \""+"email"+"\"");
 errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.full_name !== undefined){
 if(typeof data.full_name !== "string"){
-const err7 = {instancePath:instancePath+"/full_name",schemaPath:"#/properties/full_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.login_name !== undefined){
 if(typeof data.login_name !== "string"){
-const err8 = {instancePath:instancePath+"/login_name",schemaPath:"#/properties/login_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.must_change_password !== undefined){
 if(typeof data.must_change_password !== "boolean"){
-const err9 = {instancePath:instancePath+"/must_change_password",schemaPath:"#/properties/must_change_password/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/must_change_password", "#/properties/must_change_password/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.password !== undefined){
 if(typeof data.password !== "string"){
-const err10 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/password", "#/properties/password/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.restricted !== undefined){
 if(typeof data.restricted !== "boolean"){
-const err11 = {instancePath:instancePath+"/restricted",schemaPath:"#/properties/restricted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/restricted", "#/properties/restricted/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.send_notify !== undefined){
 if(typeof data.send_notify !== "boolean"){
-const err12 = {instancePath:instancePath+"/send_notify",schemaPath:"#/properties/send_notify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/send_notify", "#/properties/send_notify/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.source_id !== undefined){
 let data8 = data.source_id;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err13 = {instancePath:instancePath+"/source_id",schemaPath:"#/properties/source_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data8 === "string"){
 if(!(formats2.validate(data8))){
-const err14 = {instancePath:instancePath+"/source_id",schemaPath:"#/properties/source_id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.username !== undefined){
 if(typeof data.username !== "string"){
-const err15 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.visibility !== undefined){
 if(typeof data.visibility !== "string"){
-const err16 = {instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate33.errors = vErrors;
@@ -2167,61 +1017,31 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.due_date === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "due_date"},message:"must have required property '"+"due_date"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "due_date"}, "must have required property '"+"due_date"+"'");
 errors++;
 }
 for(const key0 in data){
 if(!(key0 === "due_date")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.due_date !== undefined){
 let data0 = data.due_date;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err2 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/type",keyword:"type",params:{type: schema19.properties.due_date.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema19.properties.due_date.type}, "must be string,null");
 errors++;
 }
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-const err3 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate34.errors = vErrors;
@@ -2237,51 +1057,27 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(func2.call(schema20.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.assignee !== undefined){
 if(typeof data.assignee !== "string"){
-const err1 = {instancePath:instancePath+"/assignee",schemaPath:"#/properties/assignee/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.assignees !== undefined){
 let data1 = data.assignees;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/assignees",schemaPath:"#/properties/assignees/type",keyword:"type",params:{type: schema20.properties.assignees.type},message:"must be array,null"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema20.properties.assignees.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
-const err3 = {instancePath:instancePath+"/assignees/" + i0,schemaPath:"#/properties/assignees/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -2290,37 +1086,19 @@ errors++;
 if(data.body !== undefined){
 let data3 = data.body;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: schema20.properties.body.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: schema20.properties.body.type}, "must be string,null");
 errors++;
 }
 }
 if(data.due_date !== undefined){
 let data4 = data.due_date;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/type",keyword:"type",params:{type: schema20.properties.due_date.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema20.properties.due_date.type}, "must be string,null");
 errors++;
 }
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-const err6 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
@@ -2328,24 +1106,12 @@ errors++;
 if(data.milestone !== undefined){
 let data5 = data.milestone;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-const err7 = {instancePath:instancePath+"/milestone",schemaPath:"#/properties/milestone/type",keyword:"type",params:{type: schema20.properties.milestone.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: schema20.properties.milestone.type}, "must be integer,null");
 errors++;
 }
 if(typeof data5 === "string"){
 if(!(formats2.validate(data5))){
-const err8 = {instancePath:instancePath+"/milestone",schemaPath:"#/properties/milestone/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -2353,61 +1119,31 @@ errors++;
 if(data.ref !== undefined){
 let data6 = data.ref;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err9 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: schema20.properties.ref.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: schema20.properties.ref.type}, "must be string,null");
 errors++;
 }
 }
 if(data.state !== undefined){
 if(typeof data.state !== "string"){
-const err10 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.title !== undefined){
 if(typeof data.title !== "string"){
-const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.unset_due_date !== undefined){
 if(typeof data.unset_due_date !== "boolean"){
-const err12 = {instancePath:instancePath+"/unset_due_date",schemaPath:"#/properties/unset_due_date/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/unset_due_date", "#/properties/unset_due_date/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate35.errors = vErrors;
@@ -2415,7 +1151,6 @@ return errors === 0;
 }
 
 export const validateExternalTracker = validate36;
-const schema21 = {"type":"object","properties":{"external_tracker_format":{"type":"string","description":"External Issue Tracker URL Format. Use the placeholders {user}, {repo} and {index} for the username, repository name and issue index."},"external_tracker_regexp_pattern":{"type":"string","description":"External Issue Tracker issue regular expression"},"external_tracker_style":{"type":"string","description":"External Issue Tracker Number Format, either `numeric`, `alphanumeric`, or `regexp`"},"external_tracker_url":{"type":"string","description":"URL of external issue tracker."}},"description":"ExternalTracker represents settings for external tracker"};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2423,61 +1158,31 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.external_tracker_format !== undefined){
 if(typeof data.external_tracker_format !== "string"){
-const err0 = {instancePath:instancePath+"/external_tracker_format",schemaPath:"#/properties/external_tracker_format/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/external_tracker_format", "#/properties/external_tracker_format/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.external_tracker_regexp_pattern !== undefined){
 if(typeof data.external_tracker_regexp_pattern !== "string"){
-const err1 = {instancePath:instancePath+"/external_tracker_regexp_pattern",schemaPath:"#/properties/external_tracker_regexp_pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/external_tracker_regexp_pattern", "#/properties/external_tracker_regexp_pattern/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.external_tracker_style !== undefined){
 if(typeof data.external_tracker_style !== "string"){
-const err2 = {instancePath:instancePath+"/external_tracker_style",schemaPath:"#/properties/external_tracker_style/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/external_tracker_style", "#/properties/external_tracker_style/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.external_tracker_url !== undefined){
 if(typeof data.external_tracker_url !== "string"){
-const err3 = {instancePath:instancePath+"/external_tracker_url",schemaPath:"#/properties/external_tracker_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/external_tracker_url", "#/properties/external_tracker_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate36.errors = vErrors;
@@ -2485,7 +1190,6 @@ return errors === 0;
 }
 
 export const validateExternalWiki = validate37;
-const schema22 = {"type":"object","properties":{"external_wiki_url":{"type":"string","description":"URL of external wiki."}},"description":"ExternalWiki represents setting for external wiki"};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2493,25 +1197,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.external_wiki_url !== undefined){
 if(typeof data.external_wiki_url !== "string"){
-const err0 = {instancePath:instancePath+"/external_wiki_url",schemaPath:"#/properties/external_wiki_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/external_wiki_url", "#/properties/external_wiki_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate37.errors = vErrors;
@@ -2519,7 +1211,6 @@ return errors === 0;
 }
 
 export const validateInternalTracker = validate38;
-const schema23 = {"type":"object","properties":{"allow_only_contributors_to_track_time":{"type":"boolean","description":"Let only contributors track time (Built-in issue tracker)"},"enable_issue_dependencies":{"type":"boolean","description":"Enable dependencies for issues and pull requests (Built-in issue tracker)"},"enable_time_tracker":{"type":"boolean","description":"Enable time tracking (Built-in issue tracker)"}},"description":"InternalTracker represents settings for internal tracker"};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2527,49 +1218,25 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.allow_only_contributors_to_track_time !== undefined){
 if(typeof data.allow_only_contributors_to_track_time !== "boolean"){
-const err0 = {instancePath:instancePath+"/allow_only_contributors_to_track_time",schemaPath:"#/properties/allow_only_contributors_to_track_time/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_only_contributors_to_track_time", "#/properties/allow_only_contributors_to_track_time/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.enable_issue_dependencies !== undefined){
 if(typeof data.enable_issue_dependencies !== "boolean"){
-const err1 = {instancePath:instancePath+"/enable_issue_dependencies",schemaPath:"#/properties/enable_issue_dependencies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/enable_issue_dependencies", "#/properties/enable_issue_dependencies/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.enable_time_tracker !== undefined){
 if(typeof data.enable_time_tracker !== "boolean"){
-const err2 = {instancePath:instancePath+"/enable_time_tracker",schemaPath:"#/properties/enable_time_tracker/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/enable_time_tracker", "#/properties/enable_time_tracker/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate38.errors = vErrors;
@@ -2578,7 +1245,6 @@ return errors === 0;
 
 export const validateIssue = validate39;
 const schema24 = {"type":"object","properties":{"assets":{"type":"array","items":{"$ref":"#/$defs/Attachment"}},"assignee":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]},"assignees":{"type":["array","null"],"items":{"$ref":"#/$defs/User"}},"body":{"type":"string"},"closed_at":{"type":["string","null"],"format":"date-time"},"comments":{"type":"integer","format":"int64"},"created_at":{"type":"string","format":"date-time"},"due_date":{"type":["string","null"],"format":"date-time"},"html_url":{"type":"string"},"id":{"type":"integer","format":"int64"},"is_locked":{"type":"boolean"},"labels":{"type":"array","items":{"$ref":"#/$defs/Label"}},"milestone":{"anyOf":[{"$ref":"#/$defs/Milestone"},{"type":"null"}]},"number":{"type":"integer","format":"int64"},"original_author":{"type":"string"},"original_author_id":{"type":"integer","format":"int64"},"pin_order":{"type":"integer","format":"int64"},"pull_request":{"anyOf":[{"$ref":"#/$defs/PullRequestMeta"},{"type":"null"}]},"ref":{"type":"string"},"repository":{"$ref":"#/$defs/RepositoryMeta"},"state":{"$ref":"#/$defs/StateType"},"time_estimate":{"type":"integer","format":"int64"},"title":{"type":"string"},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string"},"user":{"$ref":"#/$defs/User"}},"description":"Issue represents an issue in a repository"};
-const schema25 = {"type":"object","properties":{"active":{"type":"boolean","description":"Is user active"},"avatar_url":{"type":"string","description":"URL to the user's avatar"},"created":{"type":"string","format":"date-time"},"description":{"type":"string","description":"the user's description"},"email":{"type":"string","format":"email"},"followers_count":{"type":"integer","format":"int64","description":"user counts"},"following_count":{"type":"integer","format":"int64"},"full_name":{"type":"string","description":"the user's full name"},"html_url":{"type":"string","description":"URL to the user's gitea page"},"id":{"type":"integer","format":"int64","description":"the user's id"},"is_admin":{"type":"boolean","description":"Is the user an administrator"},"language":{"type":"string","description":"User locale"},"last_login":{"type":"string","format":"date-time"},"location":{"type":"string","description":"the user's location"},"login":{"type":"string","description":"login of the user, same as `username`"},"login_name":{"type":"string","description":"identifier of the user, provided by the external authenticator (if configured)","default":"empty"},"prohibit_login":{"type":"boolean","description":"Is user login prohibited"},"restricted":{"type":"boolean","description":"Is user restricted"},"source_id":{"type":"integer","format":"int64","description":"The ID of the user's Authentication Source"},"starred_repos_count":{"type":"integer","format":"int64"},"visibility":{"type":"string","description":"User visibility level option: public, limited, private"},"website":{"type":"string","description":"the user's website"},"username":{"type":"string","description":"the user's username (same as `login`; added by Gitea's custom JSON marshaller)"}},"description":"User represents a user"};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2586,25 +1252,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.active !== undefined){
 if(typeof data.active !== "boolean"){
-const err0 = {instancePath:instancePath+"/active",schemaPath:"#/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/active", "#/properties/active/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.avatar_url !== undefined){
 if(typeof data.avatar_url !== "string"){
-const err1 = {instancePath:instancePath+"/avatar_url",schemaPath:"#/properties/avatar_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -2612,36 +1266,18 @@ if(data.created !== undefined){
 let data2 = data.created;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-const err2 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/created", "#/properties/created/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/created", "#/properties/created/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -2649,48 +1285,24 @@ if(data.email !== undefined){
 let data4 = data.email;
 if(typeof data4 === "string"){
 if(!(formats30.validate(data4))){
-const err5 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/format", "format", {format: "email"}, "must match format \""+"email"+"\"");
 errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.followers_count !== undefined){
 let data5 = data.followers_count;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err7 = {instancePath:instancePath+"/followers_count",schemaPath:"#/properties/followers_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/followers_count", "#/properties/followers_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data5 === "string"){
 if(!(formats2.validate(data5))){
-const err8 = {instancePath:instancePath+"/followers_count",schemaPath:"#/properties/followers_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/followers_count", "#/properties/followers_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -2698,98 +1310,50 @@ errors++;
 if(data.following_count !== undefined){
 let data6 = data.following_count;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err9 = {instancePath:instancePath+"/following_count",schemaPath:"#/properties/following_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/following_count", "#/properties/following_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data6 === "string"){
 if(!(formats2.validate(data6))){
-const err10 = {instancePath:instancePath+"/following_count",schemaPath:"#/properties/following_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/following_count", "#/properties/following_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.full_name !== undefined){
 if(typeof data.full_name !== "string"){
-const err11 = {instancePath:instancePath+"/full_name",schemaPath:"#/properties/full_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.html_url !== undefined){
 if(typeof data.html_url !== "string"){
-const err12 = {instancePath:instancePath+"/html_url",schemaPath:"#/properties/html_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data9 = data.id;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data9 === "string"){
 if(!(formats2.validate(data9))){
-const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.is_admin !== undefined){
 if(typeof data.is_admin !== "boolean"){
-const err15 = {instancePath:instancePath+"/is_admin",schemaPath:"#/properties/is_admin/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/is_admin", "#/properties/is_admin/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.language !== undefined){
 if(typeof data.language !== "string"){
-const err16 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath+"/language", "#/properties/language/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -2797,108 +1361,54 @@ if(data.last_login !== undefined){
 let data12 = data.last_login;
 if(typeof data12 === "string"){
 if(!(formats0.validate(data12))){
-const err17 = {instancePath:instancePath+"/last_login",schemaPath:"#/properties/last_login/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = pushError(vErrors, instancePath+"/last_login", "#/properties/last_login/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/last_login",schemaPath:"#/properties/last_login/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = pushError(vErrors, instancePath+"/last_login", "#/properties/last_login/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.location !== undefined){
 if(typeof data.location !== "string"){
-const err19 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.login !== undefined){
 if(typeof data.login !== "string"){
-const err20 = {instancePath:instancePath+"/login",schemaPath:"#/properties/login/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = pushError(vErrors, instancePath+"/login", "#/properties/login/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.login_name !== undefined){
 if(typeof data.login_name !== "string"){
-const err21 = {instancePath:instancePath+"/login_name",schemaPath:"#/properties/login_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.prohibit_login !== undefined){
 if(typeof data.prohibit_login !== "boolean"){
-const err22 = {instancePath:instancePath+"/prohibit_login",schemaPath:"#/properties/prohibit_login/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = pushError(vErrors, instancePath+"/prohibit_login", "#/properties/prohibit_login/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.restricted !== undefined){
 if(typeof data.restricted !== "boolean"){
-const err23 = {instancePath:instancePath+"/restricted",schemaPath:"#/properties/restricted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = pushError(vErrors, instancePath+"/restricted", "#/properties/restricted/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.source_id !== undefined){
 let data18 = data.source_id;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err24 = {instancePath:instancePath+"/source_id",schemaPath:"#/properties/source_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data18 === "string"){
 if(!(formats2.validate(data18))){
-const err25 = {instancePath:instancePath+"/source_id",schemaPath:"#/properties/source_id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -2906,80 +1416,43 @@ errors++;
 if(data.starred_repos_count !== undefined){
 let data19 = data.starred_repos_count;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err26 = {instancePath:instancePath+"/starred_repos_count",schemaPath:"#/properties/starred_repos_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+vErrors = pushError(vErrors, instancePath+"/starred_repos_count", "#/properties/starred_repos_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data19 === "string"){
 if(!(formats2.validate(data19))){
-const err27 = {instancePath:instancePath+"/starred_repos_count",schemaPath:"#/properties/starred_repos_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+vErrors = pushError(vErrors, instancePath+"/starred_repos_count", "#/properties/starred_repos_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.visibility !== undefined){
 if(typeof data.visibility !== "string"){
-const err28 = {instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.website !== undefined){
 if(typeof data.website !== "string"){
-const err29 = {instancePath:instancePath+"/website",schemaPath:"#/properties/website/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.username !== undefined){
 if(typeof data.username !== "string"){
-const err30 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate41.errors = vErrors;
 return errors === 0;
 }
 
-const schema26 = {"type":"object","properties":{"color":{"type":"string"},"description":{"type":"string","description":"Description provides additional context about the label's purpose"},"exclusive":{"type":"boolean"},"id":{"type":"integer","format":"int64","description":"ID is the unique identifier for the label"},"is_archived":{"type":"boolean"},"name":{"type":"string","description":"Name is the display name of the label"},"url":{"type":"string","description":"URL is the API endpoint for accessing this label"}},"description":"Label a label to an issue or a pr"};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2987,110 +1460,56 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.color !== undefined){
 if(typeof data.color !== "string"){
-const err0 = {instancePath:instancePath+"/color",schemaPath:"#/properties/color/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.exclusive !== undefined){
 if(typeof data.exclusive !== "boolean"){
-const err2 = {instancePath:instancePath+"/exclusive",schemaPath:"#/properties/exclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/exclusive", "#/properties/exclusive/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data3 = data.id;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data3 === "string"){
 if(!(formats2.validate(data3))){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.is_archived !== undefined){
 if(typeof data.is_archived !== "boolean"){
-const err5 = {instancePath:instancePath+"/is_archived",schemaPath:"#/properties/is_archived/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/is_archived", "#/properties/is_archived/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.url !== undefined){
 if(typeof data.url !== "string"){
-const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate44.errors = vErrors;
@@ -3098,19 +1517,12 @@ return errors === 0;
 }
 
 const schema27 = {"type":"object","properties":{"closed_at":{"type":["string","null"],"format":"date-time"},"closed_issues":{"type":"integer","format":"int64","description":"ClosedIssues is the number of closed issues in this milestone"},"created_at":{"type":"string","format":"date-time"},"description":{"type":"string","description":"Description provides details about the milestone"},"due_on":{"type":["string","null"],"format":"date-time"},"id":{"type":"integer","format":"int64","description":"ID is the unique identifier for the milestone"},"open_issues":{"type":"integer","format":"int64","description":"OpenIssues is the number of open issues in this milestone"},"state":{"$ref":"#/$defs/StateType"},"title":{"type":"string","description":"Title is the title of the milestone"},"updated_at":{"type":"string","format":"date-time"}},"description":"Milestone milestone is a collection of issues on one repository"};
-const schema28 = {"type":"string","description":"StateType issue state type"};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 validate47.errors = vErrors;
@@ -3125,24 +1537,12 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.closed_at !== undefined){
 let data0 = data.closed_at;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/closed_at",schemaPath:"#/properties/closed_at/type",keyword:"type",params:{type: schema27.properties.closed_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema27.properties.closed_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-const err1 = {instancePath:instancePath+"/closed_at",schemaPath:"#/properties/closed_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
@@ -3150,24 +1550,12 @@ errors++;
 if(data.closed_issues !== undefined){
 let data1 = data.closed_issues;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/closed_issues",schemaPath:"#/properties/closed_issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_issues", "#/properties/closed_issues/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data1 === "string"){
 if(!(formats2.validate(data1))){
-const err3 = {instancePath:instancePath+"/closed_issues",schemaPath:"#/properties/closed_issues/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_issues", "#/properties/closed_issues/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -3176,60 +1564,30 @@ if(data.created_at !== undefined){
 let data2 = data.created_at;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-const err4 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.due_on !== undefined){
 let data4 = data.due_on;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/due_on",schemaPath:"#/properties/due_on/type",keyword:"type",params:{type: schema27.properties.due_on.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/type", "type", {type: schema27.properties.due_on.type}, "must be string,null");
 errors++;
 }
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-const err8 = {instancePath:instancePath+"/due_on",schemaPath:"#/properties/due_on/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
@@ -3237,24 +1595,12 @@ errors++;
 if(data.id !== undefined){
 let data5 = data.id;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data5 === "string"){
 if(!(formats2.validate(data5))){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -3262,24 +1608,12 @@ errors++;
 if(data.open_issues !== undefined){
 let data6 = data.open_issues;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err11 = {instancePath:instancePath+"/open_issues",schemaPath:"#/properties/open_issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/open_issues", "#/properties/open_issues/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data6 === "string"){
 if(!(formats2.validate(data6))){
-const err12 = {instancePath:instancePath+"/open_issues",schemaPath:"#/properties/open_issues/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/open_issues", "#/properties/open_issues/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -3292,13 +1626,7 @@ errors = vErrors.length;
 }
 if(data.title !== undefined){
 if(typeof data.title !== "string"){
-const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -3306,36 +1634,18 @@ if(data.updated_at !== undefined){
 let data9 = data.updated_at;
 if(typeof data9 === "string"){
 if(!(formats0.validate(data9))){
-const err14 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate46.errors = vErrors;
@@ -3350,81 +1660,44 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.draft !== undefined){
 if(typeof data.draft !== "boolean"){
-const err0 = {instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/draft", "#/properties/draft/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.html_url !== undefined){
 if(typeof data.html_url !== "string"){
-const err1 = {instancePath:instancePath+"/html_url",schemaPath:"#/properties/html_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.merged !== undefined){
 if(typeof data.merged !== "boolean"){
-const err2 = {instancePath:instancePath+"/merged",schemaPath:"#/properties/merged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/merged", "#/properties/merged/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.merged_at !== undefined){
 let data3 = data.merged_at;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/merged_at",schemaPath:"#/properties/merged_at/type",keyword:"type",params:{type: schema29.properties.merged_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema29.properties.merged_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-const err4 = {instancePath:instancePath+"/merged_at",schemaPath:"#/properties/merged_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate50.errors = vErrors;
 return errors === 0;
 }
 
-const schema30 = {"type":"object","properties":{"full_name":{"type":"string"},"id":{"type":"integer","format":"int64"},"name":{"type":"string"},"owner":{"type":"string"}},"description":"RepositoryMeta basic repository information"};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3432,74 +1705,38 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.full_name !== undefined){
 if(typeof data.full_name !== "string"){
-const err0 = {instancePath:instancePath+"/full_name",schemaPath:"#/properties/full_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data1 = data.id;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data1 === "string"){
 if(!(formats2.validate(data1))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.owner !== undefined){
 if(typeof data.owner !== "string"){
-const err4 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate52.errors = vErrors;
@@ -3523,13 +1760,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/assets",schemaPath:"#/properties/assets/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/assets", "#/properties/assets/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
@@ -3547,26 +1778,14 @@ valid3 = valid3 || _valid0;
 if(!valid3){
 const _errs7 = errors;
 if(data2 !== null){
-const err1 = {instancePath:instancePath+"/assignee",schemaPath:"#/properties/assignee/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
 }
 if(!valid3){
-const err2 = {instancePath:instancePath+"/assignee",schemaPath:"#/properties/assignee/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
@@ -3584,13 +1803,7 @@ vErrors = null;
 if(data.assignees !== undefined){
 let data3 = data.assignees;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/assignees",schemaPath:"#/properties/assignees/type",keyword:"type",params:{type: schema24.properties.assignees.type},message:"must be array,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema24.properties.assignees.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data3)){
@@ -3605,37 +1818,19 @@ errors = vErrors.length;
 }
 if(data.body !== undefined){
 if(typeof data.body !== "string"){
-const err4 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.closed_at !== undefined){
 let data6 = data.closed_at;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err5 = {instancePath:instancePath+"/closed_at",schemaPath:"#/properties/closed_at/type",keyword:"type",params:{type: schema24.properties.closed_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema24.properties.closed_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data6 === "string"){
 if(!(formats0.validate(data6))){
-const err6 = {instancePath:instancePath+"/closed_at",schemaPath:"#/properties/closed_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
@@ -3643,24 +1838,12 @@ errors++;
 if(data.comments !== undefined){
 let data7 = data.comments;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err7 = {instancePath:instancePath+"/comments",schemaPath:"#/properties/comments/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/comments", "#/properties/comments/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data7 === "string"){
 if(!(formats2.validate(data7))){
-const err8 = {instancePath:instancePath+"/comments",schemaPath:"#/properties/comments/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/comments", "#/properties/comments/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -3669,98 +1852,50 @@ if(data.created_at !== undefined){
 let data8 = data.created_at;
 if(typeof data8 === "string"){
 if(!(formats0.validate(data8))){
-const err9 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.due_date !== undefined){
 let data9 = data.due_date;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err11 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/type",keyword:"type",params:{type: schema24.properties.due_date.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema24.properties.due_date.type}, "must be string,null");
 errors++;
 }
 if(typeof data9 === "string"){
 if(!(formats0.validate(data9))){
-const err12 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 }
 if(data.html_url !== undefined){
 if(typeof data.html_url !== "string"){
-const err13 = {instancePath:instancePath+"/html_url",schemaPath:"#/properties/html_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data11 = data.id;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data11 === "string"){
 if(!(formats2.validate(data11))){
-const err15 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.is_locked !== undefined){
 if(typeof data.is_locked !== "boolean"){
-const err16 = {instancePath:instancePath+"/is_locked",schemaPath:"#/properties/is_locked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath+"/is_locked", "#/properties/is_locked/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -3776,13 +1911,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
@@ -3800,26 +1929,14 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs34 = errors;
 if(data15 !== null){
-const err18 = {instancePath:instancePath+"/milestone",schemaPath:"#/properties/milestone/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
 var _valid1 = _errs34 === errors;
 valid8 = valid8 || _valid1;
 }
 if(!valid8){
-const err19 = {instancePath:instancePath+"/milestone",schemaPath:"#/properties/milestone/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
@@ -3837,61 +1954,31 @@ vErrors = null;
 if(data.number !== undefined){
 let data16 = data.number;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err20 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = pushError(vErrors, instancePath+"/number", "#/properties/number/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data16 === "string"){
 if(!(formats2.validate(data16))){
-const err21 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = pushError(vErrors, instancePath+"/number", "#/properties/number/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.original_author !== undefined){
 if(typeof data.original_author !== "string"){
-const err22 = {instancePath:instancePath+"/original_author",schemaPath:"#/properties/original_author/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = pushError(vErrors, instancePath+"/original_author", "#/properties/original_author/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.original_author_id !== undefined){
 let data18 = data.original_author_id;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err23 = {instancePath:instancePath+"/original_author_id",schemaPath:"#/properties/original_author_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = pushError(vErrors, instancePath+"/original_author_id", "#/properties/original_author_id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data18 === "string"){
 if(!(formats2.validate(data18))){
-const err24 = {instancePath:instancePath+"/original_author_id",schemaPath:"#/properties/original_author_id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = pushError(vErrors, instancePath+"/original_author_id", "#/properties/original_author_id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -3899,24 +1986,12 @@ errors++;
 if(data.pin_order !== undefined){
 let data19 = data.pin_order;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err25 = {instancePath:instancePath+"/pin_order",schemaPath:"#/properties/pin_order/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+vErrors = pushError(vErrors, instancePath+"/pin_order", "#/properties/pin_order/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data19 === "string"){
 if(!(formats2.validate(data19))){
-const err26 = {instancePath:instancePath+"/pin_order",schemaPath:"#/properties/pin_order/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+vErrors = pushError(vErrors, instancePath+"/pin_order", "#/properties/pin_order/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -3935,26 +2010,14 @@ valid9 = valid9 || _valid2;
 if(!valid9){
 const _errs47 = errors;
 if(data20 !== null){
-const err27 = {instancePath:instancePath+"/pull_request",schemaPath:"#/properties/pull_request/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+vErrors = pushError(vErrors, instancePath+"/pull_request", "#/properties/pull_request/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
 var _valid2 = _errs47 === errors;
 valid9 = valid9 || _valid2;
 }
 if(!valid9){
-const err28 = {instancePath:instancePath+"/pull_request",schemaPath:"#/properties/pull_request/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+vErrors = pushError(vErrors, instancePath+"/pull_request", "#/properties/pull_request/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
@@ -3971,13 +2034,7 @@ vErrors = null;
 }
 if(data.ref !== undefined){
 if(typeof data.ref !== "string"){
-const err29 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -3996,37 +2053,19 @@ errors = vErrors.length;
 if(data.time_estimate !== undefined){
 let data24 = data.time_estimate;
 if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
-const err30 = {instancePath:instancePath+"/time_estimate",schemaPath:"#/properties/time_estimate/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+vErrors = pushError(vErrors, instancePath+"/time_estimate", "#/properties/time_estimate/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data24 === "string"){
 if(!(formats2.validate(data24))){
-const err31 = {instancePath:instancePath+"/time_estimate",schemaPath:"#/properties/time_estimate/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+vErrors = pushError(vErrors, instancePath+"/time_estimate", "#/properties/time_estimate/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.title !== undefined){
 if(typeof data.title !== "string"){
-const err32 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -4034,36 +2073,18 @@ if(data.updated_at !== undefined){
 let data26 = data.updated_at;
 if(typeof data26 === "string"){
 if(!(formats0.validate(data26))){
-const err33 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.url !== undefined){
 if(typeof data.url !== "string"){
-const err35 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -4075,13 +2096,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate39.errors = vErrors;
@@ -4089,7 +2104,6 @@ return errors === 0;
 }
 
 export const validateIssueDeadline = validate56;
-const schema31 = {"type":"object","properties":{"due_date":{"type":"string","format":"date-time"}},"description":"IssueDeadline represents an issue deadline"};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4099,36 +2113,18 @@ if(data.due_date !== undefined){
 let data0 = data.due_date;
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-const err0 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate56.errors = vErrors;
@@ -4136,7 +2132,6 @@ return errors === 0;
 }
 
 export const validateIssueMeta = validate57;
-const schema32 = {"type":"object","properties":{"index":{"type":"integer","format":"int64"},"owner":{"type":"string","description":"owner of the issue's repo"},"repo":{"type":"string"}},"additionalProperties":false,"description":"IssueMeta basic issue information"};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4144,74 +2139,38 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((key0 === "index") || (key0 === "owner")) || (key0 === "repo"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.index !== undefined){
 let data0 = data.index;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err1 = {instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/index", "#/properties/index/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data0 === "string"){
 if(!(formats2.validate(data0))){
-const err2 = {instancePath:instancePath+"/index",schemaPath:"#/properties/index/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/index", "#/properties/index/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.owner !== undefined){
 if(typeof data.owner !== "string"){
-const err3 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.repo !== undefined){
 if(typeof data.repo !== "string"){
-const err4 = {instancePath:instancePath+"/repo",schemaPath:"#/properties/repo/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/repo", "#/properties/repo/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate57.errors = vErrors;
@@ -4226,110 +2185,56 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.color !== undefined){
 if(typeof data.color !== "string"){
-const err0 = {instancePath:instancePath+"/color",schemaPath:"#/properties/color/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.exclusive !== undefined){
 if(typeof data.exclusive !== "boolean"){
-const err2 = {instancePath:instancePath+"/exclusive",schemaPath:"#/properties/exclusive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/exclusive", "#/properties/exclusive/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data3 = data.id;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data3 === "string"){
 if(!(formats2.validate(data3))){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.is_archived !== undefined){
 if(typeof data.is_archived !== "boolean"){
-const err5 = {instancePath:instancePath+"/is_archived",schemaPath:"#/properties/is_archived/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/is_archived", "#/properties/is_archived/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.url !== undefined){
 if(typeof data.url !== "string"){
-const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate58.errors = vErrors;
@@ -4345,24 +2250,12 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.closed_at !== undefined){
 let data0 = data.closed_at;
 if((typeof data0 !== "string") && (data0 !== null)){
-const err0 = {instancePath:instancePath+"/closed_at",schemaPath:"#/properties/closed_at/type",keyword:"type",params:{type: schema27.properties.closed_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema27.properties.closed_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
-const err1 = {instancePath:instancePath+"/closed_at",schemaPath:"#/properties/closed_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
@@ -4370,24 +2263,12 @@ errors++;
 if(data.closed_issues !== undefined){
 let data1 = data.closed_issues;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/closed_issues",schemaPath:"#/properties/closed_issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_issues", "#/properties/closed_issues/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data1 === "string"){
 if(!(formats2.validate(data1))){
-const err3 = {instancePath:instancePath+"/closed_issues",schemaPath:"#/properties/closed_issues/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_issues", "#/properties/closed_issues/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -4396,60 +2277,30 @@ if(data.created_at !== undefined){
 let data2 = data.created_at;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-const err4 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.due_on !== undefined){
 let data4 = data.due_on;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/due_on",schemaPath:"#/properties/due_on/type",keyword:"type",params:{type: schema27.properties.due_on.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/type", "type", {type: schema27.properties.due_on.type}, "must be string,null");
 errors++;
 }
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
-const err8 = {instancePath:instancePath+"/due_on",schemaPath:"#/properties/due_on/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
@@ -4457,24 +2308,12 @@ errors++;
 if(data.id !== undefined){
 let data5 = data.id;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data5 === "string"){
 if(!(formats2.validate(data5))){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -4482,24 +2321,12 @@ errors++;
 if(data.open_issues !== undefined){
 let data6 = data.open_issues;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err11 = {instancePath:instancePath+"/open_issues",schemaPath:"#/properties/open_issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/open_issues", "#/properties/open_issues/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data6 === "string"){
 if(!(formats2.validate(data6))){
-const err12 = {instancePath:instancePath+"/open_issues",schemaPath:"#/properties/open_issues/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/open_issues", "#/properties/open_issues/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -4512,13 +2339,7 @@ errors = vErrors.length;
 }
 if(data.title !== undefined){
 if(typeof data.title !== "string"){
-const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -4526,36 +2347,18 @@ if(data.updated_at !== undefined){
 let data9 = data.updated_at;
 if(typeof data9 === "string"){
 if(!(formats0.validate(data9))){
-const err14 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate59.errors = vErrors;
@@ -4563,7 +2366,6 @@ return errors === 0;
 }
 
 export const validateOrganization = validate61;
-const schema35 = {"type":"object","properties":{"avatar_url":{"type":"string","description":"The URL of the organization's avatar"},"description":{"type":"string","description":"The description of the organization"},"email":{"type":"string","description":"The email address of the organization"},"full_name":{"type":"string","description":"The full display name of the organization"},"id":{"type":"integer","format":"int64","description":"The unique identifier of the organization"},"location":{"type":"string","description":"The location of the organization"},"name":{"type":"string","description":"The name of the organization"},"repo_admin_change_team_access":{"type":"boolean","description":"Whether repository administrators can change team access"},"username":{"type":"string","description":"username of the organization\ndeprecated"},"visibility":{"type":"string","description":"The visibility level of the organization (public, limited, private)"},"website":{"type":"string","description":"The website URL of the organization"}},"description":"Organization represents an organization"};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4571,158 +2373,80 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.avatar_url !== undefined){
 if(typeof data.avatar_url !== "string"){
-const err0 = {instancePath:instancePath+"/avatar_url",schemaPath:"#/properties/avatar_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.email !== undefined){
 if(typeof data.email !== "string"){
-const err2 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.full_name !== undefined){
 if(typeof data.full_name !== "string"){
-const err3 = {instancePath:instancePath+"/full_name",schemaPath:"#/properties/full_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data4 = data.id;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data4 === "string"){
 if(!(formats2.validate(data4))){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.location !== undefined){
 if(typeof data.location !== "string"){
-const err6 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.repo_admin_change_team_access !== undefined){
 if(typeof data.repo_admin_change_team_access !== "boolean"){
-const err8 = {instancePath:instancePath+"/repo_admin_change_team_access",schemaPath:"#/properties/repo_admin_change_team_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/repo_admin_change_team_access", "#/properties/repo_admin_change_team_access/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.username !== undefined){
 if(typeof data.username !== "string"){
-const err9 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.visibility !== undefined){
 if(typeof data.visibility !== "string"){
-const err10 = {instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.website !== undefined){
 if(typeof data.website !== "string"){
-const err11 = {instancePath:instancePath+"/website",schemaPath:"#/properties/website/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate61.errors = vErrors;
@@ -4730,9 +2454,7 @@ return errors === 0;
 }
 
 export const validatePRBranchInfo = validate62;
-const schema36 = {"type":"object","properties":{"label":{"type":"string","description":"The display name of the branch"},"ref":{"type":"string","description":"The git reference of the branch"},"repo":{"$ref":"#/$defs/Repository"},"repo_id":{"type":"integer","format":"int64","description":"The unique identifier of the repository"},"sha":{"type":"string","description":"The commit SHA of the branch head"}},"description":"PRBranchInfo information about a branch"};
-const schema37 = {"type":"object","properties":{"allow_fast_forward_only_merge":{"type":"boolean"},"allow_manual_merge":{"type":"boolean"},"allow_merge_commits":{"type":"boolean"},"allow_rebase":{"type":"boolean"},"allow_rebase_explicit":{"type":"boolean"},"allow_rebase_update":{"type":"boolean"},"allow_squash_merge":{"type":"boolean"},"archived":{"type":"boolean"},"archived_at":{"type":"string","format":"date-time"},"autodetect_manual_merge":{"type":"boolean"},"avatar_url":{"type":"string"},"clone_url":{"type":"string"},"created_at":{"type":"string","format":"date-time"},"default_allow_maintainer_edit":{"type":"boolean"},"default_branch":{"type":"string"},"default_delete_branch_after_merge":{"type":"boolean"},"default_merge_style":{"type":"string"},"description":{"type":"string"},"empty":{"type":"boolean"},"external_tracker":{"$ref":"#/$defs/ExternalTracker"},"external_wiki":{"$ref":"#/$defs/ExternalWiki"},"fork":{"type":"boolean"},"forks_count":{"type":"integer","format":"int64"},"full_name":{"type":"string"},"has_actions":{"type":"boolean"},"has_code":{"type":"boolean"},"has_issues":{"type":"boolean"},"has_packages":{"type":"boolean"},"has_projects":{"type":"boolean"},"has_pull_requests":{"type":"boolean"},"has_releases":{"type":"boolean"},"has_wiki":{"type":"boolean"},"html_url":{"type":"string"},"id":{"type":"integer","format":"int64"},"ignore_whitespace_conflicts":{"type":"boolean"},"internal":{"type":"boolean"},"internal_tracker":{"$ref":"#/$defs/InternalTracker"},"language":{"type":"string"},"languages_url":{"type":"string"},"licenses":{"type":["array","null"],"items":{"type":"string"}},"link":{"type":"string"},"mirror":{"type":"boolean"},"mirror_interval":{"type":"string"},"mirror_updated":{"type":"string","format":"date-time"},"name":{"type":"string"},"object_format_name":{"oneOf":[{"const":"sha1"},{"const":"sha256"}],"description":"ObjectFormatName of the underlying git repository"},"open_issues_count":{"type":"integer","format":"int64"},"open_pr_counter":{"type":"integer","format":"int64"},"original_url":{"type":"string"},"owner":{"$ref":"#/$defs/User"},"parent":{"anyOf":[{"$ref":"#/$defs/Repository"},{"type":"null"}]},"permissions":{"$ref":"#/$defs/Permission"},"private":{"type":"boolean"},"projects_mode":{"type":"string"},"release_counter":{"type":"integer","format":"int64"},"repo_transfer":{"anyOf":[{"$ref":"#/$defs/RepoTransfer"},{"type":"null"}]},"size":{"type":"integer","format":"int64"},"ssh_url":{"type":"string"},"stars_count":{"type":"integer","format":"int64"},"template":{"type":"boolean"},"topics":{"type":["array","null"],"items":{"type":"string"}},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string"},"watchers_count":{"type":"integer","format":"int64"},"website":{"type":"string"}},"description":"Repository represents a repository"};
-const schema38 = {"type":"object","properties":{"admin":{"type":"boolean"},"pull":{"type":"boolean"},"push":{"type":"boolean"}},"description":"Permission represents a set of permissions"};
+const schema37 = {"type":"object","properties":{"allow_fast_forward_only_merge":{"type":"boolean"},"allow_manual_merge":{"type":"boolean"},"allow_merge_commits":{"type":"boolean"},"allow_rebase":{"type":"boolean"},"allow_rebase_explicit":{"type":"boolean"},"allow_rebase_update":{"type":"boolean"},"allow_squash_merge":{"type":"boolean"},"archived":{"type":"boolean"},"archived_at":{"type":"string","format":"date-time"},"autodetect_manual_merge":{"type":"boolean"},"avatar_url":{"type":"string"},"clone_url":{"type":"string"},"created_at":{"type":"string","format":"date-time"},"default_allow_maintainer_edit":{"type":"boolean"},"default_branch":{"type":"string"},"default_delete_branch_after_merge":{"type":"boolean"},"default_merge_style":{"type":"string"},"description":{"type":"string"},"empty":{"type":"boolean"},"external_tracker":{"$ref":"#/$defs/ExternalTracker"},"external_wiki":{"$ref":"#/$defs/ExternalWiki"},"fork":{"type":"boolean"},"forks_count":{"type":"integer","format":"int64"},"full_name":{"type":"string"},"has_actions":{"type":"boolean"},"has_code":{"type":"boolean"},"has_issues":{"type":"boolean"},"has_packages":{"type":"boolean"},"has_projects":{"type":"boolean"},"has_pull_requests":{"type":"boolean"},"has_releases":{"type":"boolean"},"has_wiki":{"type":"boolean"},"html_url":{"type":"string"},"id":{"type":"integer","format":"int64"},"ignore_whitespace_conflicts":{"type":"boolean"},"internal":{"type":"boolean"},"internal_tracker":{"$ref":"#/$defs/InternalTracker"},"language":{"type":"string"},"languages_url":{"type":"string"},"licenses":{"type":["array","null"],"items":{"type":"string"}},"link":{"type":"string"},"mirror":{"type":"boolean"},"mirror_interval":{"type":"string"},"mirror_updated":{"type":"string","format":"date-time"},"name":{"type":"string"},"object_format_name":{"enum":["sha1","sha256"],"description":"ObjectFormatName of the underlying git repository"},"open_issues_count":{"type":"integer","format":"int64"},"open_pr_counter":{"type":"integer","format":"int64"},"original_url":{"type":"string"},"owner":{"$ref":"#/$defs/User"},"parent":{"anyOf":[{"$ref":"#/$defs/Repository"},{"type":"null"}]},"permissions":{"$ref":"#/$defs/Permission"},"private":{"type":"boolean"},"projects_mode":{"type":"string"},"release_counter":{"type":"integer","format":"int64"},"repo_transfer":{"anyOf":[{"$ref":"#/$defs/RepoTransfer"},{"type":"null"}]},"size":{"type":"integer","format":"int64"},"ssh_url":{"type":"string"},"stars_count":{"type":"integer","format":"int64"},"template":{"type":"boolean"},"topics":{"type":["array","null"],"items":{"type":"string"}},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string"},"watchers_count":{"type":"integer","format":"int64"},"website":{"type":"string"}},"description":"Repository represents a repository"};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4740,57 +2462,32 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.admin !== undefined){
 if(typeof data.admin !== "boolean"){
-const err0 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/admin", "#/properties/admin/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.pull !== undefined){
 if(typeof data.pull !== "boolean"){
-const err1 = {instancePath:instancePath+"/pull",schemaPath:"#/properties/pull/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/pull", "#/properties/pull/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.push !== undefined){
 if(typeof data.push !== "boolean"){
-const err2 = {instancePath:instancePath+"/push",schemaPath:"#/properties/push/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/push", "#/properties/push/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate68.errors = vErrors;
 return errors === 0;
 }
 
-const schema39 = {"type":"object","properties":{"doer":{"$ref":"#/$defs/User"},"recipient":{"$ref":"#/$defs/User"},"teams":{"type":"array","items":{"$ref":"#/$defs/Team"}}},"description":"RepoTransfer represents a pending repo transfer"};
-const schema40 = {"type":"object","properties":{"can_create_org_repo":{"type":"boolean","description":"Whether the team can create repositories in the organization"},"description":{"type":"string","description":"The description of the team"},"id":{"type":"integer","format":"int64","description":"The unique identifier of the team"},"includes_all_repositories":{"type":"boolean","description":"Whether the team has access to all repositories in the organization"},"name":{"type":"string","description":"The name of the team"},"organization":{"$ref":"#/$defs/Organization"},"permission":{"oneOf":[{"const":"none"},{"const":"read"},{"const":"write"},{"const":"admin"},{"const":"owner"}]},"units":{"type":"array","items":{"type":"string"}},"units_map":{"type":"object","additionalProperties":{"type":"string"}}},"description":"Team represents a team in an organization"};
+const schema40 = {"type":"object","properties":{"can_create_org_repo":{"type":"boolean","description":"Whether the team can create repositories in the organization"},"description":{"type":"string","description":"The description of the team"},"id":{"type":"integer","format":"int64","description":"The unique identifier of the team"},"includes_all_repositories":{"type":"boolean","description":"Whether the team has access to all repositories in the organization"},"name":{"type":"string","description":"The name of the team"},"organization":{"$ref":"#/$defs/Organization"},"permission":{"enum":["none","read","write","admin","owner"]},"units":{"type":"array","items":{"type":"string"}},"units_map":{"type":"object","additionalProperties":{"type":"string"}}},"description":"Team represents a team in an organization"};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4798,74 +2495,38 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.can_create_org_repo !== undefined){
 if(typeof data.can_create_org_repo !== "boolean"){
-const err0 = {instancePath:instancePath+"/can_create_org_repo",schemaPath:"#/properties/can_create_org_repo/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/can_create_org_repo", "#/properties/can_create_org_repo/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data2 = data.id;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data2 === "string"){
 if(!(formats2.validate(data2))){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.includes_all_repositories !== undefined){
 if(typeof data.includes_all_repositories !== "boolean"){
-const err4 = {instancePath:instancePath+"/includes_all_repositories",schemaPath:"#/properties/includes_all_repositories/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/includes_all_repositories", "#/properties/includes_all_repositories/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -4877,133 +2538,9 @@ errors = vErrors.length;
 }
 if(data.permission !== undefined){
 let data6 = data.permission;
-const _errs13 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs14 = errors;
-if("none" !== data6){
-const err6 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/0/const",keyword:"const",params:{allowedValue: "none"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+if(!(((((data6 === "none") || (data6 === "read")) || (data6 === "write")) || (data6 === "admin")) || (data6 === "owner"))){
+vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema40.properties.permission.enum}, "must be equal to one of the allowed values");
 errors++;
-}
-var _valid0 = _errs14 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
-}
-const _errs15 = errors;
-if("read" !== data6){
-const err7 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/1/const",keyword:"const",params:{allowedValue: "read"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid0 = _errs15 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 1;
-}
-const _errs16 = errors;
-if("write" !== data6){
-const err8 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/2/const",keyword:"const",params:{allowedValue: "write"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var _valid0 = _errs16 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 2;
-}
-const _errs17 = errors;
-if("admin" !== data6){
-const err9 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/3/const",keyword:"const",params:{allowedValue: "admin"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid0 = _errs17 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 3;
-}
-const _errs18 = errors;
-if("owner" !== data6){
-const err10 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/4/const",keyword:"const",params:{allowedValue: "owner"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var _valid0 = _errs18 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 4];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 4;
-}
-}
-}
-}
-}
-if(!valid1){
-const err11 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 if(data.units !== undefined){
@@ -5012,25 +2549,13 @@ if(Array.isArray(data7)){
 const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data7[i0] !== "string"){
-const err12 = {instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/units/" + i0, "#/properties/units/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/units", "#/properties/units/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
@@ -5039,37 +2564,19 @@ let data9 = data.units_map;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key0 in data9){
 if(typeof data9[key0] !== "string"){
-const err14 = {instancePath:instancePath+"/units_map/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/units_map/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/units_map/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/properties/units_map/additionalProperties/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/units_map",schemaPath:"#/properties/units_map/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/units_map", "#/properties/units_map/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate73.errors = vErrors;
@@ -5105,25 +2612,13 @@ errors = vErrors.length;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/teams",schemaPath:"#/properties/teams/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/teams", "#/properties/teams/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate70.errors = vErrors;
@@ -5138,97 +2633,49 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.allow_fast_forward_only_merge !== undefined){
 if(typeof data.allow_fast_forward_only_merge !== "boolean"){
-const err0 = {instancePath:instancePath+"/allow_fast_forward_only_merge",schemaPath:"#/properties/allow_fast_forward_only_merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_fast_forward_only_merge", "#/properties/allow_fast_forward_only_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_manual_merge !== undefined){
 if(typeof data.allow_manual_merge !== "boolean"){
-const err1 = {instancePath:instancePath+"/allow_manual_merge",schemaPath:"#/properties/allow_manual_merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_manual_merge", "#/properties/allow_manual_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_merge_commits !== undefined){
 if(typeof data.allow_merge_commits !== "boolean"){
-const err2 = {instancePath:instancePath+"/allow_merge_commits",schemaPath:"#/properties/allow_merge_commits/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_merge_commits", "#/properties/allow_merge_commits/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_rebase !== undefined){
 if(typeof data.allow_rebase !== "boolean"){
-const err3 = {instancePath:instancePath+"/allow_rebase",schemaPath:"#/properties/allow_rebase/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_rebase", "#/properties/allow_rebase/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_rebase_explicit !== undefined){
 if(typeof data.allow_rebase_explicit !== "boolean"){
-const err4 = {instancePath:instancePath+"/allow_rebase_explicit",schemaPath:"#/properties/allow_rebase_explicit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_rebase_explicit", "#/properties/allow_rebase_explicit/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_rebase_update !== undefined){
 if(typeof data.allow_rebase_update !== "boolean"){
-const err5 = {instancePath:instancePath+"/allow_rebase_update",schemaPath:"#/properties/allow_rebase_update/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_rebase_update", "#/properties/allow_rebase_update/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_squash_merge !== undefined){
 if(typeof data.allow_squash_merge !== "boolean"){
-const err6 = {instancePath:instancePath+"/allow_squash_merge",schemaPath:"#/properties/allow_squash_merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_squash_merge", "#/properties/allow_squash_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.archived !== undefined){
 if(typeof data.archived !== "boolean"){
-const err7 = {instancePath:instancePath+"/archived",schemaPath:"#/properties/archived/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/archived", "#/properties/archived/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -5236,60 +2683,30 @@ if(data.archived_at !== undefined){
 let data8 = data.archived_at;
 if(typeof data8 === "string"){
 if(!(formats0.validate(data8))){
-const err8 = {instancePath:instancePath+"/archived_at",schemaPath:"#/properties/archived_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/archived_at", "#/properties/archived_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/archived_at",schemaPath:"#/properties/archived_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/archived_at", "#/properties/archived_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.autodetect_manual_merge !== undefined){
 if(typeof data.autodetect_manual_merge !== "boolean"){
-const err10 = {instancePath:instancePath+"/autodetect_manual_merge",schemaPath:"#/properties/autodetect_manual_merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/autodetect_manual_merge", "#/properties/autodetect_manual_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.avatar_url !== undefined){
 if(typeof data.avatar_url !== "string"){
-const err11 = {instancePath:instancePath+"/avatar_url",schemaPath:"#/properties/avatar_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.clone_url !== undefined){
 if(typeof data.clone_url !== "string"){
-const err12 = {instancePath:instancePath+"/clone_url",schemaPath:"#/properties/clone_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/clone_url", "#/properties/clone_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -5297,96 +2714,48 @@ if(data.created_at !== undefined){
 let data12 = data.created_at;
 if(typeof data12 === "string"){
 if(!(formats0.validate(data12))){
-const err13 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.default_allow_maintainer_edit !== undefined){
 if(typeof data.default_allow_maintainer_edit !== "boolean"){
-const err15 = {instancePath:instancePath+"/default_allow_maintainer_edit",schemaPath:"#/properties/default_allow_maintainer_edit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/default_allow_maintainer_edit", "#/properties/default_allow_maintainer_edit/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.default_branch !== undefined){
 if(typeof data.default_branch !== "string"){
-const err16 = {instancePath:instancePath+"/default_branch",schemaPath:"#/properties/default_branch/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.default_delete_branch_after_merge !== undefined){
 if(typeof data.default_delete_branch_after_merge !== "boolean"){
-const err17 = {instancePath:instancePath+"/default_delete_branch_after_merge",schemaPath:"#/properties/default_delete_branch_after_merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = pushError(vErrors, instancePath+"/default_delete_branch_after_merge", "#/properties/default_delete_branch_after_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.default_merge_style !== undefined){
 if(typeof data.default_merge_style !== "string"){
-const err18 = {instancePath:instancePath+"/default_merge_style",schemaPath:"#/properties/default_merge_style/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = pushError(vErrors, instancePath+"/default_merge_style", "#/properties/default_merge_style/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err19 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.empty !== undefined){
 if(typeof data.empty !== "boolean"){
-const err20 = {instancePath:instancePath+"/empty",schemaPath:"#/properties/empty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = pushError(vErrors, instancePath+"/empty", "#/properties/empty/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -5404,207 +2773,105 @@ errors = vErrors.length;
 }
 if(data.fork !== undefined){
 if(typeof data.fork !== "boolean"){
-const err21 = {instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = pushError(vErrors, instancePath+"/fork", "#/properties/fork/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.forks_count !== undefined){
 let data22 = data.forks_count;
 if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err22 = {instancePath:instancePath+"/forks_count",schemaPath:"#/properties/forks_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = pushError(vErrors, instancePath+"/forks_count", "#/properties/forks_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data22 === "string"){
 if(!(formats2.validate(data22))){
-const err23 = {instancePath:instancePath+"/forks_count",schemaPath:"#/properties/forks_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = pushError(vErrors, instancePath+"/forks_count", "#/properties/forks_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.full_name !== undefined){
 if(typeof data.full_name !== "string"){
-const err24 = {instancePath:instancePath+"/full_name",schemaPath:"#/properties/full_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.has_actions !== undefined){
 if(typeof data.has_actions !== "boolean"){
-const err25 = {instancePath:instancePath+"/has_actions",schemaPath:"#/properties/has_actions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+vErrors = pushError(vErrors, instancePath+"/has_actions", "#/properties/has_actions/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_code !== undefined){
 if(typeof data.has_code !== "boolean"){
-const err26 = {instancePath:instancePath+"/has_code",schemaPath:"#/properties/has_code/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+vErrors = pushError(vErrors, instancePath+"/has_code", "#/properties/has_code/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_issues !== undefined){
 if(typeof data.has_issues !== "boolean"){
-const err27 = {instancePath:instancePath+"/has_issues",schemaPath:"#/properties/has_issues/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+vErrors = pushError(vErrors, instancePath+"/has_issues", "#/properties/has_issues/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_packages !== undefined){
 if(typeof data.has_packages !== "boolean"){
-const err28 = {instancePath:instancePath+"/has_packages",schemaPath:"#/properties/has_packages/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+vErrors = pushError(vErrors, instancePath+"/has_packages", "#/properties/has_packages/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_projects !== undefined){
 if(typeof data.has_projects !== "boolean"){
-const err29 = {instancePath:instancePath+"/has_projects",schemaPath:"#/properties/has_projects/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+vErrors = pushError(vErrors, instancePath+"/has_projects", "#/properties/has_projects/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_pull_requests !== undefined){
 if(typeof data.has_pull_requests !== "boolean"){
-const err30 = {instancePath:instancePath+"/has_pull_requests",schemaPath:"#/properties/has_pull_requests/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+vErrors = pushError(vErrors, instancePath+"/has_pull_requests", "#/properties/has_pull_requests/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_releases !== undefined){
 if(typeof data.has_releases !== "boolean"){
-const err31 = {instancePath:instancePath+"/has_releases",schemaPath:"#/properties/has_releases/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+vErrors = pushError(vErrors, instancePath+"/has_releases", "#/properties/has_releases/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_wiki !== undefined){
 if(typeof data.has_wiki !== "boolean"){
-const err32 = {instancePath:instancePath+"/has_wiki",schemaPath:"#/properties/has_wiki/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+vErrors = pushError(vErrors, instancePath+"/has_wiki", "#/properties/has_wiki/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.html_url !== undefined){
 if(typeof data.html_url !== "string"){
-const err33 = {instancePath:instancePath+"/html_url",schemaPath:"#/properties/html_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data33 = data.id;
 if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err34 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data33 === "string"){
 if(!(formats2.validate(data33))){
-const err35 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.ignore_whitespace_conflicts !== undefined){
 if(typeof data.ignore_whitespace_conflicts !== "boolean"){
-const err36 = {instancePath:instancePath+"/ignore_whitespace_conflicts",schemaPath:"#/properties/ignore_whitespace_conflicts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+vErrors = pushError(vErrors, instancePath+"/ignore_whitespace_conflicts", "#/properties/ignore_whitespace_conflicts/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.internal !== undefined){
 if(typeof data.internal !== "boolean"){
-const err37 = {instancePath:instancePath+"/internal",schemaPath:"#/properties/internal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+vErrors = pushError(vErrors, instancePath+"/internal", "#/properties/internal/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -5616,51 +2883,27 @@ errors = vErrors.length;
 }
 if(data.language !== undefined){
 if(typeof data.language !== "string"){
-const err38 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+vErrors = pushError(vErrors, instancePath+"/language", "#/properties/language/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.languages_url !== undefined){
 if(typeof data.languages_url !== "string"){
-const err39 = {instancePath:instancePath+"/languages_url",schemaPath:"#/properties/languages_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+vErrors = pushError(vErrors, instancePath+"/languages_url", "#/properties/languages_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.licenses !== undefined){
 let data39 = data.licenses;
 if((!(Array.isArray(data39))) && (data39 !== null)){
-const err40 = {instancePath:instancePath+"/licenses",schemaPath:"#/properties/licenses/type",keyword:"type",params:{type: schema37.properties.licenses.type},message:"must be array,null"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+vErrors = pushError(vErrors, instancePath+"/licenses", "#/properties/licenses/type", "type", {type: schema37.properties.licenses.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data39)){
 const len0 = data39.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data39[i0] !== "string"){
-const err41 = {instancePath:instancePath+"/licenses/" + i0,schemaPath:"#/properties/licenses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+vErrors = pushError(vErrors, instancePath+"/licenses/" + i0, "#/properties/licenses/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -5668,37 +2911,19 @@ errors++;
 }
 if(data.link !== undefined){
 if(typeof data.link !== "string"){
-const err42 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+vErrors = pushError(vErrors, instancePath+"/link", "#/properties/link/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.mirror !== undefined){
 if(typeof data.mirror !== "boolean"){
-const err43 = {instancePath:instancePath+"/mirror",schemaPath:"#/properties/mirror/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+vErrors = pushError(vErrors, instancePath+"/mirror", "#/properties/mirror/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.mirror_interval !== undefined){
 if(typeof data.mirror_interval !== "string"){
-const err44 = {instancePath:instancePath+"/mirror_interval",schemaPath:"#/properties/mirror_interval/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+vErrors = pushError(vErrors, instancePath+"/mirror_interval", "#/properties/mirror_interval/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -5706,125 +2931,37 @@ if(data.mirror_updated !== undefined){
 let data44 = data.mirror_updated;
 if(typeof data44 === "string"){
 if(!(formats0.validate(data44))){
-const err45 = {instancePath:instancePath+"/mirror_updated",schemaPath:"#/properties/mirror_updated/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+vErrors = pushError(vErrors, instancePath+"/mirror_updated", "#/properties/mirror_updated/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/mirror_updated",schemaPath:"#/properties/mirror_updated/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+vErrors = pushError(vErrors, instancePath+"/mirror_updated", "#/properties/mirror_updated/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err47 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.object_format_name !== undefined){
 let data46 = data.object_format_name;
-const _errs91 = errors;
-let valid3 = false;
-let passing0 = null;
-const _errs92 = errors;
-if("sha1" !== data46){
-const err48 = {instancePath:instancePath+"/object_format_name",schemaPath:"#/properties/object_format_name/oneOf/0/const",keyword:"const",params:{allowedValue: "sha1"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
+if(!((data46 === "sha1") || (data46 === "sha256"))){
+vErrors = pushError(vErrors, instancePath+"/object_format_name", "#/properties/object_format_name/enum", "enum", {allowedValues: schema37.properties.object_format_name.enum}, "must be equal to one of the allowed values");
 errors++;
-}
-var _valid0 = _errs92 === errors;
-if(_valid0){
-valid3 = true;
-passing0 = 0;
-}
-const _errs93 = errors;
-if("sha256" !== data46){
-const err49 = {instancePath:instancePath+"/object_format_name",schemaPath:"#/properties/object_format_name/oneOf/1/const",keyword:"const",params:{allowedValue: "sha256"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-var _valid0 = _errs93 === errors;
-if(_valid0 && valid3){
-valid3 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid3 = true;
-passing0 = 1;
-}
-}
-if(!valid3){
-const err50 = {instancePath:instancePath+"/object_format_name",schemaPath:"#/properties/object_format_name/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-else {
-errors = _errs91;
-if(vErrors !== null){
-if(_errs91){
-vErrors.length = _errs91;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 if(data.open_issues_count !== undefined){
 let data47 = data.open_issues_count;
 if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
-const err51 = {instancePath:instancePath+"/open_issues_count",schemaPath:"#/properties/open_issues_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
+vErrors = pushError(vErrors, instancePath+"/open_issues_count", "#/properties/open_issues_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data47 === "string"){
 if(!(formats2.validate(data47))){
-const err52 = {instancePath:instancePath+"/open_issues_count",schemaPath:"#/properties/open_issues_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
+vErrors = pushError(vErrors, instancePath+"/open_issues_count", "#/properties/open_issues_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -5832,37 +2969,19 @@ errors++;
 if(data.open_pr_counter !== undefined){
 let data48 = data.open_pr_counter;
 if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
-const err53 = {instancePath:instancePath+"/open_pr_counter",schemaPath:"#/properties/open_pr_counter/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
+vErrors = pushError(vErrors, instancePath+"/open_pr_counter", "#/properties/open_pr_counter/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data48 === "string"){
 if(!(formats2.validate(data48))){
-const err54 = {instancePath:instancePath+"/open_pr_counter",schemaPath:"#/properties/open_pr_counter/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
+vErrors = pushError(vErrors, instancePath+"/open_pr_counter", "#/properties/open_pr_counter/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.original_url !== undefined){
 if(typeof data.original_url !== "string"){
-const err55 = {instancePath:instancePath+"/original_url",schemaPath:"#/properties/original_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
+vErrors = pushError(vErrors, instancePath+"/original_url", "#/properties/original_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -5874,45 +2993,33 @@ errors = vErrors.length;
 }
 if(data.parent !== undefined){
 let data51 = data.parent;
-const _errs102 = errors;
-let valid4 = false;
-const _errs103 = errors;
+const _errs99 = errors;
+let valid3 = false;
+const _errs100 = errors;
 if(!(wrapper0.validate(data51, {instancePath:instancePath+"/parent",parentData:data,parentDataProperty:"parent",rootData}))){
 vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
 errors = vErrors.length;
 }
-var _valid1 = _errs103 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs104 = errors;
+var _valid0 = _errs100 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs101 = errors;
 if(data51 !== null){
-const err56 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
+vErrors = pushError(vErrors, instancePath+"/parent", "#/properties/parent/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
-var _valid1 = _errs104 === errors;
-valid4 = valid4 || _valid1;
+var _valid0 = _errs101 === errors;
+valid3 = valid3 || _valid0;
 }
-if(!valid4){
-const err57 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
+if(!valid3){
+vErrors = pushError(vErrors, instancePath+"/parent", "#/properties/parent/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
-errors = _errs102;
+errors = _errs99;
 if(vErrors !== null){
-if(_errs102){
-vErrors.length = _errs102;
+if(_errs99){
+vErrors.length = _errs99;
 }
 else {
 vErrors = null;
@@ -5928,94 +3035,58 @@ errors = vErrors.length;
 }
 if(data.private !== undefined){
 if(typeof data.private !== "boolean"){
-const err58 = {instancePath:instancePath+"/private",schemaPath:"#/properties/private/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
+vErrors = pushError(vErrors, instancePath+"/private", "#/properties/private/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.projects_mode !== undefined){
 if(typeof data.projects_mode !== "string"){
-const err59 = {instancePath:instancePath+"/projects_mode",schemaPath:"#/properties/projects_mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
+vErrors = pushError(vErrors, instancePath+"/projects_mode", "#/properties/projects_mode/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.release_counter !== undefined){
 let data55 = data.release_counter;
 if(!((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55)))){
-const err60 = {instancePath:instancePath+"/release_counter",schemaPath:"#/properties/release_counter/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
+vErrors = pushError(vErrors, instancePath+"/release_counter", "#/properties/release_counter/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data55 === "string"){
 if(!(formats2.validate(data55))){
-const err61 = {instancePath:instancePath+"/release_counter",schemaPath:"#/properties/release_counter/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
+vErrors = pushError(vErrors, instancePath+"/release_counter", "#/properties/release_counter/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.repo_transfer !== undefined){
 let data56 = data.repo_transfer;
-const _errs114 = errors;
-let valid5 = false;
-const _errs115 = errors;
+const _errs111 = errors;
+let valid4 = false;
+const _errs112 = errors;
 if(!(validate70(data56, {instancePath:instancePath+"/repo_transfer",parentData:data,parentDataProperty:"repo_transfer",rootData}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
 errors = vErrors.length;
 }
-var _valid2 = _errs115 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs116 = errors;
+var _valid1 = _errs112 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const _errs113 = errors;
 if(data56 !== null){
-const err62 = {instancePath:instancePath+"/repo_transfer",schemaPath:"#/properties/repo_transfer/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
+vErrors = pushError(vErrors, instancePath+"/repo_transfer", "#/properties/repo_transfer/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
-var _valid2 = _errs116 === errors;
-valid5 = valid5 || _valid2;
+var _valid1 = _errs113 === errors;
+valid4 = valid4 || _valid1;
 }
-if(!valid5){
-const err63 = {instancePath:instancePath+"/repo_transfer",schemaPath:"#/properties/repo_transfer/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
+if(!valid4){
+vErrors = pushError(vErrors, instancePath+"/repo_transfer", "#/properties/repo_transfer/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
-errors = _errs114;
+errors = _errs111;
 if(vErrors !== null){
-if(_errs114){
-vErrors.length = _errs114;
+if(_errs111){
+vErrors.length = _errs111;
 }
 else {
 vErrors = null;
@@ -6026,100 +3097,52 @@ vErrors = null;
 if(data.size !== undefined){
 let data57 = data.size;
 if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
-const err64 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
+vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data57 === "string"){
 if(!(formats2.validate(data57))){
-const err65 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
+vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.ssh_url !== undefined){
 if(typeof data.ssh_url !== "string"){
-const err66 = {instancePath:instancePath+"/ssh_url",schemaPath:"#/properties/ssh_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
+vErrors = pushError(vErrors, instancePath+"/ssh_url", "#/properties/ssh_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.stars_count !== undefined){
 let data59 = data.stars_count;
 if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
-const err67 = {instancePath:instancePath+"/stars_count",schemaPath:"#/properties/stars_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
+vErrors = pushError(vErrors, instancePath+"/stars_count", "#/properties/stars_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data59 === "string"){
 if(!(formats2.validate(data59))){
-const err68 = {instancePath:instancePath+"/stars_count",schemaPath:"#/properties/stars_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
+vErrors = pushError(vErrors, instancePath+"/stars_count", "#/properties/stars_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.template !== undefined){
 if(typeof data.template !== "boolean"){
-const err69 = {instancePath:instancePath+"/template",schemaPath:"#/properties/template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
+vErrors = pushError(vErrors, instancePath+"/template", "#/properties/template/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.topics !== undefined){
 let data61 = data.topics;
 if((!(Array.isArray(data61))) && (data61 !== null)){
-const err70 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: schema37.properties.topics.type},message:"must be array,null"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
+vErrors = pushError(vErrors, instancePath+"/topics", "#/properties/topics/type", "type", {type: schema37.properties.topics.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data61)){
 const len1 = data61.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data61[i1] !== "string"){
-const err71 = {instancePath:instancePath+"/topics/" + i1,schemaPath:"#/properties/topics/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
+vErrors = pushError(vErrors, instancePath+"/topics/" + i1, "#/properties/topics/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -6129,85 +3152,43 @@ if(data.updated_at !== undefined){
 let data63 = data.updated_at;
 if(typeof data63 === "string"){
 if(!(formats0.validate(data63))){
-const err72 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err73 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.url !== undefined){
 if(typeof data.url !== "string"){
-const err74 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
+vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.watchers_count !== undefined){
 let data65 = data.watchers_count;
 if(!((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65)))){
-const err75 = {instancePath:instancePath+"/watchers_count",schemaPath:"#/properties/watchers_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
+vErrors = pushError(vErrors, instancePath+"/watchers_count", "#/properties/watchers_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data65 === "string"){
 if(!(formats2.validate(data65))){
-const err76 = {instancePath:instancePath+"/watchers_count",schemaPath:"#/properties/watchers_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
+vErrors = pushError(vErrors, instancePath+"/watchers_count", "#/properties/watchers_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.website !== undefined){
 if(typeof data.website !== "string"){
-const err77 = {instancePath:instancePath+"/website",schemaPath:"#/properties/website/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
+vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err78 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate63.errors = vErrors;
@@ -6221,25 +3202,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.label !== undefined){
 if(typeof data.label !== "string"){
-const err0 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/label", "#/properties/label/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.ref !== undefined){
 if(typeof data.ref !== "string"){
-const err1 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -6252,49 +3221,25 @@ errors = vErrors.length;
 if(data.repo_id !== undefined){
 let data3 = data.repo_id;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err2 = {instancePath:instancePath+"/repo_id",schemaPath:"#/properties/repo_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/repo_id", "#/properties/repo_id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data3 === "string"){
 if(!(formats2.validate(data3))){
-const err3 = {instancePath:instancePath+"/repo_id",schemaPath:"#/properties/repo_id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/repo_id", "#/properties/repo_id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.sha !== undefined){
 if(typeof data.sha !== "string"){
-const err4 = {instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/sha", "#/properties/sha/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate62.errors = vErrors;
@@ -6309,49 +3254,25 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.admin !== undefined){
 if(typeof data.admin !== "boolean"){
-const err0 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/admin", "#/properties/admin/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.pull !== undefined){
 if(typeof data.pull !== "boolean"){
-const err1 = {instancePath:instancePath+"/pull",schemaPath:"#/properties/pull/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/pull", "#/properties/pull/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.push !== undefined){
 if(typeof data.push !== "boolean"){
-const err2 = {instancePath:instancePath+"/push",schemaPath:"#/properties/push/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/push", "#/properties/push/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate78.errors = vErrors;
@@ -6368,37 +3289,19 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.additions !== undefined){
 let data0 = data.additions;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err0 = {instancePath:instancePath+"/additions",schemaPath:"#/properties/additions/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/additions", "#/properties/additions/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data0 === "string"){
 if(!(formats2.validate(data0))){
-const err1 = {instancePath:instancePath+"/additions",schemaPath:"#/properties/additions/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/additions", "#/properties/additions/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.allow_maintainer_edit !== undefined){
 if(typeof data.allow_maintainer_edit !== "boolean"){
-const err2 = {instancePath:instancePath+"/allow_maintainer_edit",schemaPath:"#/properties/allow_maintainer_edit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_maintainer_edit", "#/properties/allow_maintainer_edit/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -6416,26 +3319,14 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
-const err3 = {instancePath:instancePath+"/assignee",schemaPath:"#/properties/assignee/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err4 = {instancePath:instancePath+"/assignee",schemaPath:"#/properties/assignee/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
@@ -6453,13 +3344,7 @@ vErrors = null;
 if(data.assignees !== undefined){
 let data3 = data.assignees;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-const err5 = {instancePath:instancePath+"/assignees",schemaPath:"#/properties/assignees/type",keyword:"type",params:{type: schema42.properties.assignees.type},message:"must be array,null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema42.properties.assignees.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data3)){
@@ -6480,37 +3365,19 @@ errors = vErrors.length;
 }
 if(data.body !== undefined){
 if(typeof data.body !== "string"){
-const err6 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.changed_files !== undefined){
 let data7 = data.changed_files;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err7 = {instancePath:instancePath+"/changed_files",schemaPath:"#/properties/changed_files/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/changed_files", "#/properties/changed_files/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data7 === "string"){
 if(!(formats2.validate(data7))){
-const err8 = {instancePath:instancePath+"/changed_files",schemaPath:"#/properties/changed_files/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/changed_files", "#/properties/changed_files/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -6518,24 +3385,12 @@ errors++;
 if(data.closed_at !== undefined){
 let data8 = data.closed_at;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err9 = {instancePath:instancePath+"/closed_at",schemaPath:"#/properties/closed_at/type",keyword:"type",params:{type: schema42.properties.closed_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema42.properties.closed_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data8 === "string"){
 if(!(formats0.validate(data8))){
-const err10 = {instancePath:instancePath+"/closed_at",schemaPath:"#/properties/closed_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
@@ -6543,24 +3398,12 @@ errors++;
 if(data.comments !== undefined){
 let data9 = data.comments;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err11 = {instancePath:instancePath+"/comments",schemaPath:"#/properties/comments/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/comments", "#/properties/comments/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data9 === "string"){
 if(!(formats2.validate(data9))){
-const err12 = {instancePath:instancePath+"/comments",schemaPath:"#/properties/comments/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/comments", "#/properties/comments/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -6569,97 +3412,49 @@ if(data.created_at !== undefined){
 let data10 = data.created_at;
 if(typeof data10 === "string"){
 if(!(formats0.validate(data10))){
-const err13 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.deletions !== undefined){
 let data11 = data.deletions;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err15 = {instancePath:instancePath+"/deletions",schemaPath:"#/properties/deletions/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/deletions", "#/properties/deletions/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data11 === "string"){
 if(!(formats2.validate(data11))){
-const err16 = {instancePath:instancePath+"/deletions",schemaPath:"#/properties/deletions/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath+"/deletions", "#/properties/deletions/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.diff_url !== undefined){
 if(typeof data.diff_url !== "string"){
-const err17 = {instancePath:instancePath+"/diff_url",schemaPath:"#/properties/diff_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = pushError(vErrors, instancePath+"/diff_url", "#/properties/diff_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.draft !== undefined){
 if(typeof data.draft !== "boolean"){
-const err18 = {instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = pushError(vErrors, instancePath+"/draft", "#/properties/draft/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.due_date !== undefined){
 let data14 = data.due_date;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err19 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/type",keyword:"type",params:{type: schema42.properties.due_date.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema42.properties.due_date.type}, "must be string,null");
 errors++;
 }
 if(typeof data14 === "string"){
 if(!(formats0.validate(data14))){
-const err20 = {instancePath:instancePath+"/due_date",schemaPath:"#/properties/due_date/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
@@ -6672,50 +3467,26 @@ errors = vErrors.length;
 }
 if(data.html_url !== undefined){
 if(typeof data.html_url !== "string"){
-const err21 = {instancePath:instancePath+"/html_url",schemaPath:"#/properties/html_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data17 = data.id;
 if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-const err22 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data17 === "string"){
 if(!(formats2.validate(data17))){
-const err23 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.is_locked !== undefined){
 if(typeof data.is_locked !== "boolean"){
-const err24 = {instancePath:instancePath+"/is_locked",schemaPath:"#/properties/is_locked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = pushError(vErrors, instancePath+"/is_locked", "#/properties/is_locked/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -6731,86 +3502,44 @@ errors = vErrors.length;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 if(data.merge_base !== undefined){
 if(typeof data.merge_base !== "string"){
-const err26 = {instancePath:instancePath+"/merge_base",schemaPath:"#/properties/merge_base/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+vErrors = pushError(vErrors, instancePath+"/merge_base", "#/properties/merge_base/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.merge_commit_sha !== undefined){
 let data22 = data.merge_commit_sha;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err27 = {instancePath:instancePath+"/merge_commit_sha",schemaPath:"#/properties/merge_commit_sha/type",keyword:"type",params:{type: schema42.properties.merge_commit_sha.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+vErrors = pushError(vErrors, instancePath+"/merge_commit_sha", "#/properties/merge_commit_sha/type", "type", {type: schema42.properties.merge_commit_sha.type}, "must be string,null");
 errors++;
 }
 }
 if(data.mergeable !== undefined){
 if(typeof data.mergeable !== "boolean"){
-const err28 = {instancePath:instancePath+"/mergeable",schemaPath:"#/properties/mergeable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+vErrors = pushError(vErrors, instancePath+"/mergeable", "#/properties/mergeable/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.merged !== undefined){
 if(typeof data.merged !== "boolean"){
-const err29 = {instancePath:instancePath+"/merged",schemaPath:"#/properties/merged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+vErrors = pushError(vErrors, instancePath+"/merged", "#/properties/merged/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.merged_at !== undefined){
 let data25 = data.merged_at;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err30 = {instancePath:instancePath+"/merged_at",schemaPath:"#/properties/merged_at/type",keyword:"type",params:{type: schema42.properties.merged_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema42.properties.merged_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data25 === "string"){
 if(!(formats0.validate(data25))){
-const err31 = {instancePath:instancePath+"/merged_at",schemaPath:"#/properties/merged_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
@@ -6829,26 +3558,14 @@ valid6 = valid6 || _valid1;
 if(!valid6){
 const _errs55 = errors;
 if(data26 !== null){
-const err32 = {instancePath:instancePath+"/merged_by",schemaPath:"#/properties/merged_by/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+vErrors = pushError(vErrors, instancePath+"/merged_by", "#/properties/merged_by/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
 var _valid1 = _errs55 === errors;
 valid6 = valid6 || _valid1;
 }
 if(!valid6){
-const err33 = {instancePath:instancePath+"/merged_by",schemaPath:"#/properties/merged_by/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+vErrors = pushError(vErrors, instancePath+"/merged_by", "#/properties/merged_by/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
@@ -6877,26 +3594,14 @@ valid7 = valid7 || _valid2;
 if(!valid7){
 const _errs60 = errors;
 if(data27 !== null){
-const err34 = {instancePath:instancePath+"/milestone",schemaPath:"#/properties/milestone/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
 var _valid2 = _errs60 === errors;
 valid7 = valid7 || _valid2;
 }
 if(!valid7){
-const err35 = {instancePath:instancePath+"/milestone",schemaPath:"#/properties/milestone/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
@@ -6914,61 +3619,31 @@ vErrors = null;
 if(data.number !== undefined){
 let data28 = data.number;
 if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err36 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+vErrors = pushError(vErrors, instancePath+"/number", "#/properties/number/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data28 === "string"){
 if(!(formats2.validate(data28))){
-const err37 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+vErrors = pushError(vErrors, instancePath+"/number", "#/properties/number/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.patch_url !== undefined){
 if(typeof data.patch_url !== "string"){
-const err38 = {instancePath:instancePath+"/patch_url",schemaPath:"#/properties/patch_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+vErrors = pushError(vErrors, instancePath+"/patch_url", "#/properties/patch_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.pin_order !== undefined){
 let data30 = data.pin_order;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err39 = {instancePath:instancePath+"/pin_order",schemaPath:"#/properties/pin_order/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+vErrors = pushError(vErrors, instancePath+"/pin_order", "#/properties/pin_order/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data30 === "string"){
 if(!(formats2.validate(data30))){
-const err40 = {instancePath:instancePath+"/pin_order",schemaPath:"#/properties/pin_order/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+vErrors = pushError(vErrors, instancePath+"/pin_order", "#/properties/pin_order/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -6976,13 +3651,7 @@ errors++;
 if(data.requested_reviewers !== undefined){
 let data31 = data.requested_reviewers;
 if((!(Array.isArray(data31))) && (data31 !== null)){
-const err41 = {instancePath:instancePath+"/requested_reviewers",schemaPath:"#/properties/requested_reviewers/type",keyword:"type",params:{type: schema42.properties.requested_reviewers.type},message:"must be array,null"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+vErrors = pushError(vErrors, instancePath+"/requested_reviewers", "#/properties/requested_reviewers/type", "type", {type: schema42.properties.requested_reviewers.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data31)){
@@ -6998,13 +3667,7 @@ errors = vErrors.length;
 if(data.requested_reviewers_teams !== undefined){
 let data33 = data.requested_reviewers_teams;
 if((!(Array.isArray(data33))) && (data33 !== null)){
-const err42 = {instancePath:instancePath+"/requested_reviewers_teams",schemaPath:"#/properties/requested_reviewers_teams/type",keyword:"type",params:{type: schema42.properties.requested_reviewers_teams.type},message:"must be array,null"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+vErrors = pushError(vErrors, instancePath+"/requested_reviewers_teams", "#/properties/requested_reviewers_teams/type", "type", {type: schema42.properties.requested_reviewers_teams.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data33)){
@@ -7020,24 +3683,12 @@ errors = vErrors.length;
 if(data.review_comments !== undefined){
 let data35 = data.review_comments;
 if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
-const err43 = {instancePath:instancePath+"/review_comments",schemaPath:"#/properties/review_comments/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+vErrors = pushError(vErrors, instancePath+"/review_comments", "#/properties/review_comments/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data35 === "string"){
 if(!(formats2.validate(data35))){
-const err44 = {instancePath:instancePath+"/review_comments",schemaPath:"#/properties/review_comments/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+vErrors = pushError(vErrors, instancePath+"/review_comments", "#/properties/review_comments/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -7050,13 +3701,7 @@ errors = vErrors.length;
 }
 if(data.title !== undefined){
 if(typeof data.title !== "string"){
-const err45 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -7064,36 +3709,18 @@ if(data.updated_at !== undefined){
 let data38 = data.updated_at;
 if(typeof data38 === "string"){
 if(!(formats0.validate(data38))){
-const err46 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.url !== undefined){
 if(typeof data.url !== "string"){
-const err48 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
+vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -7105,13 +3732,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate79.errors = vErrors;
@@ -7126,74 +3747,38 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.draft !== undefined){
 if(typeof data.draft !== "boolean"){
-const err0 = {instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/draft", "#/properties/draft/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.html_url !== undefined){
 if(typeof data.html_url !== "string"){
-const err1 = {instancePath:instancePath+"/html_url",schemaPath:"#/properties/html_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.merged !== undefined){
 if(typeof data.merged !== "boolean"){
-const err2 = {instancePath:instancePath+"/merged",schemaPath:"#/properties/merged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/merged", "#/properties/merged/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.merged_at !== undefined){
 let data3 = data.merged_at;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err3 = {instancePath:instancePath+"/merged_at",schemaPath:"#/properties/merged_at/type",keyword:"type",params:{type: schema29.properties.merged_at.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema29.properties.merged_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-const err4 = {instancePath:instancePath+"/merged_at",schemaPath:"#/properties/merged_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate91.errors = vErrors;
@@ -7201,20 +3786,12 @@ return errors === 0;
 }
 
 export const validatePullReview = validate92;
-const schema44 = {"type":"object","properties":{"body":{"type":"string"},"comments_count":{"type":"integer","format":"int64"},"commit_id":{"type":"string"},"dismissed":{"type":"boolean"},"html_url":{"type":"string","description":"HTMLURL is the web URL for viewing the review"},"id":{"type":"integer","format":"int64"},"official":{"type":"boolean"},"pull_request_url":{"type":"string","description":"HTMLPullURL is the web URL for the pull request"},"stale":{"type":"boolean"},"state":{"$ref":"#/$defs/ReviewStateType"},"submitted_at":{"type":"string","format":"date-time"},"team":{"anyOf":[{"$ref":"#/$defs/Team"},{"type":"null"}]},"updated_at":{"type":"string","format":"date-time"},"user":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]}},"description":"PullReview represents a pull request review"};
-const schema45 = {"type":"string","description":"ReviewStateType review state type"};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 validate93.errors = vErrors;
@@ -7228,135 +3805,69 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.body !== undefined){
 if(typeof data.body !== "string"){
-const err0 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.comments_count !== undefined){
 let data1 = data.comments_count;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err1 = {instancePath:instancePath+"/comments_count",schemaPath:"#/properties/comments_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/comments_count", "#/properties/comments_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data1 === "string"){
 if(!(formats2.validate(data1))){
-const err2 = {instancePath:instancePath+"/comments_count",schemaPath:"#/properties/comments_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/comments_count", "#/properties/comments_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.commit_id !== undefined){
 if(typeof data.commit_id !== "string"){
-const err3 = {instancePath:instancePath+"/commit_id",schemaPath:"#/properties/commit_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/commit_id", "#/properties/commit_id/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.dismissed !== undefined){
 if(typeof data.dismissed !== "boolean"){
-const err4 = {instancePath:instancePath+"/dismissed",schemaPath:"#/properties/dismissed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/dismissed", "#/properties/dismissed/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.html_url !== undefined){
 if(typeof data.html_url !== "string"){
-const err5 = {instancePath:instancePath+"/html_url",schemaPath:"#/properties/html_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data5 = data.id;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data5 === "string"){
 if(!(formats2.validate(data5))){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.official !== undefined){
 if(typeof data.official !== "boolean"){
-const err8 = {instancePath:instancePath+"/official",schemaPath:"#/properties/official/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/official", "#/properties/official/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.pull_request_url !== undefined){
 if(typeof data.pull_request_url !== "string"){
-const err9 = {instancePath:instancePath+"/pull_request_url",schemaPath:"#/properties/pull_request_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/pull_request_url", "#/properties/pull_request_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.stale !== undefined){
 if(typeof data.stale !== "boolean"){
-const err10 = {instancePath:instancePath+"/stale",schemaPath:"#/properties/stale/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/stale", "#/properties/stale/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -7370,24 +3881,12 @@ if(data.submitted_at !== undefined){
 let data10 = data.submitted_at;
 if(typeof data10 === "string"){
 if(!(formats0.validate(data10))){
-const err11 = {instancePath:instancePath+"/submitted_at",schemaPath:"#/properties/submitted_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/submitted_at", "#/properties/submitted_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/submitted_at",schemaPath:"#/properties/submitted_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/submitted_at", "#/properties/submitted_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -7405,26 +3904,14 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs25 = errors;
 if(data11 !== null){
-const err13 = {instancePath:instancePath+"/team",schemaPath:"#/properties/team/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/team", "#/properties/team/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
 var _valid0 = _errs25 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err14 = {instancePath:instancePath+"/team",schemaPath:"#/properties/team/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/team", "#/properties/team/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
@@ -7443,24 +3930,12 @@ if(data.updated_at !== undefined){
 let data12 = data.updated_at;
 if(typeof data12 === "string"){
 if(!(formats0.validate(data12))){
-const err15 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -7478,26 +3953,14 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs32 = errors;
 if(data13 !== null){
-const err17 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = pushError(vErrors, instancePath+"/user", "#/properties/user/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
 var _valid1 = _errs32 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err18 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = pushError(vErrors, instancePath+"/user", "#/properties/user/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
@@ -7514,13 +3977,7 @@ vErrors = null;
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate92.errors = vErrors;
@@ -7528,7 +3985,6 @@ return errors === 0;
 }
 
 export const validatePullReviewRequestOptions = validate97;
-const schema46 = {"type":"object","properties":{"reviewers":{"type":"array","items":{"type":"string"}},"team_reviewers":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"description":"PullReviewRequestOptions are options to add or remove pull review requests"};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7536,13 +3992,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((key0 === "reviewers") || (key0 === "team_reviewers"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
@@ -7552,25 +4002,13 @@ if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/reviewers/" + i0,schemaPath:"#/properties/reviewers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/reviewers/" + i0, "#/properties/reviewers/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/reviewers",schemaPath:"#/properties/reviewers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
@@ -7580,37 +4018,19 @@ if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data2[i1] !== "string"){
-const err3 = {instancePath:instancePath+"/team_reviewers/" + i1,schemaPath:"#/properties/team_reviewers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i1, "#/properties/team_reviewers/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/team_reviewers",schemaPath:"#/properties/team_reviewers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate97.errors = vErrors;
@@ -7647,25 +4067,13 @@ errors = vErrors.length;
 }
 }
 else {
-const err0 = {instancePath:instancePath+"/teams",schemaPath:"#/properties/teams/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/teams", "#/properties/teams/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate98.errors = vErrors;
@@ -7680,97 +4088,49 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.allow_fast_forward_only_merge !== undefined){
 if(typeof data.allow_fast_forward_only_merge !== "boolean"){
-const err0 = {instancePath:instancePath+"/allow_fast_forward_only_merge",schemaPath:"#/properties/allow_fast_forward_only_merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_fast_forward_only_merge", "#/properties/allow_fast_forward_only_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_manual_merge !== undefined){
 if(typeof data.allow_manual_merge !== "boolean"){
-const err1 = {instancePath:instancePath+"/allow_manual_merge",schemaPath:"#/properties/allow_manual_merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_manual_merge", "#/properties/allow_manual_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_merge_commits !== undefined){
 if(typeof data.allow_merge_commits !== "boolean"){
-const err2 = {instancePath:instancePath+"/allow_merge_commits",schemaPath:"#/properties/allow_merge_commits/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_merge_commits", "#/properties/allow_merge_commits/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_rebase !== undefined){
 if(typeof data.allow_rebase !== "boolean"){
-const err3 = {instancePath:instancePath+"/allow_rebase",schemaPath:"#/properties/allow_rebase/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_rebase", "#/properties/allow_rebase/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_rebase_explicit !== undefined){
 if(typeof data.allow_rebase_explicit !== "boolean"){
-const err4 = {instancePath:instancePath+"/allow_rebase_explicit",schemaPath:"#/properties/allow_rebase_explicit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_rebase_explicit", "#/properties/allow_rebase_explicit/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_rebase_update !== undefined){
 if(typeof data.allow_rebase_update !== "boolean"){
-const err5 = {instancePath:instancePath+"/allow_rebase_update",schemaPath:"#/properties/allow_rebase_update/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_rebase_update", "#/properties/allow_rebase_update/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.allow_squash_merge !== undefined){
 if(typeof data.allow_squash_merge !== "boolean"){
-const err6 = {instancePath:instancePath+"/allow_squash_merge",schemaPath:"#/properties/allow_squash_merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/allow_squash_merge", "#/properties/allow_squash_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.archived !== undefined){
 if(typeof data.archived !== "boolean"){
-const err7 = {instancePath:instancePath+"/archived",schemaPath:"#/properties/archived/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/archived", "#/properties/archived/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -7778,60 +4138,30 @@ if(data.archived_at !== undefined){
 let data8 = data.archived_at;
 if(typeof data8 === "string"){
 if(!(formats0.validate(data8))){
-const err8 = {instancePath:instancePath+"/archived_at",schemaPath:"#/properties/archived_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/archived_at", "#/properties/archived_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/archived_at",schemaPath:"#/properties/archived_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/archived_at", "#/properties/archived_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.autodetect_manual_merge !== undefined){
 if(typeof data.autodetect_manual_merge !== "boolean"){
-const err10 = {instancePath:instancePath+"/autodetect_manual_merge",schemaPath:"#/properties/autodetect_manual_merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/autodetect_manual_merge", "#/properties/autodetect_manual_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.avatar_url !== undefined){
 if(typeof data.avatar_url !== "string"){
-const err11 = {instancePath:instancePath+"/avatar_url",schemaPath:"#/properties/avatar_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.clone_url !== undefined){
 if(typeof data.clone_url !== "string"){
-const err12 = {instancePath:instancePath+"/clone_url",schemaPath:"#/properties/clone_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/clone_url", "#/properties/clone_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -7839,96 +4169,48 @@ if(data.created_at !== undefined){
 let data12 = data.created_at;
 if(typeof data12 === "string"){
 if(!(formats0.validate(data12))){
-const err13 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.default_allow_maintainer_edit !== undefined){
 if(typeof data.default_allow_maintainer_edit !== "boolean"){
-const err15 = {instancePath:instancePath+"/default_allow_maintainer_edit",schemaPath:"#/properties/default_allow_maintainer_edit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/default_allow_maintainer_edit", "#/properties/default_allow_maintainer_edit/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.default_branch !== undefined){
 if(typeof data.default_branch !== "string"){
-const err16 = {instancePath:instancePath+"/default_branch",schemaPath:"#/properties/default_branch/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.default_delete_branch_after_merge !== undefined){
 if(typeof data.default_delete_branch_after_merge !== "boolean"){
-const err17 = {instancePath:instancePath+"/default_delete_branch_after_merge",schemaPath:"#/properties/default_delete_branch_after_merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = pushError(vErrors, instancePath+"/default_delete_branch_after_merge", "#/properties/default_delete_branch_after_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.default_merge_style !== undefined){
 if(typeof data.default_merge_style !== "string"){
-const err18 = {instancePath:instancePath+"/default_merge_style",schemaPath:"#/properties/default_merge_style/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = pushError(vErrors, instancePath+"/default_merge_style", "#/properties/default_merge_style/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err19 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.empty !== undefined){
 if(typeof data.empty !== "boolean"){
-const err20 = {instancePath:instancePath+"/empty",schemaPath:"#/properties/empty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = pushError(vErrors, instancePath+"/empty", "#/properties/empty/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -7946,207 +4228,105 @@ errors = vErrors.length;
 }
 if(data.fork !== undefined){
 if(typeof data.fork !== "boolean"){
-const err21 = {instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = pushError(vErrors, instancePath+"/fork", "#/properties/fork/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.forks_count !== undefined){
 let data22 = data.forks_count;
 if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err22 = {instancePath:instancePath+"/forks_count",schemaPath:"#/properties/forks_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = pushError(vErrors, instancePath+"/forks_count", "#/properties/forks_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data22 === "string"){
 if(!(formats2.validate(data22))){
-const err23 = {instancePath:instancePath+"/forks_count",schemaPath:"#/properties/forks_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = pushError(vErrors, instancePath+"/forks_count", "#/properties/forks_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.full_name !== undefined){
 if(typeof data.full_name !== "string"){
-const err24 = {instancePath:instancePath+"/full_name",schemaPath:"#/properties/full_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.has_actions !== undefined){
 if(typeof data.has_actions !== "boolean"){
-const err25 = {instancePath:instancePath+"/has_actions",schemaPath:"#/properties/has_actions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+vErrors = pushError(vErrors, instancePath+"/has_actions", "#/properties/has_actions/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_code !== undefined){
 if(typeof data.has_code !== "boolean"){
-const err26 = {instancePath:instancePath+"/has_code",schemaPath:"#/properties/has_code/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+vErrors = pushError(vErrors, instancePath+"/has_code", "#/properties/has_code/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_issues !== undefined){
 if(typeof data.has_issues !== "boolean"){
-const err27 = {instancePath:instancePath+"/has_issues",schemaPath:"#/properties/has_issues/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+vErrors = pushError(vErrors, instancePath+"/has_issues", "#/properties/has_issues/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_packages !== undefined){
 if(typeof data.has_packages !== "boolean"){
-const err28 = {instancePath:instancePath+"/has_packages",schemaPath:"#/properties/has_packages/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+vErrors = pushError(vErrors, instancePath+"/has_packages", "#/properties/has_packages/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_projects !== undefined){
 if(typeof data.has_projects !== "boolean"){
-const err29 = {instancePath:instancePath+"/has_projects",schemaPath:"#/properties/has_projects/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+vErrors = pushError(vErrors, instancePath+"/has_projects", "#/properties/has_projects/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_pull_requests !== undefined){
 if(typeof data.has_pull_requests !== "boolean"){
-const err30 = {instancePath:instancePath+"/has_pull_requests",schemaPath:"#/properties/has_pull_requests/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+vErrors = pushError(vErrors, instancePath+"/has_pull_requests", "#/properties/has_pull_requests/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_releases !== undefined){
 if(typeof data.has_releases !== "boolean"){
-const err31 = {instancePath:instancePath+"/has_releases",schemaPath:"#/properties/has_releases/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+vErrors = pushError(vErrors, instancePath+"/has_releases", "#/properties/has_releases/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.has_wiki !== undefined){
 if(typeof data.has_wiki !== "boolean"){
-const err32 = {instancePath:instancePath+"/has_wiki",schemaPath:"#/properties/has_wiki/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+vErrors = pushError(vErrors, instancePath+"/has_wiki", "#/properties/has_wiki/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.html_url !== undefined){
 if(typeof data.html_url !== "string"){
-const err33 = {instancePath:instancePath+"/html_url",schemaPath:"#/properties/html_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data33 = data.id;
 if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err34 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data33 === "string"){
 if(!(formats2.validate(data33))){
-const err35 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.ignore_whitespace_conflicts !== undefined){
 if(typeof data.ignore_whitespace_conflicts !== "boolean"){
-const err36 = {instancePath:instancePath+"/ignore_whitespace_conflicts",schemaPath:"#/properties/ignore_whitespace_conflicts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+vErrors = pushError(vErrors, instancePath+"/ignore_whitespace_conflicts", "#/properties/ignore_whitespace_conflicts/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.internal !== undefined){
 if(typeof data.internal !== "boolean"){
-const err37 = {instancePath:instancePath+"/internal",schemaPath:"#/properties/internal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+vErrors = pushError(vErrors, instancePath+"/internal", "#/properties/internal/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
@@ -8158,51 +4338,27 @@ errors = vErrors.length;
 }
 if(data.language !== undefined){
 if(typeof data.language !== "string"){
-const err38 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+vErrors = pushError(vErrors, instancePath+"/language", "#/properties/language/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.languages_url !== undefined){
 if(typeof data.languages_url !== "string"){
-const err39 = {instancePath:instancePath+"/languages_url",schemaPath:"#/properties/languages_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+vErrors = pushError(vErrors, instancePath+"/languages_url", "#/properties/languages_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.licenses !== undefined){
 let data39 = data.licenses;
 if((!(Array.isArray(data39))) && (data39 !== null)){
-const err40 = {instancePath:instancePath+"/licenses",schemaPath:"#/properties/licenses/type",keyword:"type",params:{type: schema37.properties.licenses.type},message:"must be array,null"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+vErrors = pushError(vErrors, instancePath+"/licenses", "#/properties/licenses/type", "type", {type: schema37.properties.licenses.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data39)){
 const len0 = data39.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data39[i0] !== "string"){
-const err41 = {instancePath:instancePath+"/licenses/" + i0,schemaPath:"#/properties/licenses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+vErrors = pushError(vErrors, instancePath+"/licenses/" + i0, "#/properties/licenses/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -8210,37 +4366,19 @@ errors++;
 }
 if(data.link !== undefined){
 if(typeof data.link !== "string"){
-const err42 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+vErrors = pushError(vErrors, instancePath+"/link", "#/properties/link/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.mirror !== undefined){
 if(typeof data.mirror !== "boolean"){
-const err43 = {instancePath:instancePath+"/mirror",schemaPath:"#/properties/mirror/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+vErrors = pushError(vErrors, instancePath+"/mirror", "#/properties/mirror/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.mirror_interval !== undefined){
 if(typeof data.mirror_interval !== "string"){
-const err44 = {instancePath:instancePath+"/mirror_interval",schemaPath:"#/properties/mirror_interval/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+vErrors = pushError(vErrors, instancePath+"/mirror_interval", "#/properties/mirror_interval/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -8248,125 +4386,37 @@ if(data.mirror_updated !== undefined){
 let data44 = data.mirror_updated;
 if(typeof data44 === "string"){
 if(!(formats0.validate(data44))){
-const err45 = {instancePath:instancePath+"/mirror_updated",schemaPath:"#/properties/mirror_updated/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+vErrors = pushError(vErrors, instancePath+"/mirror_updated", "#/properties/mirror_updated/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/mirror_updated",schemaPath:"#/properties/mirror_updated/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+vErrors = pushError(vErrors, instancePath+"/mirror_updated", "#/properties/mirror_updated/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err47 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.object_format_name !== undefined){
 let data46 = data.object_format_name;
-const _errs91 = errors;
-let valid3 = false;
-let passing0 = null;
-const _errs92 = errors;
-if("sha1" !== data46){
-const err48 = {instancePath:instancePath+"/object_format_name",schemaPath:"#/properties/object_format_name/oneOf/0/const",keyword:"const",params:{allowedValue: "sha1"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
+if(!((data46 === "sha1") || (data46 === "sha256"))){
+vErrors = pushError(vErrors, instancePath+"/object_format_name", "#/properties/object_format_name/enum", "enum", {allowedValues: schema37.properties.object_format_name.enum}, "must be equal to one of the allowed values");
 errors++;
-}
-var _valid0 = _errs92 === errors;
-if(_valid0){
-valid3 = true;
-passing0 = 0;
-}
-const _errs93 = errors;
-if("sha256" !== data46){
-const err49 = {instancePath:instancePath+"/object_format_name",schemaPath:"#/properties/object_format_name/oneOf/1/const",keyword:"const",params:{allowedValue: "sha256"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-var _valid0 = _errs93 === errors;
-if(_valid0 && valid3){
-valid3 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid3 = true;
-passing0 = 1;
-}
-}
-if(!valid3){
-const err50 = {instancePath:instancePath+"/object_format_name",schemaPath:"#/properties/object_format_name/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-else {
-errors = _errs91;
-if(vErrors !== null){
-if(_errs91){
-vErrors.length = _errs91;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 if(data.open_issues_count !== undefined){
 let data47 = data.open_issues_count;
 if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
-const err51 = {instancePath:instancePath+"/open_issues_count",schemaPath:"#/properties/open_issues_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
+vErrors = pushError(vErrors, instancePath+"/open_issues_count", "#/properties/open_issues_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data47 === "string"){
 if(!(formats2.validate(data47))){
-const err52 = {instancePath:instancePath+"/open_issues_count",schemaPath:"#/properties/open_issues_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
+vErrors = pushError(vErrors, instancePath+"/open_issues_count", "#/properties/open_issues_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -8374,37 +4424,19 @@ errors++;
 if(data.open_pr_counter !== undefined){
 let data48 = data.open_pr_counter;
 if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
-const err53 = {instancePath:instancePath+"/open_pr_counter",schemaPath:"#/properties/open_pr_counter/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
+vErrors = pushError(vErrors, instancePath+"/open_pr_counter", "#/properties/open_pr_counter/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data48 === "string"){
 if(!(formats2.validate(data48))){
-const err54 = {instancePath:instancePath+"/open_pr_counter",schemaPath:"#/properties/open_pr_counter/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
+vErrors = pushError(vErrors, instancePath+"/open_pr_counter", "#/properties/open_pr_counter/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.original_url !== undefined){
 if(typeof data.original_url !== "string"){
-const err55 = {instancePath:instancePath+"/original_url",schemaPath:"#/properties/original_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
+vErrors = pushError(vErrors, instancePath+"/original_url", "#/properties/original_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -8416,45 +4448,33 @@ errors = vErrors.length;
 }
 if(data.parent !== undefined){
 let data51 = data.parent;
-const _errs102 = errors;
-let valid4 = false;
-const _errs103 = errors;
+const _errs99 = errors;
+let valid3 = false;
+const _errs100 = errors;
 if(!(validate63(data51, {instancePath:instancePath+"/parent",parentData:data,parentDataProperty:"parent",rootData}))){
 vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
-var _valid1 = _errs103 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs104 = errors;
+var _valid0 = _errs100 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs101 = errors;
 if(data51 !== null){
-const err56 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
+vErrors = pushError(vErrors, instancePath+"/parent", "#/properties/parent/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
-var _valid1 = _errs104 === errors;
-valid4 = valid4 || _valid1;
+var _valid0 = _errs101 === errors;
+valid3 = valid3 || _valid0;
 }
-if(!valid4){
-const err57 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
+if(!valid3){
+vErrors = pushError(vErrors, instancePath+"/parent", "#/properties/parent/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
-errors = _errs102;
+errors = _errs99;
 if(vErrors !== null){
-if(_errs102){
-vErrors.length = _errs102;
+if(_errs99){
+vErrors.length = _errs99;
 }
 else {
 vErrors = null;
@@ -8470,94 +4490,58 @@ errors = vErrors.length;
 }
 if(data.private !== undefined){
 if(typeof data.private !== "boolean"){
-const err58 = {instancePath:instancePath+"/private",schemaPath:"#/properties/private/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
+vErrors = pushError(vErrors, instancePath+"/private", "#/properties/private/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.projects_mode !== undefined){
 if(typeof data.projects_mode !== "string"){
-const err59 = {instancePath:instancePath+"/projects_mode",schemaPath:"#/properties/projects_mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
+vErrors = pushError(vErrors, instancePath+"/projects_mode", "#/properties/projects_mode/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.release_counter !== undefined){
 let data55 = data.release_counter;
 if(!((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55)))){
-const err60 = {instancePath:instancePath+"/release_counter",schemaPath:"#/properties/release_counter/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
+vErrors = pushError(vErrors, instancePath+"/release_counter", "#/properties/release_counter/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data55 === "string"){
 if(!(formats2.validate(data55))){
-const err61 = {instancePath:instancePath+"/release_counter",schemaPath:"#/properties/release_counter/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
+vErrors = pushError(vErrors, instancePath+"/release_counter", "#/properties/release_counter/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.repo_transfer !== undefined){
 let data56 = data.repo_transfer;
-const _errs114 = errors;
-let valid5 = false;
-const _errs115 = errors;
+const _errs111 = errors;
+let valid4 = false;
+const _errs112 = errors;
 if(!(validate70(data56, {instancePath:instancePath+"/repo_transfer",parentData:data,parentDataProperty:"repo_transfer",rootData}))){
 vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
 errors = vErrors.length;
 }
-var _valid2 = _errs115 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs116 = errors;
+var _valid1 = _errs112 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const _errs113 = errors;
 if(data56 !== null){
-const err62 = {instancePath:instancePath+"/repo_transfer",schemaPath:"#/properties/repo_transfer/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
+vErrors = pushError(vErrors, instancePath+"/repo_transfer", "#/properties/repo_transfer/anyOf/1/type", "type", {type: "null"}, "must be null");
 errors++;
 }
-var _valid2 = _errs116 === errors;
-valid5 = valid5 || _valid2;
+var _valid1 = _errs113 === errors;
+valid4 = valid4 || _valid1;
 }
-if(!valid5){
-const err63 = {instancePath:instancePath+"/repo_transfer",schemaPath:"#/properties/repo_transfer/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
+if(!valid4){
+vErrors = pushError(vErrors, instancePath+"/repo_transfer", "#/properties/repo_transfer/anyOf", "anyOf", {}, "must match a schema in anyOf");
 errors++;
 }
 else {
-errors = _errs114;
+errors = _errs111;
 if(vErrors !== null){
-if(_errs114){
-vErrors.length = _errs114;
+if(_errs111){
+vErrors.length = _errs111;
 }
 else {
 vErrors = null;
@@ -8568,100 +4552,52 @@ vErrors = null;
 if(data.size !== undefined){
 let data57 = data.size;
 if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
-const err64 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
+vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data57 === "string"){
 if(!(formats2.validate(data57))){
-const err65 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
+vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.ssh_url !== undefined){
 if(typeof data.ssh_url !== "string"){
-const err66 = {instancePath:instancePath+"/ssh_url",schemaPath:"#/properties/ssh_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
+vErrors = pushError(vErrors, instancePath+"/ssh_url", "#/properties/ssh_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.stars_count !== undefined){
 let data59 = data.stars_count;
 if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
-const err67 = {instancePath:instancePath+"/stars_count",schemaPath:"#/properties/stars_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
+vErrors = pushError(vErrors, instancePath+"/stars_count", "#/properties/stars_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data59 === "string"){
 if(!(formats2.validate(data59))){
-const err68 = {instancePath:instancePath+"/stars_count",schemaPath:"#/properties/stars_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
+vErrors = pushError(vErrors, instancePath+"/stars_count", "#/properties/stars_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.template !== undefined){
 if(typeof data.template !== "boolean"){
-const err69 = {instancePath:instancePath+"/template",schemaPath:"#/properties/template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
+vErrors = pushError(vErrors, instancePath+"/template", "#/properties/template/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.topics !== undefined){
 let data61 = data.topics;
 if((!(Array.isArray(data61))) && (data61 !== null)){
-const err70 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: schema37.properties.topics.type},message:"must be array,null"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
+vErrors = pushError(vErrors, instancePath+"/topics", "#/properties/topics/type", "type", {type: schema37.properties.topics.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data61)){
 const len1 = data61.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data61[i1] !== "string"){
-const err71 = {instancePath:instancePath+"/topics/" + i1,schemaPath:"#/properties/topics/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
+vErrors = pushError(vErrors, instancePath+"/topics/" + i1, "#/properties/topics/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -8671,85 +4607,43 @@ if(data.updated_at !== undefined){
 let data63 = data.updated_at;
 if(typeof data63 === "string"){
 if(!(formats0.validate(data63))){
-const err72 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err73 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
+vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.url !== undefined){
 if(typeof data.url !== "string"){
-const err74 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
+vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.watchers_count !== undefined){
 let data65 = data.watchers_count;
 if(!((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65)))){
-const err75 = {instancePath:instancePath+"/watchers_count",schemaPath:"#/properties/watchers_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
+vErrors = pushError(vErrors, instancePath+"/watchers_count", "#/properties/watchers_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data65 === "string"){
 if(!(formats2.validate(data65))){
-const err76 = {instancePath:instancePath+"/watchers_count",schemaPath:"#/properties/watchers_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
+vErrors = pushError(vErrors, instancePath+"/watchers_count", "#/properties/watchers_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.website !== undefined){
 if(typeof data.website !== "string"){
-const err77 = {instancePath:instancePath+"/website",schemaPath:"#/properties/website/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
+vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err78 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate102.errors = vErrors;
@@ -8764,74 +4658,38 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.full_name !== undefined){
 if(typeof data.full_name !== "string"){
-const err0 = {instancePath:instancePath+"/full_name",schemaPath:"#/properties/full_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data1 = data.id;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data1 === "string"){
 if(!(formats2.validate(data1))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.owner !== undefined){
 if(typeof data.owner !== "string"){
-const err4 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate110.errors = vErrors;
@@ -8844,13 +4702,7 @@ function validate111(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 validate111.errors = vErrors;
@@ -8863,13 +4715,7 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 validate112.errors = vErrors;
@@ -8884,74 +4730,38 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.can_create_org_repo !== undefined){
 if(typeof data.can_create_org_repo !== "boolean"){
-const err0 = {instancePath:instancePath+"/can_create_org_repo",schemaPath:"#/properties/can_create_org_repo/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/can_create_org_repo", "#/properties/can_create_org_repo/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err1 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data2 = data.id;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data2 === "string"){
 if(!(formats2.validate(data2))){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.includes_all_repositories !== undefined){
 if(typeof data.includes_all_repositories !== "boolean"){
-const err4 = {instancePath:instancePath+"/includes_all_repositories",schemaPath:"#/properties/includes_all_repositories/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/includes_all_repositories", "#/properties/includes_all_repositories/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -8963,133 +4773,9 @@ errors = vErrors.length;
 }
 if(data.permission !== undefined){
 let data6 = data.permission;
-const _errs13 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs14 = errors;
-if("none" !== data6){
-const err6 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/0/const",keyword:"const",params:{allowedValue: "none"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+if(!(((((data6 === "none") || (data6 === "read")) || (data6 === "write")) || (data6 === "admin")) || (data6 === "owner"))){
+vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema40.properties.permission.enum}, "must be equal to one of the allowed values");
 errors++;
-}
-var _valid0 = _errs14 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
-}
-const _errs15 = errors;
-if("read" !== data6){
-const err7 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/1/const",keyword:"const",params:{allowedValue: "read"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid0 = _errs15 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 1;
-}
-const _errs16 = errors;
-if("write" !== data6){
-const err8 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/2/const",keyword:"const",params:{allowedValue: "write"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var _valid0 = _errs16 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 2;
-}
-const _errs17 = errors;
-if("admin" !== data6){
-const err9 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/3/const",keyword:"const",params:{allowedValue: "admin"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid0 = _errs17 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 3;
-}
-const _errs18 = errors;
-if("owner" !== data6){
-const err10 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf/4/const",keyword:"const",params:{allowedValue: "owner"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var _valid0 = _errs18 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 4];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 4;
-}
-}
-}
-}
-}
-if(!valid1){
-const err11 = {instancePath:instancePath+"/permission",schemaPath:"#/properties/permission/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 if(data.units !== undefined){
@@ -9098,25 +4784,13 @@ if(Array.isArray(data7)){
 const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data7[i0] !== "string"){
-const err12 = {instancePath:instancePath+"/units/" + i0,schemaPath:"#/properties/units/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/units/" + i0, "#/properties/units/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/units",schemaPath:"#/properties/units/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/units", "#/properties/units/type", "type", {type: "array"}, "must be array");
 errors++;
 }
 }
@@ -9125,37 +4799,19 @@ let data9 = data.units_map;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key0 in data9){
 if(typeof data9[key0] !== "string"){
-const err14 = {instancePath:instancePath+"/units_map/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/units_map/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/units_map/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/properties/units_map/additionalProperties/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/units_map",schemaPath:"#/properties/units_map/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/units_map", "#/properties/units_map/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate113.errors = vErrors;
@@ -9170,25 +4826,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.active !== undefined){
 if(typeof data.active !== "boolean"){
-const err0 = {instancePath:instancePath+"/active",schemaPath:"#/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath+"/active", "#/properties/active/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.avatar_url !== undefined){
 if(typeof data.avatar_url !== "string"){
-const err1 = {instancePath:instancePath+"/avatar_url",schemaPath:"#/properties/avatar_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -9196,36 +4840,18 @@ if(data.created !== undefined){
 let data2 = data.created;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
-const err2 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/created", "#/properties/created/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath+"/created", "#/properties/created/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -9233,48 +4859,24 @@ if(data.email !== undefined){
 let data4 = data.email;
 if(typeof data4 === "string"){
 if(!(formats30.validate(data4))){
-const err5 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/format", "format", {format: "email"}, "must match format \""+"email"+"\"");
 errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.followers_count !== undefined){
 let data5 = data.followers_count;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err7 = {instancePath:instancePath+"/followers_count",schemaPath:"#/properties/followers_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, instancePath+"/followers_count", "#/properties/followers_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data5 === "string"){
 if(!(formats2.validate(data5))){
-const err8 = {instancePath:instancePath+"/followers_count",schemaPath:"#/properties/followers_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, instancePath+"/followers_count", "#/properties/followers_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -9282,98 +4884,50 @@ errors++;
 if(data.following_count !== undefined){
 let data6 = data.following_count;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err9 = {instancePath:instancePath+"/following_count",schemaPath:"#/properties/following_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, instancePath+"/following_count", "#/properties/following_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data6 === "string"){
 if(!(formats2.validate(data6))){
-const err10 = {instancePath:instancePath+"/following_count",schemaPath:"#/properties/following_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, instancePath+"/following_count", "#/properties/following_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.full_name !== undefined){
 if(typeof data.full_name !== "string"){
-const err11 = {instancePath:instancePath+"/full_name",schemaPath:"#/properties/full_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.html_url !== undefined){
 if(typeof data.html_url !== "string"){
-const err12 = {instancePath:instancePath+"/html_url",schemaPath:"#/properties/html_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.id !== undefined){
 let data9 = data.id;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data9 === "string"){
 if(!(formats2.validate(data9))){
-const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.is_admin !== undefined){
 if(typeof data.is_admin !== "boolean"){
-const err15 = {instancePath:instancePath+"/is_admin",schemaPath:"#/properties/is_admin/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, instancePath+"/is_admin", "#/properties/is_admin/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.language !== undefined){
 if(typeof data.language !== "string"){
-const err16 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, instancePath+"/language", "#/properties/language/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -9381,108 +4935,54 @@ if(data.last_login !== undefined){
 let data12 = data.last_login;
 if(typeof data12 === "string"){
 if(!(formats0.validate(data12))){
-const err17 = {instancePath:instancePath+"/last_login",schemaPath:"#/properties/last_login/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = pushError(vErrors, instancePath+"/last_login", "#/properties/last_login/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/last_login",schemaPath:"#/properties/last_login/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = pushError(vErrors, instancePath+"/last_login", "#/properties/last_login/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.location !== undefined){
 if(typeof data.location !== "string"){
-const err19 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.login !== undefined){
 if(typeof data.login !== "string"){
-const err20 = {instancePath:instancePath+"/login",schemaPath:"#/properties/login/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = pushError(vErrors, instancePath+"/login", "#/properties/login/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.login_name !== undefined){
 if(typeof data.login_name !== "string"){
-const err21 = {instancePath:instancePath+"/login_name",schemaPath:"#/properties/login_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.prohibit_login !== undefined){
 if(typeof data.prohibit_login !== "boolean"){
-const err22 = {instancePath:instancePath+"/prohibit_login",schemaPath:"#/properties/prohibit_login/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = pushError(vErrors, instancePath+"/prohibit_login", "#/properties/prohibit_login/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.restricted !== undefined){
 if(typeof data.restricted !== "boolean"){
-const err23 = {instancePath:instancePath+"/restricted",schemaPath:"#/properties/restricted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = pushError(vErrors, instancePath+"/restricted", "#/properties/restricted/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 if(data.source_id !== undefined){
 let data18 = data.source_id;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err24 = {instancePath:instancePath+"/source_id",schemaPath:"#/properties/source_id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data18 === "string"){
 if(!(formats2.validate(data18))){
-const err25 = {instancePath:instancePath+"/source_id",schemaPath:"#/properties/source_id/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
@@ -9490,73 +4990,37 @@ errors++;
 if(data.starred_repos_count !== undefined){
 let data19 = data.starred_repos_count;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err26 = {instancePath:instancePath+"/starred_repos_count",schemaPath:"#/properties/starred_repos_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+vErrors = pushError(vErrors, instancePath+"/starred_repos_count", "#/properties/starred_repos_count/type", "type", {type: "integer"}, "must be integer");
 errors++;
 }
 if(typeof data19 === "string"){
 if(!(formats2.validate(data19))){
-const err27 = {instancePath:instancePath+"/starred_repos_count",schemaPath:"#/properties/starred_repos_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+vErrors = pushError(vErrors, instancePath+"/starred_repos_count", "#/properties/starred_repos_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
 errors++;
 }
 }
 }
 if(data.visibility !== undefined){
 if(typeof data.visibility !== "string"){
-const err28 = {instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.website !== undefined){
 if(typeof data.website !== "string"){
-const err29 = {instancePath:instancePath+"/website",schemaPath:"#/properties/website/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.username !== undefined){
 if(typeof data.username !== "string"){
-const err30 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate115.errors = vErrors;

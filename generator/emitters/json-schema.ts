@@ -2,14 +2,19 @@
  * @module
  * Model → JSON Schema (2020-12 vocabulary that ajv's draft-07 mode also accepts:
  * `$defs`, `$ref`, `type` arrays). Used by the validators emitter (compiled by ajv)
- * and the OpenAPI-document emitter (components/schemas), which differ only in
- * where a `$ref` points and whether OpenAPI-only keywords (`discriminator`) are kept.
+ * and the OpenAPI-document emitter (components/schemas), which differ in where a
+ * `$ref` points, in how a discriminated union is spelled (OpenAPI's `discriminator`
+ * with `mapping` for documents; ajv's `discriminator` over tag-pinned variants for
+ * validators), and in `required`: validators check one side of the exchange (see
+ * `json-schema-direction.ts`), documents keep it as declared.
  *
  * For proto messages the schema describes the proto3 JSON form: camelCase keys,
  * int64 as a decimal string (or number), enums as names or numbers, well-known
  * types in their special JSON shapes.
  */
-import type { Field, MessageType, NamedType, ScalarType, SchemaFile, TypeRef, WellKnownType } from '../model/model.js';
+import type { Direction } from './json-schema-direction.js';
+import { requiredOnlyElsewhere } from './json-schema-direction.js';
+import type { Field, LiteralType, MessageType, NamedType, ScalarType, SchemaFile, TypeRef, UnionType, WellKnownType } from '../model/model.js';
 
 /** A JSON Schema object as plain data (what `JSON.stringify` prints). */
 export type JsonSchema = { [key: string]: unknown };
@@ -17,8 +22,13 @@ export type JsonSchema = { [key: string]: unknown };
 export interface JsonSchemaOptions {
   /** Where a reference to a named type points: `#/$defs/Issue`, `#/components/schemas/Issue`, … */
   readonly refTo: (target: NamedType) => string;
-  /** Keep OpenAPI's `discriminator` keyword (docs); ajv is compiled without it. */
+  /** Print for an OpenAPI document: OpenAPI's `discriminator` with `mapping`, `type` beside `enum`. */
   readonly openapi?: boolean;
+  /**
+   * The side of the exchange validated: `request` leaves `readOnly` properties out of
+   * `required`, `response` leaves out `writeOnly` ones. Unset (documents): `required` as declared.
+   */
+  readonly direction?: Direction;
 }
 
 /** True for files loaded from `.proto`, whose JSON form follows the proto3 JSON mapping. */
@@ -58,7 +68,7 @@ function messageSchema(message: MessageType, proto: boolean, options: JsonSchema
   const required: string[] = [];
   for (const field of message.fields) {
     properties[field.jsonName] = fieldSchema(field, proto, options);
-    if (field.presence === 'required') required.push(field.jsonName);
+    if (field.presence === 'required' && !requiredOnlyElsewhere(field, options.direction)) required.push(field.jsonName);
   }
   const schema: JsonSchema = { type: 'object' };
   if (message.fields.length > 0) schema.properties = properties;
@@ -119,7 +129,7 @@ export function typeRefSchema(type: TypeRef, proto: boolean, options: JsonSchema
         if (p.writeOnly) s.writeOnly = true;
         if (p.default !== undefined) s.default = p.default;
         properties[p.name] = s;
-        if (p.required) required.push(p.name);
+        if (p.required && !requiredOnlyElsewhere(p, options.direction)) required.push(p.name);
       }
       const schema: JsonSchema = { type: 'object' };
       if (type.properties.length > 0) schema.properties = properties;
@@ -128,27 +138,8 @@ export function typeRefSchema(type: TypeRef, proto: boolean, options: JsonSchema
       if (extra !== undefined) schema.additionalProperties = extra;
       return nullable(Object.assign(schema, type.constraints), type.nullable);
     }
-    case 'union': {
-      const tagged = type.discriminator ? Object.entries(type.discriminator.mapping) : [];
-      if (!options.openapi && type.discriminator && tagged.length > 0) {
-        // For validation, pin each variant to its tag value: variants that accept the same
-        // objects (open objects usually do) would otherwise make `oneOf` fail on valid data.
-        const property = type.discriminator.propertyName;
-        const variants = tagged.map(([value, variant]) => ({
-          allOf: [typeRefSchema(variant, proto, options), { type: 'object', properties: { [property]: { const: value } }, required: [property] }],
-        }));
-        return nullable({ oneOf: variants }, type.nullable);
-      }
-      const schema: JsonSchema = { [type.mode]: type.variants.map((v) => typeRefSchema(v, proto, options)) };
-      if (options.openapi && type.discriminator) {
-        const mapping: Record<string, string> = {};
-        for (const [value, variant] of Object.entries(type.discriminator.mapping)) {
-          if (variant.kind === 'ref') mapping[value] = options.refTo(variant.target);
-        }
-        schema.discriminator = { propertyName: type.discriminator.propertyName, mapping };
-      }
-      return nullable(schema, type.nullable);
-    }
+    case 'union':
+      return unionSchema(type, proto, options);
     case 'intersection':
       return nullable({ allOf: type.parts.map((p) => typeRefSchema(p, proto, options)) }, type.nullable);
     case 'literal':
@@ -158,6 +149,57 @@ export function typeRefSchema(type: TypeRef, proto: boolean, options: JsonSchema
     default:
       return assertNever(type);
   }
+}
+
+/**
+ * `oneOf`/`anyOf`. Two shapes read better than a plain list of variants:
+ * - every variant a literal (an inline enum): `enum`, so a wrong value is one error that lists
+ *   the allowed values instead of one "must be equal to constant" per value;
+ * - a discriminated union, for validators: ajv's `discriminator` keyword, so the tag picks the
+ *   one variant whose errors are reported (not the errors of every variant that failed).
+ */
+function unionSchema(type: UnionType, proto: boolean, options: JsonSchemaOptions): JsonSchema {
+  const literals = type.variants.flatMap((v) => (v.kind === 'literal' ? [v.value] : []));
+  if (literals.length > 0 && literals.length === type.variants.length) {
+    const values = type.nullable && !literals.includes(null) ? [...literals, null] : literals;
+    // Docs show the JSON type too; validators leave it out, which would only repeat the enum error.
+    if (!options.openapi) return { enum: values };
+    const types = [...new Set(values.map(jsonType))];
+    return { type: types.length === 1 ? types[0] : types, enum: values };
+  }
+  const tagged = type.discriminator ? Object.entries(type.discriminator.mapping) : [];
+  if (!options.openapi && type.discriminator && tagged.length > 0) {
+    // Each variant is pinned to its tag value (`properties/<tag>/const`, as the keyword needs):
+    // variants that accept the same objects (open objects usually do) would otherwise make
+    // `oneOf` fail on valid data. The top-level `enum` of the tag names the allowed values
+    // when the tag is unknown.
+    const property = type.discriminator.propertyName;
+    return nullable(
+      {
+        type: 'object',
+        discriminator: { propertyName: property },
+        properties: { [property]: { enum: tagged.map(([value]) => value) } },
+        required: [property],
+        oneOf: tagged.map(([value, variant]) => ({ properties: { [property]: { const: value } }, allOf: [typeRefSchema(variant, proto, options)] })),
+      },
+      type.nullable,
+    );
+  }
+  const schema: JsonSchema = { [type.mode]: type.variants.map((v) => typeRefSchema(v, proto, options)) };
+  if (options.openapi && type.discriminator) {
+    const mapping: Record<string, string> = {};
+    for (const [value, variant] of Object.entries(type.discriminator.mapping)) {
+      if (variant.kind === 'ref') mapping[value] = options.refTo(variant.target);
+    }
+    schema.discriminator = { propertyName: type.discriminator.propertyName, mapping };
+  }
+  return nullable(schema, type.nullable);
+}
+
+function jsonType(value: LiteralType['value']): string {
+  if (value === null) return 'null';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
 }
 
 /** Custom formats Loom adds on top of the standard ones, with range checks (see validators-formats.ts). */

@@ -4,14 +4,15 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  arrayOf, enumType, httpOperation, httpService, int32, message, ref, run, schemaFile, setFields, str,
+  arrayOf, enumType, httpOperation, httpService, int32, int64, message, ref, run, schemaFile, setFields, str,
 } from '../../test/generator/model-fixtures.js';
+import type { TypeRef } from '../model/model.js';
 import { emit } from '../emit.js';
 import type { GeneratorCache } from '../emit.js';
 import { loadTemplates } from '../templates.js';
 import { validatorsEmitter } from './validators.js';
 
-type Validator = ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string }[] | null };
+type Validator = ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string; params: object; message?: string }[] | null };
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-validators-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -145,6 +146,110 @@ describe('validators emitter', () => {
     expect(v.validatePet!({ kind: 'dog' })).toBe(true);
     expect(v.validatePet!({ kind: 'cow' })).toBe(false);
     expect(v.validatePet!({ name: 'no tag' })).toBe(false);
+  });
+
+  it('reports the problem of the variant the tag names, not of every other variant', async () => {
+    const f = schemaFile('events.yaml', 'openapi-3.1', 'events');
+    const unit: TypeRef = { kind: 'union', mode: 'oneOf', variants: ['ms', 'bytes', null].map((value) => ({ kind: 'literal', value }) as TypeRef) };
+    const log = message(f, 'LogEvent', [{ name: 'kind', type: { kind: 'literal', value: 'log' }, presence: 'required' }, { name: 'message', type: str, presence: 'required' }]);
+    const metric = message(f, 'MetricEvent', [{ name: 'kind', type: { kind: 'literal', value: 'metric' }, presence: 'required' }, { name: 'unit', type: unit }]);
+    f.types.push({
+      kind: 'alias', parent: f, name: 'Event', localName: 'Event', fullName: '#/components/schemas/Event', source: { file: 'events.yaml' },
+      type: { kind: 'union', mode: 'oneOf', variants: [ref(log), ref(metric)], discriminator: { propertyName: 'kind', mapping: { log: ref(log), metric: ref(metric) } } },
+    });
+    const v = await load(run([f], [validatorsEmitter]), 'events.validators.js', 'events');
+    expect(v.validateEvent!({ kind: 'metric', unit: 'ms' })).toBe(true);
+    expect(v.validateEvent!({ kind: 'metric', unit: 'parsecs' })).toBe(false);
+    // One error, about the metric's unit (not "must have required property 'message'" of LogEvent).
+    expect(v.validateEvent!.errors).toEqual([
+      {
+        instancePath: '/unit',
+        schemaPath: '#/properties/unit/enum',
+        keyword: 'enum',
+        params: { allowedValues: ['ms', 'bytes', null] },
+        message: 'must be equal to one of the allowed values',
+      },
+    ]);
+    expect(v.validateEvent!({ kind: 'trace' })).toBe(false);
+    expect(v.validateEvent!.errors?.[0]).toMatchObject({ instancePath: '/kind', keyword: 'enum', params: { allowedValues: ['log', 'metric'] } });
+    expect(v.validateEvent!(null)).toBe(false);
+  });
+
+  it('compiles an inline enum to one enum check, printed once per file as a helper call', () => {
+    const f = schemaFile('perm.yaml', 'openapi-3.0', 'perm');
+    const permission: TypeRef = { kind: 'union', mode: 'oneOf', variants: ['read', 'write'].map((value) => ({ kind: 'literal', value }) as TypeRef) };
+    message(f, 'Team', [{ name: 'permission', type: permission }]);
+    const out = run([f], [validatorsEmitter]);
+    expect(out.get('perm.schemas.ts')).toContain("        permission: {\n          enum: ['read', 'write'],\n        },\n");
+    const js = out.get('perm.validators.js')!;
+    expect(js).toContain('vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema');
+    expect(js).toContain('\nfunction pushError(list, instancePath, schemaPath, keyword, params, message) {\n');
+    // No error block is left in ajv's long form.
+    expect(js).not.toContain('vErrors === null){');
+  });
+
+  it('does not require readOnly properties of a body, nor writeOnly ones of a type as sent back', async () => {
+    const f = schemaFile('pets.yaml', 'openapi-3.0', 'pets');
+    const owner = message(f, 'Owner', [{ name: 'id', type: int64, presence: 'required' }, { name: 'name', type: str, presence: 'required' }]);
+    Object.assign(owner.fields[0]!, { readOnly: true });
+    const pet = message(f, 'Pet', [
+      { name: 'id', type: int64, presence: 'required' },
+      { name: 'password', type: str, presence: 'required' },
+      { name: 'owner', type: ref(owner) },
+    ]);
+    Object.assign(pet.fields[0]!, { readOnly: true });
+    Object.assign(pet.fields[1]!, { writeOnly: true });
+    const tag = message(f, 'Tag', [{ name: 'name', type: str, presence: 'required' }]);
+    const svc = httpService(f, 'pet');
+    const body = (type: TypeRef) => ({ required: true, contents: [{ mediaType: 'application/json', type }] });
+    httpOperation(svc, { name: 'addPet', method: 'post', path: '/pets', requestBody: body(ref(pet)) });
+    httpOperation(svc, { name: 'addPets', method: 'post', path: '/pets/batch', requestBody: body(arrayOf(ref(pet))) });
+    httpOperation(svc, { name: 'addTag', method: 'post', path: '/tags', requestBody: body(ref(tag)) });
+    const out = run([f], [validatorsEmitter]);
+    const v = await load(out, 'pets.validators.js', 'directions');
+
+    // The client sends no id (its own or its owner's), but must send the password.
+    expect(v.validateAddPetBody!({ password: 'secret', owner: { name: 'Ann' } })).toBe(true);
+    expect(v.validateAddPetBody!({ owner: { name: 'Ann' } })).toBe(false);
+    expect(v.validateAddPetBody!.errors).toEqual([expect.objectContaining({ instancePath: '', keyword: 'required', params: { missingProperty: 'password' } })]);
+    expect(v.validateAddPetBody!({ id: 'x', password: 'secret' })).toBe(false); // sent anyway: still checked
+    expect(v.validateAddPetBody!.errors?.[0]).toMatchObject({ instancePath: '/id', keyword: 'type' });
+    expect(v.validateAddPetsBody!([{ password: 'a' }, { password: 'b', owner: {} }])).toBe(false);
+    expect(v.validateAddPetsBody!.errors).toEqual([expect.objectContaining({ instancePath: '/1/owner', params: { missingProperty: 'name' } })]);
+
+    // The server sends ids and never the password.
+    expect(v.validatePet!({ id: 1, owner: { id: 2, name: 'Ann' } })).toBe(true);
+    expect(v.validatePet!({ owner: { name: 'Ann' } })).toBe(false);
+    expect(v.validatePet!.errors?.map((e) => e.params)).toEqual([{ missingProperty: 'id' }, { missingProperty: 'id' }]);
+
+    const js = out.get('pets.validators.js')!;
+    expect(js).toMatch(/^export const validateAddPetBody = validate\d+;$/m);
+    expect(js).toContain('\nexport const validateAddTagBody = validateTag;\n'); // same in both directions: one function
+    const schemas = out.get('pets.schemas.ts')!;
+    expect(schemas).toContain("    'Pet.request': {\n      type: 'object',\n");
+    expect(schemas).toContain("    'Owner.request': {\n");
+    expect(schemas).not.toContain("'Tag.request'");
+    expect(out.get('pets.validators.d.ts')).toContain('export declare const validateAddPetBody: JsonValidator;\n');
+    expect(out.get('pets.validators.d.ts')).toContain('export declare const validateAddTagBody: Validator<Tag>;\n');
+    // Pet as sent back has no password, which the Pet type requires; Owner has every property.
+    expect(out.get('pets.validators.d.ts')).toContain('export declare const validatePet: JsonValidator;\n');
+    expect(out.get('pets.validators.d.ts')).toContain('export declare const validateOwner: Validator<Owner>;\n');
+  });
+
+  it('gives a body its request form of a type from another file', async () => {
+    const common = schemaFile('shared/common.yaml', 'openapi-3.0', 'common');
+    const person = message(common, 'Person', [{ name: 'id', type: int64, presence: 'required' }, { name: 'name', type: str, presence: 'required' }]);
+    Object.assign(person.fields[0]!, { readOnly: true });
+    const api = schemaFile('api.yaml', 'openapi-3.0', 'api');
+    api.dependencies = [common];
+    const svc = httpService(api, 'people');
+    httpOperation(svc, { name: 'addPerson', method: 'post', path: '/people', requestBody: { required: true, contents: [{ mediaType: 'application/json', type: ref(person) }] } });
+    const out = run([common, api], [validatorsEmitter]);
+    expect(out.get('api.schemas.ts')).toContain("    'shared/common.yaml:Person.request': {\n");
+    const v = await load(out, 'api.validators.js', 'cross-file');
+    expect(v.validateAddPersonBody!({ name: 'Ann' })).toBe(true);
+    expect(v.validateAddPersonBody!({ id: 1 })).toBe(false);
+    expect(v.validateAddPersonBody!.errors).toEqual([expect.objectContaining({ keyword: 'required', params: { missingProperty: 'name' } })]);
   });
 
   it('checks proto3 JSON: int64 as decimal strings in range, enums by name or number', async () => {

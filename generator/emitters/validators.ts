@@ -8,13 +8,17 @@
  *
  * Export names: `validate<LocalName>` per named type, `validate<OperationPascal>Body` per HTTP
  * request body (see {@link bodyValidatorName}). The server emitter imports these names.
+ *
+ * Named types validate what the server sends (their `writeOnly` properties are not required),
+ * bodies what the client sends (their `readOnly` ones are not required).
  */
 import type { EmitContext, Emitter } from '../emit.js';
-import type { HttpOperation, MediaContent, NamedType, SchemaFile } from '../model/model.js';
+import type { HttpOperation, MediaContent, NamedType, SchemaFile, TypeRef } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import { GENERATOR_NAME, GENERATOR_VERSION } from '../emit.js';
 import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
-import type { JsonSchema } from './json-schema.js';
+import type { JsonSchema, JsonSchemaOptions } from './json-schema.js';
+import { hasDirectionalForms, leavesOutRequired } from './json-schema-direction.js';
 import type { CompileInput } from './validators-compile.js';
 import { tsLiteral } from './json-schema-literal.js';
 import { compileCacheKey, compileStandalone } from './validators-compile.js';
@@ -71,8 +75,30 @@ function httpOperations(file: SchemaFile): HttpOperation[] {
 }
 
 /**
+ * `$defs` key of a type's request form (see `json-schema-direction.ts`), in the document of
+ * the file whose bodies use it: `Pet.request`, or `common.yaml:Person.request` for a type of
+ * another file. The `.` keeps it apart from the names of types and bodies (identifiers).
+ */
+function requestKey(type: NamedType, file: SchemaFile): string {
+  return type.parent === file ? `${type.localName}.request` : `${type.parent.path}:${type.localName}.request`;
+}
+
+/** A `$defs` key as a JSON Pointer segment in a `$ref` (RFC 6901: `~` → `~0`, `/` → `~1`). */
+function pointerSegment(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** True when a body is just a named type that reads the same in both directions: it reuses that type's validator. */
+function bodyReusesTypeValidator(body: TypeRef): boolean {
+  return body.kind === 'ref' && !body.nullable && !hasDirectionalForms(body.target);
+}
+
+/**
  * The JSON Schema document of a file: every named type and inline request body under `$defs`.
- * `reached` collects the other files its `$ref`s point into.
+ * Named types are in their response form (writeOnly properties not required), bodies in their
+ * request form (readOnly properties not required); a type whose two forms differ and that a
+ * body uses gets its request form too (`Pet.request`). `reached` collects the other files its
+ * `$ref`s point into.
  */
 export function schemaDocument(file: SchemaFile, reached?: Set<SchemaFile>): JsonSchema {
   const refTo = (target: NamedType) => {
@@ -80,14 +106,28 @@ export function schemaDocument(file: SchemaFile, reached?: Set<SchemaFile>): Jso
     reached?.add(target.parent);
     return `${schemaId(target.parent)}#/$defs/${target.localName}`;
   };
+  const requestForms: NamedType[] = [];
+  const request: JsonSchemaOptions = {
+    direction: 'request',
+    refTo: (target) => {
+      if (!hasDirectionalForms(target)) return refTo(target);
+      if (!requestForms.includes(target)) requestForms.push(target);
+      return `#/$defs/${pointerSegment(requestKey(target, file))}`;
+    },
+  };
+  const response: JsonSchemaOptions = { direction: 'response', refTo };
   const defs: JsonSchema = {};
-  for (const type of file.types) defs[type.localName] = namedTypeSchema(type, { refTo });
+  for (const type of file.types) defs[type.localName] = namedTypeSchema(type, response);
   for (const op of httpOperations(file)) {
     const body = validatedBody(op);
-    // A body that is just a named type validates with that type's function (an alias export).
-    if (body?.type && !(body.type.kind === 'ref' && !body.type.nullable)) {
-      defs[bodyKey(op)] = typeRefSchema(body.type, isProtoFile(file), { refTo });
-    }
+    if (!body?.type) continue;
+    if (body.type.kind === 'ref' && !body.type.nullable) request.refTo(body.type.target);
+    else defs[bodyKey(op)] = typeRefSchema(body.type, isProtoFile(file), request);
+  }
+  // Request forms reach further request forms: the list grows while it is walked.
+  for (let i = 0; i < requestForms.length; i++) {
+    const type = requestForms[i]!;
+    defs[requestKey(type, file)] = namedTypeSchema(type, request);
   }
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaId(file), $defs: defs };
 }
@@ -151,10 +191,12 @@ function computeJob(file: SchemaFile): ValidatorsJob | null {
   for (const type of file.types) exports.set(typeValidatorName(type), `${schemaId(file)}#/$defs/${type.localName}`);
   for (const op of ops) {
     const body = validatedBody(op)!.type!;
-    const ref =
-      body.kind === 'ref' && !body.nullable
+    let ref = `${schemaId(file)}#/$defs/${bodyKey(op)}`;
+    if (body.kind === 'ref' && !body.nullable) {
+      ref = bodyReusesTypeValidator(body)
         ? `${schemaId(body.target.parent)}#/$defs/${body.target.localName}`
-        : `${schemaId(file)}#/$defs/${bodyKey(op)}`;
+        : `${schemaId(file)}#/$defs/${pointerSegment(requestKey(body.target, file))}`;
+    }
     exports.set(bodyValidatorName(op)!, ref);
   }
   const input: CompileInput = { documents: [...documents.values()], exports };
@@ -255,22 +297,31 @@ function emitDeclarations(file: SchemaFile, ops: HttpOperation[], ctx: EmitConte
   f.print();
   f.jsDoc('A compiled validator: a type guard that leaves what failed on `errors` (ajv\'s `ValidateFunction` shape).');
   f.print('export type Validator<T> = ((data: unknown) => data is T) & { errors?: ValidationError[] | null };');
-  if (proto) {
+  // Validators of forms that leave out properties the generated type requires (a body without
+  // its readOnly `id`, a type as sent back without its writeOnly `password`) are no guards of it.
+  const notGuards = new Set<HttpOperation | NamedType>([
+    ...ops.filter((op) => leavesOutRequired(validatedBody(op)!.type!, 'request')),
+    ...file.types.filter((type) => leavesOutRequired(type, 'response')),
+  ]);
+  if (proto || notGuards.size > 0) {
     f.print();
     f.jsDoc(
-      'A validator of a message\'s proto3 JSON form. Not a type guard: JSON carries enums as names,\n64-bit integers as strings and bytes as base64, which the codec converts into the TypeScript types.',
+      proto
+        ? 'A validator of a message\'s proto3 JSON form. Not a type guard: JSON carries enums as names,\n64-bit integers as strings and bytes as base64, which the codec converts into the TypeScript types.'
+        : 'A validator that is not a type guard: the JSON it accepts may leave out properties the TypeScript\ntype requires (`readOnly` ones in a request body, `writeOnly` ones in what the server sends).',
     );
     f.print('export type JsonValidator = ((data: unknown) => boolean) & { errors?: ValidationError[] | null };');
   }
   f.print();
   for (const type of file.types) {
     f.jsDoc(`Validates the JSON form of {@link ${type.localName}}.`, { tags: [`@generated from ${type.fullName}`] });
-    const t = proto ? 'JsonValidator' : `Validator<${f.text(importSymbol(type.localName, `/${ctx.outputPath(file, 'types.ts')}`, { typeOnly: true }))}>`;
+    const t = proto || notGuards.has(type) ? 'JsonValidator' : `Validator<${f.text(importSymbol(type.localName, `/${ctx.outputPath(file, 'types.ts')}`, { typeOnly: true }))}>`;
     f.print('export declare const ', typeValidatorName(type), ': ', t, ';');
   }
   for (const op of ops) {
     const body = validatedBody(op)!;
     f.jsDoc(`Validates the \`${body.mediaType}\` request body of \`${op.name}\` (${op.method.toUpperCase()} ${op.path}).`);
-    f.print('export declare const ', bodyValidatorName(op)!, ': Validator<', renderType(body.type!, render), '>;');
+    if (notGuards.has(op)) f.print('export declare const ', bodyValidatorName(op)!, ': JsonValidator;');
+    else f.print('export declare const ', bodyValidatorName(op)!, ': Validator<', renderType(body.type!, render), '>;');
   }
 }

@@ -3,32 +3,26 @@
 // Do not edit: run `loom generate` to change this file.
 // ajv standalone validators, compiled at generation time from the schemas in the `.schemas.ts` beside this file.
 /* eslint-disable */
+/** Appends one error (the object ajv builds) to the list, which is null until the first error. */
+function pushError(list, instancePath, schemaPath, keyword, params, message) {
+  const error = { instancePath, schemaPath, keyword, params, message };
+  if (list === null) return [error];
+  list.push(error);
+  return list;
+}
 export const validateGetBIOSSerialNumberRequest = validate22;
-const schema7 = {"type":"object","additionalProperties":false};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate22.errors = vErrors;
@@ -36,7 +30,6 @@ return errors === 0;
 }
 
 export const validateGetBIOSSerialNumberResponse = validate23;
-const schema8 = {"type":"object","properties":{"serialNumber":{"type":"string","description":"Serial number"}},"additionalProperties":false};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -44,37 +37,19 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(key0 === "serialNumber")){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.serialNumber !== undefined){
 if(typeof data.serialNumber !== "string"){
-const err1 = {instancePath:instancePath+"/serialNumber",schemaPath:"#/properties/serialNumber/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/serialNumber", "#/properties/serialNumber/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate23.errors = vErrors;
@@ -82,7 +57,6 @@ return errors === 0;
 }
 
 export const validateStartServiceRequest = validate24;
-const schema9 = {"type":"object","properties":{"name":{"type":"string","description":"Service name (as listed in System\\CCS\\Services keys)"}},"additionalProperties":false};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -90,37 +64,19 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(key0 === "name")){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate24.errors = vErrors;
@@ -128,31 +84,18 @@ return errors === 0;
 }
 
 export const validateStartServiceResponse = validate25;
-const schema10 = {"type":"object","additionalProperties":false};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate25.errors = vErrors;
@@ -160,7 +103,6 @@ return errors === 0;
 }
 
 export const validateStopServiceRequest = validate26;
-const schema11 = {"type":"object","properties":{"name":{"type":"string","description":"Service name (as listed in System\\CCS\\Services keys)"},"force":{"type":"boolean","description":"Forces stopping of services that has dependent services"}},"additionalProperties":false};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -168,49 +110,25 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((key0 === "name") || (key0 === "force"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 if(data.force !== undefined){
 if(typeof data.force !== "boolean"){
-const err2 = {instancePath:instancePath+"/force",schemaPath:"#/properties/force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath+"/force", "#/properties/force/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate26.errors = vErrors;
@@ -218,31 +136,18 @@ return errors === 0;
 }
 
 export const validateStopServiceResponse = validate27;
-const schema12 = {"type":"object","additionalProperties":false};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate27.errors = vErrors;
@@ -256,13 +161,7 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(!((((((((((((((((data === "UNKNOWN") || (data === "STOPPED")) || (data === "START_PENDING")) || (data === "STOP_PENDING")) || (data === "RUNNING")) || (data === "CONTINUE_PENDING")) || (data === "PAUSE_PENDING")) || (data === "PAUSED")) || (data === 0)) || (data === 1)) || (data === 2)) || (data === 3)) || (data === 4)) || (data === 5)) || (data === 6)) || (data === 7))){
-const err0 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema13.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/enum", "enum", {allowedValues: schema13.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 validate28.errors = vErrors;
@@ -276,13 +175,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(!((((((((((data === "BOOT") || (data === "SYSTEM")) || (data === "AUTOMATIC")) || (data === "MANUAL")) || (data === "DISABLED")) || (data === 0)) || (data === 1)) || (data === 2)) || (data === 3)) || (data === 4))){
-const err0 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema14.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/enum", "enum", {allowedValues: schema14.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 validate29.errors = vErrors;
@@ -290,7 +183,6 @@ return errors === 0;
 }
 
 export const validateGetServiceRequest = validate30;
-const schema15 = {"type":"object","properties":{"name":{"type":"string","description":"Service name (as listed in System\\CCS\\Services keys)"}},"additionalProperties":false};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -298,37 +190,19 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(key0 === "name")){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate30.errors = vErrors;
@@ -336,7 +210,6 @@ return errors === 0;
 }
 
 export const validateGetServiceResponse = validate31;
-const schema16 = {"type":"object","properties":{"displayName":{"type":"string","description":"Service display name"},"startType":{"$ref":"#/$defs/StartType","description":"Service start type.\nUsed to control whether a service will start on boot, and if so on which\nboot phase."},"status":{"$ref":"#/$defs/ServiceStatus","description":"Service status, e.g. stopped, running, paused"}},"additionalProperties":false};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -344,25 +217,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((key0 === "displayName") || (key0 === "startType")) || (key0 === "status"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.displayName !== undefined){
 if(typeof data.displayName !== "string"){
-const err1 = {instancePath:instancePath+"/displayName",schemaPath:"#/properties/displayName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, instancePath+"/displayName", "#/properties/displayName/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
@@ -380,13 +241,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
 validate31.errors = vErrors;
