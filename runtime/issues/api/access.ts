@@ -69,9 +69,9 @@ export interface RepoAccess {
  * const { repo, permission } = await loadRepo(store, 'alice', 'proj', caller);
  */
 export async function loadRepo(store: IssueStore, owner: string, name: string, caller: Caller | null): Promise<RepoAccess> {
-  const repo = await store.findRepo(owner, name);
-  if (!repo) throw notFound();
-  const permission = await store.getPermission(repo.id, caller?.user.id ?? null);
+  const found = await store.findRepoWithPermission(owner, name, caller?.user.id ?? null);
+  if (!found) throw notFound();
+  const { repo, permission } = found;
   if (!atLeast(permission, 'read')) throw notFound();
   if (repo.isPrivate && isPublicOnly(caller)) throw forbidden('token scope is limited to public issues');
   return { repo, permission };

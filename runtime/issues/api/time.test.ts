@@ -37,4 +37,17 @@ describe('formatTimestamp', () => {
     expect(formatTimestamp(1700000000, 'Asia/Kolkata')).toBe('2023-11-15T03:43:20+05:30');
     expect(formatTimestamp(-62135596800, 'UTC')).toBe('0001-01-01T00:00:00Z');
   });
+
+  it('prints UTC through its fast path exactly as through the general one, at the edges too', () => {
+    const samples = [-62135596800, -1, 0, 59, 951782400, 1700000000, 253370764800, 253402300799, 253402300800, 253402387200];
+    // The layout built field by field, as the general path does.
+    const reference = (unix: number) => {
+      const d = new Date(unix * 1000);
+      const p = (n: number, w = 2) => String(n).padStart(w, '0');
+      return `${p(d.getUTCFullYear(), 4)}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}T${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}Z`;
+    };
+    for (const unix of samples) expect(formatTimestamp(unix, 'UTC')).toBe(reference(unix));
+    expect(formatTimestamp(253402300799, 'UTC')).toBe('9999-12-31T23:59:59Z');
+    expect(formatTimestamp(253402300800, 'UTC')).toBe('10000-01-01T00:00:00Z');
+  });
 });

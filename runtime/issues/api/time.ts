@@ -91,15 +91,27 @@ export function endOfDayInZone(parsed: ParsedTimestamp, timeZone: string): numbe
  * formatTimestamp(0, 'UTC'); // '1970-01-01T00:00:00Z'
  */
 export function formatTimestamp(unix: number, timeZone: string): string {
+  // Every issue in a page renders three or more timestamps; in UTC, within years 1–9999,
+  // `toISOString` already has the layout and only the milliseconds need cutting off.
+  if (timeZone === 'UTC' && unix >= ISO_MIN_UNIX && unix <= ISO_MAX_UNIX && Number.isInteger(unix)) {
+    return `${new Date(unix * 1000).toISOString().slice(0, 19)}Z`;
+  }
   const offset = timeZone === 'UTC' ? 0 : zoneOffsetSeconds(unix, timeZone);
   const local = new Date((unix + offset) * 1000);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   const date = `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
   const time = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
   if (timeZone === 'UTC') return `${date}T${time}Z`;
   const sign = offset < 0 ? '-' : '+';
   const abs = Math.abs(offset);
   return `${date}T${time}${sign}${pad(Math.floor(abs / 3600))}:${pad(Math.floor((abs % 3600) / 60))}`;
+}
+
+/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the range `toISOString` prints with four-digit years. */
+const ISO_MIN_UNIX = -62135596800;
+const ISO_MAX_UNIX = 253402300799;
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -115,6 +115,12 @@ export interface RepoRow {
   readonly updatedUnix: UnixSeconds;
 }
 
+/** A repository with a viewer's permission on it (see `IssueStore.findRepoWithPermission`). */
+export interface RepoWithPermission {
+  readonly repo: RepoRow;
+  readonly permission: PermissionLevel;
+}
+
 export interface CreateRepoInput {
   readonly ownerId: number;
   /** Unique per owner, case-insensitively; a duplicate throws `IssueStoreError('conflict')`. */
@@ -497,6 +503,11 @@ export interface IssueStore {
    * repository and `none` on a private one. Unknown repository → `none`.
    */
   getPermission(repoId: number, viewerId: number | null): Promise<PermissionLevel>;
+  /**
+   * {@link findRepo} and {@link getPermission} in one query: every request on a repository needs
+   * both, and one round trip instead of two is what a request costs on PostgreSQL.
+   */
+  findRepoWithPermission(ownerName: string, repoName: string, viewerId: number | null): Promise<RepoWithPermission | undefined>;
 
   // ── labels ──────────────────────────────────────────────────────────────
 

@@ -60,7 +60,8 @@ export async function searchIssues(s: IssuesServices, input: IssueSearchIssuesIn
     // Loom records review requests but no submitted reviews: nothing has been reviewed by anyone.
     result = { items: [], total: 0 };
   } else {
-    result = await searchWithKeyword(s, filter, normalizeKeyword(input.q), labels !== undefined || milestones !== undefined);
+    const fallback = labels !== undefined || milestones !== undefined;
+    result = await searchWithKeyword(s, filter, normalizeKeyword(input.q), async () => fallback);
   }
   return pagedResponse(c, s.config, await renderIssues(s.store, result.items, caller?.user ?? null, s.config), result.total, page);
 }
@@ -84,7 +85,9 @@ export async function listIssues(s: IssuesServices, input: IssueListIssuesInput,
   const page = resolvePage(input.page, input.limit, { defaultLimit: s.config.defaultPagingNum, maxLimit: s.config.maxResponseItems });
   const labels = commaList(input.labels);
   // The seed's rule: with a keyword that matches nothing, a matching label keeps the list alive.
-  const hasMatchingLabel = labels !== undefined && (await repoHasAnyLabel(s, repo.id, repo.ownerType === 'org' ? repo.ownerId : undefined, labels));
+  // Asked only then, so that a plain labelled list does not pay for a query it never reads.
+  const hasMatchingLabel = async () =>
+    labels !== undefined && (await repoHasAnyLabel(s, repo.id, repo.ownerType === 'org' ? repo.ownerId : undefined, labels));
   const filter: IssueFilter = {
     repoIds: [repo.id],
     state: stateFilter(input.state),
@@ -101,7 +104,7 @@ export async function listIssues(s: IssuesServices, input: IssueListIssuesInput,
     limit: page.limit,
   };
   const result = await searchWithKeyword(s, filter, normalizeKeyword(input.q), hasMatchingLabel);
-  return pagedResponse(c, s.config, await renderIssues(s.store, result.items, caller?.user ?? null, s.config), result.total, page);
+  return pagedResponse(c, s.config, await renderIssues(s.store, result.items, caller?.user ?? null, s.config, [repo]), result.total, page);
 }
 
 /** `GET /repos/{owner}/{repo}/issues/{index}`. */
@@ -111,18 +114,23 @@ export async function getIssue(s: IssuesServices, input: IssueGetIssueInput, c: 
   const { repo } = await loadRepo(s.store, input.owner, input.repo, caller);
   const issue = await s.store.getIssue(repo.id, input.index);
   if (!issue) throw notFound();
-  const [json] = await renderIssues(s.store, [issue], caller?.user ?? null, s.config);
+  const [json] = await renderIssues(s.store, [issue], caller?.user ?? null, s.config, [repo]);
   return json!;
 }
 
 /**
- * Runs a filter with the keyword; when the keyword matches nothing and `fallback` holds (labels or
+ * Runs a filter with the keyword; when the keyword matches nothing and `fallback()` holds (labels or
  * milestones were asked for), Gitea drops the keyword condition instead of answering empty.
  */
-async function searchWithKeyword(s: IssuesServices, filter: IssueFilter, keyword: string | undefined, fallback: boolean): Promise<IssuePage> {
+async function searchWithKeyword(
+  s: IssuesServices,
+  filter: IssueFilter,
+  keyword: string | undefined,
+  fallback: () => Promise<boolean>,
+): Promise<IssuePage> {
   if (keyword === undefined) return s.store.searchIssues(filter);
   const ranked = await s.store.searchIssues({ ...filter, keyword, sort: 'relevance' });
-  if (ranked.total > 0 || !fallback) return ranked;
+  if (ranked.total > 0 || !(await fallback())) return ranked;
   const anyMatch = await s.store.searchIssues({ ...filter, keyword, state: 'all', type: 'all', labels: undefined, milestones: undefined, posterId: undefined, assigneeId: undefined, mentionedId: undefined, reviewRequestedId: undefined, since: undefined, before: undefined, page: 1, limit: 1 });
   return anyMatch.total > 0 ? ranked : s.store.searchIssues(filter);
 }

@@ -20,27 +20,35 @@ export interface IssueReferences {
 }
 
 /**
- * Loads what a set of issues refers to, one query per kind.
+ * Loads what a set of issues refers to, one query per kind. Repositories the caller already holds
+ * (`knownRepos`, e.g. the one a request was addressed to) are not loaded again.
  *
  * @example
- * const refs = await loadIssueReferences(store, page.items);
+ * const refs = await loadIssueReferences(store, page.items, [repo]);
  */
-export async function loadIssueReferences(store: IssueStore, issues: readonly IssueRow[]): Promise<IssueReferences> {
-  const repoIds = unique(issues.map((i) => i.repoId));
+export async function loadIssueReferences(
+  store: IssueStore,
+  issues: readonly IssueRow[],
+  knownRepos: readonly RepoRow[] = [],
+): Promise<IssueReferences> {
+  const known = new Set(knownRepos.map((repo) => repo.id));
+  const repoIds = unique(issues.map((i) => i.repoId)).filter((id) => !known.has(id));
   const labelIds = unique(issues.flatMap((i) => i.labelIds));
   const milestoneIds = unique(issues.flatMap((i) => (i.milestoneId === null ? [] : [i.milestoneId])));
-  const [repos, labels, milestones] = await Promise.all([
+  const userIds = unique(issues.flatMap((i) => [i.posterId, ...i.assigneeIds, ...i.reviewRequestIds]));
+  // All four at once (one round trip on PostgreSQL); organization labels, rare, may need their
+  // owners in a second query.
+  const [loadedRepos, labels, milestones, people] = await Promise.all([
     repoIds.length ? store.getReposByIds(repoIds) : [],
     labelIds.length ? store.getLabelsByIds(labelIds) : [],
     milestoneIds.length ? store.getMilestonesByIds(milestoneIds) : [],
+    userIds.length ? store.getUsersByIds(userIds) : [],
   ]);
-  const userIds = unique([
-    ...issues.flatMap((i) => [i.posterId, ...i.assigneeIds, ...i.reviewRequestIds]),
-    ...labels.flatMap((l) => (l.orgId === null ? [] : [l.orgId])),
-  ]);
-  const users = userIds.length ? await store.getUsersByIds(userIds) : [];
+  const loaded = new Set(people.map((user) => user.id));
+  const orgIds = unique(labels.flatMap((l) => (l.orgId === null || loaded.has(l.orgId) ? [] : [l.orgId])));
+  const users = orgIds.length ? [...people, ...(await store.getUsersByIds(orgIds))] : people;
   return {
-    repos: byId(repos),
+    repos: byId([...knownRepos, ...loadedRepos]),
     users: byId(users),
     labels: byId(labels),
     milestones: byId(milestones),
@@ -100,18 +108,20 @@ export function renderIssue(issue: IssueRow, refs: IssueReferences, viewer: User
 }
 
 /**
- * Loads references and renders a list of issues, keeping their order.
+ * Loads references and renders a list of issues, keeping their order; `knownRepos` as in
+ * {@link loadIssueReferences}.
  *
  * @example
- * return await renderIssues(store, page.items, caller, config);
+ * return await renderIssues(store, page.items, caller, config, [repo]);
  */
 export async function renderIssues(
   store: IssueStore,
   issues: readonly IssueRow[],
   viewer: UserRow | null,
   config: IssuesConfig,
+  knownRepos: readonly RepoRow[] = [],
 ): Promise<ApiIssue[]> {
-  const refs = await loadIssueReferences(store, issues);
+  const refs = await loadIssueReferences(store, issues, knownRepos);
   return issues.map((issue) => renderIssue(issue, refs, viewer, config));
 }
 

@@ -60,5 +60,19 @@ export function renderGhostUser(config: IssuesConfig): ApiUser {
 
 /** `name@noreply.<host>`, Gitea's placeholder for hidden addresses. */
 function noReplyAddress(name: string, config: IssuesConfig): string {
-  return `${name.toLowerCase()}@noreply.${new URL(config.publicUrl).hostname}`;
+  return `${name.toLowerCase()}@noreply.${hostnameOf(config.publicUrl)}`;
+}
+
+// Anonymous pages render this for every user they show; parse each public URL once.
+const hostnames = new Map<string, string>();
+
+function hostnameOf(url: string): string {
+  let host = hostnames.get(url);
+  if (host === undefined) {
+    host = new URL(url).hostname;
+    // Bounded: a process serves one or a few public URLs; tests may create many.
+    if (hostnames.size >= 64) hostnames.clear();
+    hostnames.set(url, host);
+  }
+  return host;
 }

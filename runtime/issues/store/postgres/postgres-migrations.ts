@@ -178,4 +178,15 @@ ALTER TABLE issues ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
 CREATE INDEX issues_search ON issues USING GIN (search_vector);
 `,
   },
+  {
+    version: 2,
+    name: 'index-only list filters and milestone counts',
+    // As SQLite's step 3: state and type filtered from one index, milestone counts index-only.
+    script: `
+DROP INDEX issues_repo_state_created;
+CREATE INDEX issues_repo_state_type_created ON issues (repo_id, is_closed, is_pull, created_unix DESC, id DESC);
+DROP INDEX issues_milestone;
+CREATE INDEX issues_milestone_state ON issues (milestone_id, is_closed) WHERE milestone_id IS NOT NULL;
+`,
+  },
 ];

@@ -33,6 +33,7 @@ import {
   type LabelRow,
   type MilestoneRow,
   type RepoRow,
+  type RepoWithPermission,
   type StoreInfo,
   type UpdateIssueResult,
   type UpdateMilestoneInput,
@@ -66,7 +67,9 @@ export interface SqlStoreOptions {
 const USER_COLUMNS = raw(
   'u.id, u.name, u.type, u.full_name, u.email, u.is_admin, u.description, u.website, u.location, u.visibility, u.created_unix, u.updated_unix, u.last_login_unix',
 );
-const REPO_SELECT = raw('SELECT r.*, u.name AS owner_name, u.type AS owner_type FROM repos r JOIN users u ON u.id = r.owner_id');
+const REPO_SELECT_HEAD = raw('SELECT r.*, u.name AS owner_name, u.type AS owner_type');
+const REPO_FROM = raw('FROM repos r JOIN users u ON u.id = r.owner_id');
+const REPO_SELECT = sql`${REPO_SELECT_HEAD} ${REPO_FROM}`;
 const ISSUE_COLUMNS = raw(
   'i.id, i.repo_id, i.idx, i.poster_id, i.title, i.body, i.ref, i.is_closed, i.is_locked, i.is_pull, i.pr_merged, i.pr_merged_unix, i.pr_draft, i.milestone_id, i.deadline_unix, i.num_comments, i.pin_order, i.time_estimate, i.created_unix, i.updated_unix, i.closed_unix',
 );
@@ -80,6 +83,8 @@ const NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 const BATCH_ROWS = 400;
 const DEFAULT_LIMIT = 30;
 const ANALYZE_AFTER_ROWS = 1000;
+/** Relevance pages ending beyond this many rows use the single ranked query (see `tieredRelevance`). */
+const MAX_TIERED_END = 1000;
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -96,6 +101,39 @@ function normaliseColor(color: string): string {
   if (/^[0-9a-f]{3}$/.test(hex)) hex = [...hex].map((c) => c + c).join('');
   if (!/^[0-9a-f]{6}$/.test(hex)) throw new IssueStoreError('invalid', `invalid color: ${color}`);
   return hex;
+}
+
+/**
+ * The queries for the assignees, labels and review requests of the issues whose ids `ids` names
+ * (an `IN` operand: a list or a subquery), in the order `hydrate` reads them.
+ */
+function relationQueries(ids: SqlFragment): SqlFragment[] {
+  return [
+    sql`SELECT issue_id, user_id AS id FROM issue_assignees WHERE issue_id IN ${ids} ORDER BY issue_id, position`,
+    sql`SELECT il.issue_id, l.id FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id IN ${ids} ORDER BY il.issue_id, l.name, l.id`,
+    sql`SELECT issue_id, user_id AS id FROM review_requests WHERE issue_id IN ${ids} ORDER BY issue_id, user_id`,
+  ];
+}
+
+/** The columns on repository `r` that {@link permissionOf} reads, for one viewer (`null`: anonymous). */
+function permissionFacts(viewerId: number | null): SqlFragment {
+  const viewer = viewerId ?? -1;
+  return sql`(SELECT v.is_admin FROM users v WHERE v.id = ${viewer}) AS viewer_admin,
+    (SELECT c.permission FROM collaborators c WHERE c.repo_id = r.id AND c.user_id = ${viewer}) AS collaborator,
+    (SELECT COUNT(*) FROM org_owners o WHERE o.org_id = r.owner_id AND o.user_id = ${viewer}) AS org_owner`;
+}
+
+/** The viewer's permission from a row carrying `is_private`, `owner_id` and {@link permissionFacts}; no row: `none`. */
+function permissionOf(row: DbRow | undefined, viewerId: number | null): PermissionLevel {
+  return resolvePermission({
+    repoExists: row !== undefined,
+    isPrivate: bool(row?.is_private),
+    viewerId,
+    viewerIsAdmin: bool(row?.viewer_admin),
+    viewerIsOwner: viewerId !== null && num(row?.owner_id) === viewerId,
+    viewerIsOrgOwner: num(row?.org_owner ?? 0) > 0,
+    collaborator: (row?.collaborator as CollaboratorPermission | null | undefined) ?? null,
+  });
 }
 
 function checkName(kind: string, name: string): string {
@@ -230,10 +268,18 @@ export class SqlStore implements IssueStore {
 
   async findAccessToken(token: string): Promise<{ readonly user: UserRow; readonly token: AccessTokenRow } | undefined> {
     if (typeof token !== 'string' || !TOKEN_PATTERN.test(token.toLowerCase())) return undefined;
-    const row = await this.first(sql`SELECT * FROM access_tokens WHERE token_hash = ${hashToken(token)}`);
+    // Every authenticated request runs this: token and user come back in one row. The token's
+    // columns are read under `t_` aliases so that they cannot shadow the user's (`id`, `name`, …).
+    const row = await this.first(sql`
+      SELECT ${USER_COLUMNS}, t.id AS t_id, t.user_id AS t_user_id, t.name AS t_name, t.token_last_eight AS t_token_last_eight,
+        t.scopes AS t_scopes, t.created_unix AS t_created_unix, t.updated_unix AS t_updated_unix
+      FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ${hashToken(token)}`);
     if (!row) return undefined;
-    const user = await this.getUserById(num(row.user_id));
-    return user && { user, token: toAccessToken(row) };
+    const tokenRow = toAccessToken({
+      id: row.t_id, user_id: row.t_user_id, name: row.t_name, token_last_eight: row.t_token_last_eight,
+      scopes: row.t_scopes, created_unix: row.t_created_unix, updated_unix: row.t_updated_unix,
+    });
+    return { user: toUser(row), token: tokenRow };
   }
 
   async listAccessTokens(userId: number): Promise<AccessTokenRow[]> {
@@ -354,22 +400,15 @@ export class SqlStore implements IssueStore {
   }
 
   async getPermission(repoId: number, viewerId: number | null): Promise<PermissionLevel> {
-    const viewer = viewerId ?? -1;
-    const row = await this.first(sql`
-      SELECT r.is_private, r.owner_id,
-        (SELECT v.is_admin FROM users v WHERE v.id = ${viewer}) AS viewer_admin,
-        (SELECT c.permission FROM collaborators c WHERE c.repo_id = r.id AND c.user_id = ${viewer}) AS collaborator,
-        (SELECT COUNT(*) FROM org_owners o WHERE o.org_id = r.owner_id AND o.user_id = ${viewer}) AS org_owner
-      FROM repos r WHERE r.id = ${repoId}`);
-    return resolvePermission({
-      repoExists: row !== undefined,
-      isPrivate: bool(row?.is_private),
-      viewerId,
-      viewerIsAdmin: bool(row?.viewer_admin),
-      viewerIsOwner: viewerId !== null && num(row?.owner_id) === viewerId,
-      viewerIsOrgOwner: num(row?.org_owner ?? 0) > 0,
-      collaborator: (row?.collaborator as CollaboratorPermission | null | undefined) ?? null,
-    });
+    const row = await this.first(sql`SELECT r.is_private, r.owner_id, ${permissionFacts(viewerId)} FROM repos r WHERE r.id = ${repoId}`);
+    return permissionOf(row, viewerId);
+  }
+
+  async findRepoWithPermission(ownerName: string, repoName: string, viewerId: number | null): Promise<RepoWithPermission | undefined> {
+    const row = await this.first(
+      sql`${REPO_SELECT_HEAD}, ${permissionFacts(viewerId)} ${REPO_FROM} WHERE u.lower_name = ${ownerName.toLowerCase()} AND r.lower_name = ${repoName.toLowerCase()}`,
+    );
+    return row && { repo: toRepo(row), permission: permissionOf(row, viewerId) };
   }
 
   // ── labels ──────────────────────────────────────────────────────────────
@@ -466,20 +505,11 @@ export class SqlStore implements IssueStore {
 
   // ── issues ──────────────────────────────────────────────────────────────
 
-  /** Loads the id lists of a batch of issue rows in three queries. */
-  private async hydrate(rows: readonly DbRow[]): Promise<IssueRow[]> {
+  /** Loads the id lists of a batch of issue rows in three queries (or takes `relationQueries`' results). */
+  private async hydrate(rows: readonly DbRow[], prefetched?: readonly DbRow[][]): Promise<IssueRow[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => num(row.id));
-    const queries = [
-      sql`SELECT issue_id, user_id AS id FROM issue_assignees WHERE issue_id IN ${list(ids)} ORDER BY issue_id, position`,
-      sql`SELECT il.issue_id, l.id FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id IN ${list(ids)} ORDER BY il.issue_id, l.name, l.id`,
-      sql`SELECT issue_id, user_id AS id FROM review_requests WHERE issue_id IN ${list(ids)} ORDER BY issue_id, user_id`,
-    ];
-    // Outside a transaction the three can run on separate pooled connections; inside one they
-    // share a single connection, which takes one query at a time.
-    const [assignees, labels, reviewers] = this.inTransaction
-      ? [await this.db.all<DbRow>(queries[0]!), await this.db.all<DbRow>(queries[1]!), await this.db.all<DbRow>(queries[2]!)]
-      : await Promise.all(queries.map((query) => this.db.all<DbRow>(query)));
+    const [assignees = [], labels = [], reviewers = []] = prefetched ?? (await this.allOf(relationQueries(list(ids))));
     const group = (pairs: readonly DbRow[]): Map<number, number[]> => {
       const map = new Map<number, number[]>();
       for (const pair of pairs) {
@@ -499,10 +529,29 @@ export class SqlStore implements IssueStore {
     });
   }
 
+  /**
+   * Runs independent queries: outside a transaction at once (on PostgreSQL, on separate pooled
+   * connections, so they cost one round trip); inside one in turn, since its single connection
+   * takes one query at a time.
+   */
+  private async allOf(queries: readonly SqlFragment[]): Promise<DbRow[][]> {
+    if (!this.inTransaction) return Promise.all(queries.map((query) => this.db.all<DbRow>(query)));
+    const results: DbRow[][] = [];
+    for (const query of queries) results.push(await this.db.all<DbRow>(query));
+    return results;
+  }
+
   async getIssue(repoId: number, index: number): Promise<IssueRow | undefined> {
     if (!Number.isSafeInteger(index)) return undefined;
-    const row = await this.first(sql`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.repo_id = ${repoId} AND i.idx = ${index}`);
-    return row && (await this.hydrate([row]))[0];
+    // The row and its relations together: the relation queries find the issue by the same key, so
+    // nothing waits for the row's id.
+    const key = sql`(SELECT x.id FROM issues x WHERE x.repo_id = ${repoId} AND x.idx = ${index})`;
+    const [rows, ...relations] = await this.allOf([
+      sql`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.repo_id = ${repoId} AND i.idx = ${index}`,
+      ...relationQueries(key),
+    ]);
+    const row = rows![0];
+    return row && (await this.hydrate([row], relations))[0];
   }
 
   async getIssueById(id: number): Promise<IssueRow | undefined> {
@@ -714,13 +763,10 @@ export class SqlStore implements IssueStore {
     const keyword = normaliseKeyword(filter.keyword);
     const words = keyword === undefined ? undefined : keywordWords(keyword);
     if (words && words.length === 0) return { items: [], total: 0 };
-    const resolved: ResolvedIssueFilter = {
-      ...filter,
-      repoIds: unique(filter.repoIds),
-      resolvedLabelIds: await this.resolveLabels(filter),
-      resolvedMilestoneIds: await this.resolveMilestones(filter),
-      words,
-    };
+    const [resolvedLabelIds, resolvedMilestoneIds] = this.inTransaction
+      ? [await this.resolveLabels(filter), await this.resolveMilestones(filter)]
+      : await Promise.all([this.resolveLabels(filter), this.resolveMilestones(filter)]);
+    const resolved: ResolvedIssueFilter = { ...filter, repoIds: unique(filter.repoIds), resolvedLabelIds, resolvedMilestoneIds, words };
     const where = issueConditions(resolved, this.dialect);
     const limit = Math.max(1, Math.floor(filter.limit ?? DEFAULT_LIMIT));
     const page = Math.max(1, Math.floor(filter.page ?? 1));
@@ -728,17 +774,69 @@ export class SqlStore implements IssueStore {
     const countAll = async () => num((await this.first(sql`SELECT COUNT(*) AS n FROM issues i WHERE ${where}`))!.n);
     // Absurd page numbers: nothing to fetch, and no huge OFFSET to scan.
     if (!Number.isSafeInteger(offset) || offset > Number.MAX_SAFE_INTEGER - limit) return { items: [], total: await countAll() };
-    // One pass finds the page's ids and the total together. It reads only indexed columns (on
-    // SQLite the covering index `issues_search_cover`), so wide rows are loaded for the page alone.
-    const hits = await this.db.all<DbRow>(
-      sql`SELECT i.id, COUNT(*) OVER () AS total FROM issues i WHERE ${where} ORDER BY ${issueOrder(resolved, this.dialect)} LIMIT ${limit} OFFSET ${offset}`,
-    );
-    if (hits.length === 0) return { items: [], total: offset === 0 ? 0 : await countAll() };
-    const ids = hits.map((hit) => num(hit.id));
-    const rows = await this.db.all<DbRow>(sql`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.id IN ${list(ids)}`);
+    let ids: number[];
+    let total: number;
+    const titleTier = this.tieredRelevance(resolved, offset + limit);
+    if (titleTier) {
+      total = await countAll();
+      if (total === 0 || offset >= total) return { items: [], total };
+      ids = await this.pageByTier(resolved, where, titleTier, offset, limit);
+    } else {
+      // One pass finds the page's ids and the total together. It reads only indexed columns (on
+      // SQLite the covering index `issues_search_cover`), so wide rows are loaded for the page alone.
+      const hits = await this.db.all<DbRow>(
+        sql`SELECT i.id, COUNT(*) OVER () AS total FROM issues i WHERE ${where} ORDER BY ${issueOrder(resolved, this.dialect)} LIMIT ${limit} OFFSET ${offset}`,
+      );
+      if (hits.length === 0) return { items: [], total: offset === 0 ? 0 : await countAll() };
+      ids = hits.map((hit) => num(hit.id));
+      total = num(hits[0]!.total);
+    }
+    // The page's rows and their relations are independent once the ids are known: one round trip.
+    const [rows, ...relations] = await this.allOf([sql`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.id IN ${list(ids)}`, ...relationQueries(list(ids))]);
     const position = new Map(ids.map((id, i) => [id, i]));
-    rows.sort((a, b) => position.get(num(a.id))! - position.get(num(b.id))!);
-    return { items: await this.hydrate(rows), total: num(hits[0]!.total) };
+    rows!.sort((a, b) => position.get(num(a.id))! - position.get(num(b.id))!);
+    return { items: await this.hydrate(rows!, relations), total };
+  }
+
+  /**
+   * The title-tier condition when a relevance search can be paged tier by tier: the dialect ranks
+   * in two tiers, no priority repository reorders them, and the page is near the front (deep pages
+   * would fetch `offset + limit` ids per tier; the single ranked query serves them better).
+   */
+  private tieredRelevance(filter: ResolvedIssueFilter, end: number): SqlFragment | undefined {
+    if (filter.sort !== 'relevance' || !filter.words || filter.priorityRepoId !== undefined || end > MAX_TIERED_END) return undefined;
+    return this.dialect.keywordTitleTier?.(filter.words);
+  }
+
+  /**
+   * One page of a two-tier relevance order (title matches newest first, then body-only matches
+   * newest first), exactly as `ORDER BY rank, created_unix DESC, id DESC` would give it. Each tier
+   * is read in index order and stops at its `LIMIT`, so a common word's thousands of matches are
+   * neither ranked nor sorted.
+   */
+  private async pageByTier(
+    filter: ResolvedIssueFilter,
+    where: SqlFragment,
+    titleTier: SqlFragment,
+    offset: number,
+    limit: number,
+  ): Promise<number[]> {
+    const order = raw('i.created_unix DESC, i.id DESC');
+    // A title holding every word is a match of the whole keyword, so the title tier needs no
+    // keyword condition beside its own: the small title match set drives the query alone.
+    const others = issueConditions({ ...filter, words: undefined }, this.dialect);
+    const titled = await this.db.all<DbRow>(sql`SELECT i.id FROM issues i WHERE ${others} AND ${titleTier} ORDER BY ${order} LIMIT ${offset + limit}`);
+    const ids = titled.slice(offset).map((row) => num(row.id));
+    // Fewer title matches than the page reaches: the title tier is exhausted and has exactly
+    // `titled.length` rows; the rest of the page comes from the body-only tier.
+    if (titled.length < offset + limit) {
+      const skip = Math.max(0, offset - titled.length);
+      const body = await this.db.all<DbRow>(
+        sql`SELECT i.id FROM issues i WHERE ${where} AND NOT (${titleTier}) ORDER BY ${order} LIMIT ${limit - ids.length} OFFSET ${skip}`,
+      );
+      ids.push(...body.map((row) => num(row.id)));
+    }
+    return ids;
   }
 
   async importIssues(inputs: readonly ImportIssueInput[]): Promise<number> {

@@ -1,0 +1,75 @@
+/**
+ * @module Relevance pages on SQLite, which the store reads tier by tier (title matches, then
+ * body-only matches): every page, across the tier boundary and past the end, must be the slice of
+ * the one ranked order a user expects, with the same total.
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore, type IssueStore } from '../index.js';
+
+describe('relevance paging on SQLite', () => {
+  let store: IssueStore;
+  let repoId: number;
+  let expected: number[];
+
+  beforeAll(async () => {
+    store = await createStore(':memory:');
+    const user = await store.createUser({ name: 'alice', email: 'alice@example.com' });
+    repoId = (await store.createRepo({ ownerId: user.id, name: 'proj' })).id;
+    // 7 title matches and 9 body-only matches, created out of id order, with one creation-time tie
+    // in each tier (broken by id), one closed match and issues that do not match at all.
+    const specs = [
+      { title: 'crash on start', body: 'nothing', created: 500 },
+      { title: 'other', body: 'a crash in the body', created: 900 },
+      { title: 'crashes again', body: 'x', created: 100 },
+      { title: 'unrelated', body: 'unrelated', created: 950 },
+      { title: 'crash', body: 'crash', created: 700 },
+      { title: 'other', body: 'crashing', created: 300 },
+      { title: 'other', body: 'crash', created: 300 },
+      { title: 'crash report', body: 'y', created: 700 },
+      { title: 'closed crash', body: 'z', created: 999, closed: true },
+      { title: 'other', body: 'crash here', created: 50 },
+      { title: 'crash log', body: 'y', created: 20 },
+      { title: 'other', body: 'crash there', created: 820 },
+      { title: 'crash dump', body: 'y', created: 640 },
+      { title: 'other', body: 'crash everywhere', created: 10 },
+      { title: 'other', body: 'crash now', created: 400 },
+      { title: 'crash loop', body: 'y', created: 410 },
+      { title: 'other', body: 'crash later', created: 999 },
+      { title: 'other', body: 'crash maybe', created: 5 },
+    ];
+    await store.importIssues(specs.map((spec) => ({
+      repoId, posterId: user.id, title: spec.title, body: spec.body, createdUnix: spec.created, closed: spec.closed ?? false,
+    })));
+    const issues = (await store.searchIssues({ repoIds: [repoId], state: 'all', limit: 100 })).items;
+    const open = issues.filter((issue) => issue.state === 'open' && /crash/.test(`${issue.title} ${issue.body}`));
+    const newestFirst = (a: (typeof open)[number], b: (typeof open)[number]) => b.createdUnix - a.createdUnix || b.id - a.id;
+    expected = [
+      ...open.filter((issue) => issue.title.includes('crash')).sort(newestFirst),
+      ...open.filter((issue) => !issue.title.includes('crash')).sort(newestFirst),
+    ].map((issue) => issue.id);
+  });
+
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it('ranks title matches first, each tier newest first', async () => {
+    const page = await store.searchIssues({ repoIds: [repoId], keyword: 'crash', sort: 'relevance', limit: 50 });
+    expect(expected).toHaveLength(16);
+    expect(page.total).toBe(16);
+    expect(page.items.map((issue) => issue.id)).toEqual(expected);
+  });
+
+  it.each([
+    [1, 5], [2, 5], [3, 5], [4, 5], [5, 5], [1, 7], [2, 7], [1, 6], [2, 6], [3, 6], [1, 16], [2, 16], [9, 2],
+  ])('gives page %i of %i as the slice of the ranked order, with the full total', async (page, limit) => {
+    const result = await store.searchIssues({ repoIds: [repoId], keyword: 'crash', sort: 'relevance', page, limit });
+    expect(result.total).toBe(16);
+    expect(result.items.map((issue) => issue.id)).toEqual(expected.slice((page - 1) * limit, page * limit));
+  });
+
+  it('answers a keyword without matches with an empty page and total 0', async () => {
+    expect(await store.searchIssues({ repoIds: [repoId], keyword: 'nomatchword', sort: 'relevance', limit: 5 })).toEqual({ items: [], total: 0 });
+  });
+});
