@@ -150,17 +150,3 @@ function printValue(value: OptionValue, f: GeneratedFile): Printable {
 }
 
 
-/** A JSDoc block as text (for template view models); same layout as the printer's `jsDoc()`. */
-export function jsDocText(text: string | undefined, tags: readonly string[], indent = ''): string {
-  const body = (text ?? '').trim().replace(/\*\//g, '*\\/');
-  const lines = body === '' ? [] : body.split(/\r?\n/).map((l) => l.trimEnd());
-  const safeTags = tags.map((t) => t.replace(/\*\//g, '*\\/'));
-  if (lines.length === 0 && safeTags.length === 0) return '';
-  if (lines.length === 1 && safeTags.length === 0) return `${indent}/** ${lines[0]} */`;
-  const out = [`${indent}/**`];
-  for (const line of lines) out.push(line === '' ? `${indent} *` : `${indent} * ${line}`);
-  if (lines.length > 0 && safeTags.length > 0) out.push(`${indent} *`);
-  for (const tag of safeTags) out.push(`${indent} * ${tag}`);
-  out.push(`${indent} */`);
-  return out.join('\n');
-}

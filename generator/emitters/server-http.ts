@@ -12,7 +12,8 @@ import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generate
 import { renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 import { bodyValidatorName, validatedBody } from './validators.js';
-import { httpOperations, inputTypeName, jsDocText, operationDoc, paramOptions, printOptions, successResponse } from './server-http-view.js';
+import { jsDocText } from '../printer/generated-file.js';
+import { httpOperations, inputTypeName, operationDoc, paramOptions, printOptions, successResponse } from './server-http-view.js';
 
 const RUNTIME = 'runtime:server';
 

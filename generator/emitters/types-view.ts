@@ -5,7 +5,7 @@
  * overriding `templates/types/interface.hbs` gets finished strings to arrange.
  */
 import type { EnumType, Field, MessageType, AliasType, TypeRef } from '../model/model.js';
-import { stringLiteral } from '../printer/generated-file.js';
+import { jsDocText, stringLiteral } from '../printer/generated-file.js';
 import { isProtoFile } from './json-schema.js';
 import { indexSignature, isOptionalField, namedParents, propertyKey, refName, renderTypeAnnotation } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
@@ -38,25 +38,6 @@ export interface AliasView {
   readonly annotation: string;
 }
 
-/**
- * Formats a JSDoc block the way the printer does: one line when short, `*\/` escaped.
- *
- * @example
- * jsDocBlock('Serial number', ['@generated from field: string serial_number = 1;'], '  ');
- */
-export function jsDocBlock(text: string | undefined, tags: readonly string[], indent = ''): string {
-  const body = (text ?? '').trim().replace(/\*\//g, '*\\/');
-  const lines = body === '' ? [] : body.split(/\r?\n/).map((l) => l.trimEnd());
-  const safeTags = tags.map((t) => t.replace(/\*\//g, '*\\/'));
-  if (lines.length === 0 && safeTags.length === 0) return '';
-  if (lines.length === 1 && safeTags.length === 0) return `${indent}/** ${lines[0]} */`;
-  const out = [`${indent}/**`];
-  for (const line of lines) out.push(line === '' ? `${indent} *` : `${indent} * ${line}`);
-  if (lines.length > 0 && safeTags.length > 0) out.push(`${indent} *`);
-  for (const tag of safeTags) out.push(`${indent} * ${tag}`);
-  out.push(`${indent} */`);
-  return out.join('\n');
-}
 
 /** `@generated from …` naming the schema declaration. */
 export function generatedFrom(node: MessageType | EnumType | AliasType): string {
@@ -81,12 +62,12 @@ export function interfaceView(message: MessageType, ctx: TypeRenderContext): Int
     const fieldTags: string[] = [];
     if (field.deprecated) fieldTags.push('@deprecated');
     if (proto) fieldTags.push(`@generated from field: ${protoFieldDeclaration(field)}`);
-    members.push({ jsDoc: jsDocBlock(field.doc, fieldTags, '  '), signature });
+    members.push({ jsDoc: jsDocText(field.doc, fieldTags, '  '), signature });
   }
   const index = indexSignature(message.additionalProperties, message.fields.length > 0 || parents.length > 0, ctx, '  ');
   if (index) members.push({ jsDoc: '', signature: index });
   return {
-    jsDoc: jsDocBlock(message.doc, tags),
+    jsDoc: jsDocText(message.doc, tags),
     name: message.localName,
     heritage: parents.length > 0 ? ` extends ${parents.map((p) => refName(p, ctx)).join(', ')}` : '',
     members,
@@ -102,10 +83,10 @@ function memberSignature(field: Field, proto: boolean, ctx: TypeRenderContext): 
 export function enumView(type: EnumType): EnumView {
   const proto = isProtoFile(type.parent);
   return {
-    jsDoc: jsDocBlock(type.doc, [generatedFrom(type)]),
+    jsDoc: jsDocText(type.doc, [generatedFrom(type)]),
     name: type.localName,
     values: type.values.map((v) => ({
-      jsDoc: jsDocBlock(v.doc, proto ? [`@generated from enum value: ${v.name} = ${v.value};`] : [], '  '),
+      jsDoc: jsDocText(v.doc, proto ? [`@generated from enum value: ${v.name} = ${v.value};`] : [], '  '),
       key: propertyKey(v.localName),
       value: typeof v.value === 'string' ? stringLiteral(v.value) : String(v.value),
     })),
@@ -114,7 +95,7 @@ export function enumView(type: EnumType): EnumView {
 }
 
 export function aliasView(type: AliasType, ctx: TypeRenderContext): AliasView {
-  return { jsDoc: jsDocBlock(type.doc, [generatedFrom(type)]), name: type.localName, annotation: renderTypeAnnotation(type.type, ctx) };
+  return { jsDoc: jsDocText(type.doc, [generatedFrom(type)]), name: type.localName, annotation: renderTypeAnnotation(type.type, ctx) };
 }
 
 /** `string display_name = 1;`, `repeated Issue items = 2;`, `map<string, int64> counts = 3;` */

@@ -6,7 +6,8 @@
  * (`types/interface`, `types/enum`, `types/alias`) from a precomputed view model.
  */
 import type { Emitter } from '../emit.js';
-import { aliasView, enumView, generatedFrom, interfaceView, jsDocBlock } from './types-view.js';
+import { jsDocText } from '../printer/generated-file.js';
+import { aliasView, enumView, generatedFrom, interfaceView } from './types-view.js';
 import { assertNever } from './json-schema.js';
 import { wellKnownType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
@@ -32,7 +33,7 @@ export const typesEmitter: Emitter = {
         case 'message':
           if (type.wellKnown) {
             // The JSON form of a well-known type is not an object with its proto fields.
-            f.printBlock(templates.render('types/alias', { jsDoc: jsDocBlock(type.doc, [generatedFrom(type)]), name: type.localName, annotation: ` ${wellKnownType(type.wellKnown)}` }));
+            f.printBlock(templates.render('types/alias', { jsDoc: jsDocText(type.doc, [generatedFrom(type)]), name: type.localName, annotation: ` ${wellKnownType(type.wellKnown)}` }));
           } else {
             f.printBlock(templates.render('types/interface', interfaceView(type, render)));
           }

@@ -130,20 +130,8 @@ export class GeneratedFile {
    * `*\/` inside the text is escaped so schema descriptions cannot end the comment early.
    */
   jsDoc(text: string | undefined, options: { indent?: string; tags?: readonly string[] } = {}): void {
-    const indent = options.indent ?? '';
-    const body = (text ?? '').trim().replace(/\*\//g, '*\\/');
-    const lines = body === '' ? [] : body.split(/\r?\n/).map((l) => l.trimEnd());
-    const tags = options.tags ?? [];
-    if (lines.length === 0 && tags.length === 0) return;
-    if (lines.length === 1 && tags.length === 0) {
-      this.#lines.push(`${indent}/** ${lines[0]} */`);
-      return;
-    }
-    this.#lines.push(`${indent}/**`);
-    for (const line of lines) this.#lines.push(line === '' ? `${indent} *` : `${indent} * ${line}`);
-    if (lines.length > 0 && tags.length > 0) this.#lines.push(`${indent} *`);
-    for (const tag of tags) this.#lines.push(`${indent} * ${tag.replace(/\*\//g, '*\\/')}`);
-    this.#lines.push(`${indent} */`);
+    const block = jsDocText(text, options.tags ?? [], options.indent ?? '');
+    if (block !== '') this.printBlock(block);
   }
 
   /** The finished file: preamble, imports (sorted, type-only split), body. Ends with one newline. */
@@ -260,6 +248,28 @@ function importStatement(keyword: 'import' | 'import type', names: readonly stri
   const oneLine = `${keyword} { ${names.join(', ')} } from ${stringLiteral(from)};`;
   if (oneLine.length <= MAX_IMPORT_LINE) return oneLine;
   return `${keyword} {\n${names.map((n) => `  ${n},`).join('\n')}\n} from ${stringLiteral(from)};`;
+}
+
+/**
+ * A JSDoc block as text, for printing or for template view models: one line for a
+ * one-line text without tags, otherwise a block. Empty when there is nothing to say.
+ * `*\/` inside the text is escaped so schema descriptions cannot end the comment early.
+ *
+ * @example
+ * jsDocText('Serial number', ['@generated from field: string serial_number = 1;'], '  ');
+ */
+export function jsDocText(text: string | undefined, tags: readonly string[], indent = ''): string {
+  const body = (text ?? '').trim().replace(/\*\//g, '*\\/');
+  const lines = body === '' ? [] : body.split(/\r?\n/).map((l) => l.trimEnd());
+  const safeTags = tags.map((t) => t.replace(/\*\//g, '*\\/'));
+  if (lines.length === 0 && safeTags.length === 0) return '';
+  if (lines.length === 1 && safeTags.length === 0) return `${indent}/** ${lines[0]} */`;
+  const out = [`${indent}/**`];
+  for (const line of lines) out.push(line === '' ? `${indent} *` : `${indent} * ${line}`);
+  if (lines.length > 0 && safeTags.length > 0) out.push(`${indent} *`);
+  for (const tag of safeTags) out.push(`${indent} * ${tag}`);
+  out.push(`${indent} */`);
+  return out.join('\n');
 }
 
 /** A single-quoted TypeScript string literal. */
