@@ -1243,10 +1243,10 @@ validate38.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIssue = validate39;
-const schema24 = {"type":"object","properties":{"assets":{"type":"array","items":{"$ref":"#/$defs/Attachment"}},"assignee":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]},"assignees":{"type":["array","null"],"items":{"$ref":"#/$defs/User"}},"body":{"type":"string"},"closed_at":{"type":["string","null"],"format":"date-time"},"comments":{"type":"integer","format":"int64"},"created_at":{"type":"string","format":"date-time"},"due_date":{"type":["string","null"],"format":"date-time"},"html_url":{"type":"string"},"id":{"type":"integer","format":"int64"},"is_locked":{"type":"boolean"},"labels":{"type":"array","items":{"$ref":"#/$defs/Label"}},"milestone":{"anyOf":[{"$ref":"#/$defs/Milestone"},{"type":"null"}]},"number":{"type":"integer","format":"int64"},"original_author":{"type":"string"},"original_author_id":{"type":"integer","format":"int64"},"pin_order":{"type":"integer","format":"int64"},"pull_request":{"anyOf":[{"$ref":"#/$defs/PullRequestMeta"},{"type":"null"}]},"ref":{"type":"string"},"repository":{"$ref":"#/$defs/RepositoryMeta"},"state":{"$ref":"#/$defs/StateType"},"time_estimate":{"type":"integer","format":"int64"},"title":{"type":"string"},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string"},"user":{"$ref":"#/$defs/User"}},"description":"Issue represents an issue in a repository"};
+export const validateIssue = validate46;
+const schema30 = {"type":"object","properties":{"assets":{"type":"array","items":{"$ref":"#/$defs/Attachment"}},"assignee":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]},"assignees":{"type":["array","null"],"items":{"$ref":"#/$defs/User"}},"body":{"type":"string"},"closed_at":{"type":["string","null"],"format":"date-time"},"comments":{"type":"integer","format":"int64"},"created_at":{"type":"string","format":"date-time"},"due_date":{"type":["string","null"],"format":"date-time"},"html_url":{"type":"string"},"id":{"type":"integer","format":"int64"},"is_locked":{"type":"boolean"},"labels":{"type":"array","items":{"$ref":"#/$defs/Label"}},"milestone":{"anyOf":[{"$ref":"#/$defs/Milestone"},{"type":"null"}]},"number":{"type":"integer","format":"int64"},"original_author":{"type":"string"},"original_author_id":{"type":"integer","format":"int64"},"pin_order":{"type":"integer","format":"int64"},"pull_request":{"anyOf":[{"$ref":"#/$defs/PullRequestMeta"},{"type":"null"}]},"ref":{"type":"string"},"repository":{"$ref":"#/$defs/RepositoryMeta"},"state":{"$ref":"#/$defs/StateType"},"time_estimate":{"type":"integer","format":"int64"},"title":{"type":"string"},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string"},"user":{"$ref":"#/$defs/User"}},"description":"Issue represents an issue in a repository"};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1449,12 +1449,12 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate41.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1512,25 +1512,25 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate44.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
 const schema27 = {"type":"object","properties":{"closed_at":{"type":["string","null"],"format":"date-time"},"closed_issues":{"type":"integer","format":"int64","description":"ClosedIssues is the number of closed issues in this milestone"},"created_at":{"type":"string","format":"date-time"},"description":{"type":"string","description":"Description provides details about the milestone"},"due_on":{"type":["string","null"],"format":"date-time"},"id":{"type":"integer","format":"int64","description":"ID is the unique identifier for the milestone"},"open_issues":{"type":"integer","format":"int64","description":"OpenIssues is the number of open issues in this milestone"},"state":{"$ref":"#/$defs/StateType"},"title":{"type":"string","description":"Title is the title of the milestone"},"updated_at":{"type":"string","format":"date-time"}},"description":"Milestone milestone is a collection of issues on one repository"};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "string"}, "must be string");
 errors++;
 }
-validate47.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1619,8 +1619,8 @@ errors++;
 }
 }
 if(data.state !== undefined){
-if(!(validate47(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate41(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 }
@@ -1648,13 +1648,13 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate46.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
-const schema29 = {"type":"object","properties":{"draft":{"type":"boolean"},"html_url":{"type":"string"},"merged":{"type":"boolean"},"merged_at":{"type":["string","null"],"format":"date-time"}},"description":"PullRequestMeta PR info if an issue is a PR"};
+const schema28 = {"type":"object","properties":{"draft":{"type":"boolean"},"html_url":{"type":"string"},"merged":{"type":"boolean"},"merged_at":{"type":["string","null"],"format":"date-time"}},"description":"PullRequestMeta PR info if an issue is a PR"};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1679,7 +1679,7 @@ errors++;
 if(data.merged_at !== undefined){
 let data3 = data.merged_at;
 if((typeof data3 !== "string") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema29.properties.merged_at.type}, "must be string,null");
+vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema28.properties.merged_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data3 === "string"){
@@ -1694,12 +1694,12 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate50.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1739,12 +1739,12 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate52.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1769,8 +1769,8 @@ let data2 = data.assignee;
 const _errs5 = errors;
 let valid3 = false;
 const _errs6 = errors;
-if(!(validate41(data2, {instancePath:instancePath+"/assignee",parentData:data,parentDataProperty:"assignee",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data2, {instancePath:instancePath+"/assignee",parentData:data,parentDataProperty:"assignee",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -1803,14 +1803,14 @@ vErrors = null;
 if(data.assignees !== undefined){
 let data3 = data.assignees;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema24.properties.assignees.type}, "must be array,null");
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema30.properties.assignees.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate41(data3[i1], {instancePath:instancePath+"/assignees/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data3[i1], {instancePath:instancePath+"/assignees/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -1825,7 +1825,7 @@ errors++;
 if(data.closed_at !== undefined){
 let data6 = data.closed_at;
 if((typeof data6 !== "string") && (data6 !== null)){
-vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema24.properties.closed_at.type}, "must be string,null");
+vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema30.properties.closed_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data6 === "string"){
@@ -1864,7 +1864,7 @@ errors++;
 if(data.due_date !== undefined){
 let data9 = data.due_date;
 if((typeof data9 !== "string") && (data9 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema24.properties.due_date.type}, "must be string,null");
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema30.properties.due_date.type}, "must be string,null");
 errors++;
 }
 if(typeof data9 === "string"){
@@ -1904,8 +1904,8 @@ let data13 = data.labels;
 if(Array.isArray(data13)){
 const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate44(data13[i2], {instancePath:instancePath+"/labels/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+if(!(validate40(data13[i2], {instancePath:instancePath+"/labels/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 }
@@ -1920,8 +1920,8 @@ let data15 = data.milestone;
 const _errs32 = errors;
 let valid8 = false;
 const _errs33 = errors;
-if(!(validate46(data15, {instancePath:instancePath+"/milestone",parentData:data,parentDataProperty:"milestone",rootData}))){
-vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+if(!(validate42(data15, {instancePath:instancePath+"/milestone",parentData:data,parentDataProperty:"milestone",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs33 === errors;
@@ -2001,8 +2001,8 @@ let data20 = data.pull_request;
 const _errs45 = errors;
 let valid9 = false;
 const _errs46 = errors;
-if(!(validate50(data20, {instancePath:instancePath+"/pull_request",parentData:data,parentDataProperty:"pull_request",rootData}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+if(!(validate44(data20, {instancePath:instancePath+"/pull_request",parentData:data,parentDataProperty:"pull_request",rootData}))){
+vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs46 === errors;
@@ -2039,14 +2039,14 @@ errors++;
 }
 }
 if(data.repository !== undefined){
-if(!(validate52(data.repository, {instancePath:instancePath+"/repository",parentData:data,parentDataProperty:"repository",rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+if(!(validate45(data.repository, {instancePath:instancePath+"/repository",parentData:data,parentDataProperty:"repository",rootData}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
 errors = vErrors.length;
 }
 }
 if(data.state !== undefined){
-if(!(validate47(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate41(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 }
@@ -2089,8 +2089,8 @@ errors++;
 }
 }
 if(data.user !== undefined){
-if(!(validate41(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -2099,7 +2099,7 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate39.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
@@ -2177,197 +2177,13 @@ validate57.errors = vErrors;
 return errors === 0;
 }
 
-export const validateLabel = validate58;
+export const validateLabel = validate40;
+
+export const validateMilestone = validate42;
+
+export const validateOrganization = validate58;
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.color !== undefined){
-if(typeof data.color !== "string"){
-vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.description !== undefined){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.exclusive !== undefined){
-if(typeof data.exclusive !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/exclusive", "#/properties/exclusive/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.id !== undefined){
-let data3 = data.id;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data3 === "string"){
-if(!(formats2.validate(data3))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.is_archived !== undefined){
-if(typeof data.is_archived !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/is_archived", "#/properties/is_archived/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.name !== undefined){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.url !== undefined){
-if(typeof data.url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate58.errors = vErrors;
-return errors === 0;
-}
-
-export const validateMilestone = validate59;
-
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.closed_at !== undefined){
-let data0 = data.closed_at;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema27.properties.closed_at.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.closed_issues !== undefined){
-let data1 = data.closed_issues;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-vErrors = pushError(vErrors, instancePath+"/closed_issues", "#/properties/closed_issues/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data1 === "string"){
-if(!(formats2.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/closed_issues", "#/properties/closed_issues/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.created_at !== undefined){
-let data2 = data.created_at;
-if(typeof data2 === "string"){
-if(!(formats0.validate(data2))){
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.description !== undefined){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.due_on !== undefined){
-let data4 = data.due_on;
-if((typeof data4 !== "string") && (data4 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/type", "type", {type: schema27.properties.due_on.type}, "must be string,null");
-errors++;
-}
-if(typeof data4 === "string"){
-if(!(formats0.validate(data4))){
-vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.id !== undefined){
-let data5 = data.id;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data5 === "string"){
-if(!(formats2.validate(data5))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.open_issues !== undefined){
-let data6 = data.open_issues;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-vErrors = pushError(vErrors, instancePath+"/open_issues", "#/properties/open_issues/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data6 === "string"){
-if(!(formats2.validate(data6))){
-vErrors = pushError(vErrors, instancePath+"/open_issues", "#/properties/open_issues/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.state !== undefined){
-if(!(validate47(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
-}
-}
-if(data.title !== undefined){
-if(typeof data.title !== "string"){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.updated_at !== undefined){
-let data9 = data.updated_at;
-if(typeof data9 === "string"){
-if(!(formats0.validate(data9))){
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate59.errors = vErrors;
-return errors === 0;
-}
-
-export const validateOrganization = validate61;
-
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2449,14 +2265,14 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate61.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePRBranchInfo = validate62;
+export const validatePRBranchInfo = validate73;
 const schema37 = {"type":"object","properties":{"allow_fast_forward_only_merge":{"type":"boolean"},"allow_manual_merge":{"type":"boolean"},"allow_merge_commits":{"type":"boolean"},"allow_rebase":{"type":"boolean"},"allow_rebase_explicit":{"type":"boolean"},"allow_rebase_update":{"type":"boolean"},"allow_squash_merge":{"type":"boolean"},"archived":{"type":"boolean"},"archived_at":{"type":"string","format":"date-time"},"autodetect_manual_merge":{"type":"boolean"},"avatar_url":{"type":"string"},"clone_url":{"type":"string"},"created_at":{"type":"string","format":"date-time"},"default_allow_maintainer_edit":{"type":"boolean"},"default_branch":{"type":"string"},"default_delete_branch_after_merge":{"type":"boolean"},"default_merge_style":{"type":"string"},"description":{"type":"string"},"empty":{"type":"boolean"},"external_tracker":{"$ref":"#/$defs/ExternalTracker"},"external_wiki":{"$ref":"#/$defs/ExternalWiki"},"fork":{"type":"boolean"},"forks_count":{"type":"integer","format":"int64"},"full_name":{"type":"string"},"has_actions":{"type":"boolean"},"has_code":{"type":"boolean"},"has_issues":{"type":"boolean"},"has_packages":{"type":"boolean"},"has_projects":{"type":"boolean"},"has_pull_requests":{"type":"boolean"},"has_releases":{"type":"boolean"},"has_wiki":{"type":"boolean"},"html_url":{"type":"string"},"id":{"type":"integer","format":"int64"},"ignore_whitespace_conflicts":{"type":"boolean"},"internal":{"type":"boolean"},"internal_tracker":{"$ref":"#/$defs/InternalTracker"},"language":{"type":"string"},"languages_url":{"type":"string"},"licenses":{"type":["array","null"],"items":{"type":"string"}},"link":{"type":"string"},"mirror":{"type":"boolean"},"mirror_interval":{"type":"string"},"mirror_updated":{"type":"string","format":"date-time"},"name":{"type":"string"},"object_format_name":{"enum":["sha1","sha256"],"description":"ObjectFormatName of the underlying git repository"},"open_issues_count":{"type":"integer","format":"int64"},"open_pr_counter":{"type":"integer","format":"int64"},"original_url":{"type":"string"},"owner":{"$ref":"#/$defs/User"},"parent":{"anyOf":[{"$ref":"#/$defs/Repository"},{"type":"null"}]},"permissions":{"$ref":"#/$defs/Permission"},"private":{"type":"boolean"},"projects_mode":{"type":"string"},"release_counter":{"type":"integer","format":"int64"},"repo_transfer":{"anyOf":[{"$ref":"#/$defs/RepoTransfer"},{"type":"null"}]},"size":{"type":"integer","format":"int64"},"ssh_url":{"type":"string"},"stars_count":{"type":"integer","format":"int64"},"template":{"type":"boolean"},"topics":{"type":["array","null"],"items":{"type":"string"}},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string"},"watchers_count":{"type":"integer","format":"int64"},"website":{"type":"string"}},"description":"Repository represents a repository"};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2483,13 +2299,13 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate68.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
 
-const schema40 = {"type":"object","properties":{"can_create_org_repo":{"type":"boolean","description":"Whether the team can create repositories in the organization"},"description":{"type":"string","description":"The description of the team"},"id":{"type":"integer","format":"int64","description":"The unique identifier of the team"},"includes_all_repositories":{"type":"boolean","description":"Whether the team has access to all repositories in the organization"},"name":{"type":"string","description":"The name of the team"},"organization":{"$ref":"#/$defs/Organization"},"permission":{"enum":["none","read","write","admin","owner"]},"units":{"type":"array","items":{"type":"string"}},"units_map":{"type":"object","additionalProperties":{"type":"string"}}},"description":"Team represents a team in an organization"};
+const schema35 = {"type":"object","properties":{"can_create_org_repo":{"type":"boolean","description":"Whether the team can create repositories in the organization"},"description":{"type":"string","description":"The description of the team"},"id":{"type":"integer","format":"int64","description":"The unique identifier of the team"},"includes_all_repositories":{"type":"boolean","description":"Whether the team has access to all repositories in the organization"},"name":{"type":"string","description":"The name of the team"},"organization":{"$ref":"#/$defs/Organization"},"permission":{"enum":["none","read","write","admin","owner"]},"units":{"type":"array","items":{"type":"string"}},"units_map":{"type":"object","additionalProperties":{"type":"string"}}},"description":"Team represents a team in an organization"};
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2531,15 +2347,15 @@ errors++;
 }
 }
 if(data.organization !== undefined){
-if(!(validate61(data.organization, {instancePath:instancePath+"/organization",parentData:data,parentDataProperty:"organization",rootData}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+if(!(validate58(data.organization, {instancePath:instancePath+"/organization",parentData:data,parentDataProperty:"organization",rootData}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 }
 if(data.permission !== undefined){
 let data6 = data.permission;
 if(!(((((data6 === "none") || (data6 === "read")) || (data6 === "write")) || (data6 === "admin")) || (data6 === "owner"))){
-vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema40.properties.permission.enum}, "must be equal to one of the allowed values");
+vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema35.properties.permission.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
@@ -2579,24 +2395,24 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate73.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.doer !== undefined){
-if(!(validate41(data.doer, {instancePath:instancePath+"/doer",parentData:data,parentDataProperty:"doer",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data.doer, {instancePath:instancePath+"/doer",parentData:data,parentDataProperty:"doer",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 if(data.recipient !== undefined){
-if(!(validate41(data.recipient, {instancePath:instancePath+"/recipient",parentData:data,parentDataProperty:"recipient",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data.recipient, {instancePath:instancePath+"/recipient",parentData:data,parentDataProperty:"recipient",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -2605,8 +2421,8 @@ let data2 = data.teams;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate73(data2[i0], {instancePath:instancePath+"/teams/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate60(data2[i0], {instancePath:instancePath+"/teams/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 }
@@ -2621,13 +2437,13 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate70.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
 
-const wrapper0 = {validate: validate63};
+const wrapper0 = {validate: validate66};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2986,8 +2802,8 @@ errors++;
 }
 }
 if(data.owner !== undefined){
-if(!(validate41(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -3028,8 +2844,8 @@ vErrors = null;
 }
 }
 if(data.permissions !== undefined){
-if(!(validate68(data.permissions, {instancePath:instancePath+"/permissions",parentData:data,parentDataProperty:"permissions",rootData}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate59(data.permissions, {instancePath:instancePath+"/permissions",parentData:data,parentDataProperty:"permissions",rootData}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 }
@@ -3063,8 +2879,8 @@ let data56 = data.repo_transfer;
 const _errs111 = errors;
 let valid4 = false;
 const _errs112 = errors;
-if(!(validate70(data56, {instancePath:instancePath+"/repo_transfer",parentData:data,parentDataProperty:"repo_transfer",rootData}))){
-vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+if(!(validate62(data56, {instancePath:instancePath+"/repo_transfer",parentData:data,parentDataProperty:"repo_transfer",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs112 === errors;
@@ -3191,12 +3007,12 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate63.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3213,8 +3029,8 @@ errors++;
 }
 }
 if(data.repo !== undefined){
-if(!(validate63(data.repo, {instancePath:instancePath+"/repo",parentData:data,parentDataProperty:"repo",rootData}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(!(validate66(data.repo, {instancePath:instancePath+"/repo",parentData:data,parentDataProperty:"repo",rootData}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 }
@@ -3242,47 +3058,16 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate62.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePermission = validate78;
+export const validatePermission = validate59;
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.admin !== undefined){
-if(typeof data.admin !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/admin", "#/properties/admin/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.pull !== undefined){
-if(typeof data.pull !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/pull", "#/properties/pull/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.push !== undefined){
-if(typeof data.push !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/push", "#/properties/push/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate78.errors = vErrors;
-return errors === 0;
-}
+export const validatePullRequest = validate75;
+const schema39 = {"type":"object","properties":{"additions":{"type":"integer","format":"int64","description":"The number of lines added in the pull request"},"allow_maintainer_edit":{"type":"boolean","description":"Whether maintainers can edit the pull request"},"assignee":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]},"assignees":{"type":["array","null"],"items":{"$ref":"#/$defs/User"},"description":"The list of users assigned to the pull request"},"base":{"$ref":"#/$defs/PRBranchInfo"},"body":{"type":"string","description":"The description body of the pull request"},"changed_files":{"type":"integer","format":"int64","description":"The number of files changed in the pull request"},"closed_at":{"type":["string","null"],"format":"date-time"},"comments":{"type":"integer","format":"int64","description":"The number of comments on the pull request"},"created_at":{"type":"string","format":"date-time"},"deletions":{"type":"integer","format":"int64","description":"The number of lines deleted in the pull request"},"diff_url":{"type":"string","description":"The URL to download the diff patch"},"draft":{"type":"boolean","description":"Whether the pull request is a draft"},"due_date":{"type":["string","null"],"format":"date-time"},"head":{"$ref":"#/$defs/PRBranchInfo"},"html_url":{"type":"string","description":"The HTML URL to view the pull request"},"id":{"type":"integer","format":"int64","description":"The unique identifier of the pull request"},"is_locked":{"type":"boolean","description":"Whether the pull request conversation is locked"},"labels":{"type":"array","items":{"$ref":"#/$defs/Label"},"description":"The labels attached to the pull request"},"merge_base":{"type":"string","description":"The merge base commit SHA"},"merge_commit_sha":{"type":["string","null"],"description":"The SHA of the merge commit"},"mergeable":{"type":"boolean","description":"Whether the pull request can be merged"},"merged":{"type":"boolean","description":"Whether the pull request has been merged"},"merged_at":{"type":["string","null"],"format":"date-time"},"merged_by":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]},"milestone":{"anyOf":[{"$ref":"#/$defs/Milestone"},{"type":"null"}]},"number":{"type":"integer","format":"int64","description":"The pull request number"},"patch_url":{"type":"string","description":"The URL to download the patch file"},"pin_order":{"type":"integer","format":"int64","description":"The pin order for the pull request"},"requested_reviewers":{"type":["array","null"],"items":{"$ref":"#/$defs/User"},"description":"The users requested to review the pull request"},"requested_reviewers_teams":{"type":["array","null"],"items":{"$ref":"#/$defs/Team"},"description":"The teams requested to review the pull request"},"review_comments":{"type":"integer","format":"int64","description":"number of review comments made on the diff of a PR review (not including comments on commits or issues in a PR)"},"state":{"$ref":"#/$defs/StateType"},"title":{"type":"string","description":"The title of the pull request"},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string","description":"The API URL of the pull request"},"user":{"$ref":"#/$defs/User"}},"description":"PullRequest represents a pull request"};
 
-export const validatePullRequest = validate79;
-const schema42 = {"type":"object","properties":{"additions":{"type":"integer","format":"int64","description":"The number of lines added in the pull request"},"allow_maintainer_edit":{"type":"boolean","description":"Whether maintainers can edit the pull request"},"assignee":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]},"assignees":{"type":["array","null"],"items":{"$ref":"#/$defs/User"},"description":"The list of users assigned to the pull request"},"base":{"$ref":"#/$defs/PRBranchInfo"},"body":{"type":"string","description":"The description body of the pull request"},"changed_files":{"type":"integer","format":"int64","description":"The number of files changed in the pull request"},"closed_at":{"type":["string","null"],"format":"date-time"},"comments":{"type":"integer","format":"int64","description":"The number of comments on the pull request"},"created_at":{"type":"string","format":"date-time"},"deletions":{"type":"integer","format":"int64","description":"The number of lines deleted in the pull request"},"diff_url":{"type":"string","description":"The URL to download the diff patch"},"draft":{"type":"boolean","description":"Whether the pull request is a draft"},"due_date":{"type":["string","null"],"format":"date-time"},"head":{"$ref":"#/$defs/PRBranchInfo"},"html_url":{"type":"string","description":"The HTML URL to view the pull request"},"id":{"type":"integer","format":"int64","description":"The unique identifier of the pull request"},"is_locked":{"type":"boolean","description":"Whether the pull request conversation is locked"},"labels":{"type":"array","items":{"$ref":"#/$defs/Label"},"description":"The labels attached to the pull request"},"merge_base":{"type":"string","description":"The merge base commit SHA"},"merge_commit_sha":{"type":["string","null"],"description":"The SHA of the merge commit"},"mergeable":{"type":"boolean","description":"Whether the pull request can be merged"},"merged":{"type":"boolean","description":"Whether the pull request has been merged"},"merged_at":{"type":["string","null"],"format":"date-time"},"merged_by":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]},"milestone":{"anyOf":[{"$ref":"#/$defs/Milestone"},{"type":"null"}]},"number":{"type":"integer","format":"int64","description":"The pull request number"},"patch_url":{"type":"string","description":"The URL to download the patch file"},"pin_order":{"type":"integer","format":"int64","description":"The pin order for the pull request"},"requested_reviewers":{"type":["array","null"],"items":{"$ref":"#/$defs/User"},"description":"The users requested to review the pull request"},"requested_reviewers_teams":{"type":["array","null"],"items":{"$ref":"#/$defs/Team"},"description":"The teams requested to review the pull request"},"review_comments":{"type":"integer","format":"int64","description":"number of review comments made on the diff of a PR review (not including comments on commits or issues in a PR)"},"state":{"$ref":"#/$defs/StateType"},"title":{"type":"string","description":"The title of the pull request"},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string","description":"The API URL of the pull request"},"user":{"$ref":"#/$defs/User"}},"description":"PullRequest represents a pull request"};
-
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3310,8 +3095,8 @@ let data2 = data.assignee;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate41(data2, {instancePath:instancePath+"/assignee",parentData:data,parentDataProperty:"assignee",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data2, {instancePath:instancePath+"/assignee",parentData:data,parentDataProperty:"assignee",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -3344,22 +3129,22 @@ vErrors = null;
 if(data.assignees !== undefined){
 let data3 = data.assignees;
 if((!(Array.isArray(data3))) && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema42.properties.assignees.type}, "must be array,null");
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema39.properties.assignees.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate41(data3[i0], {instancePath:instancePath+"/assignees/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data3[i0], {instancePath:instancePath+"/assignees/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
 }
 }
 if(data.base !== undefined){
-if(!(validate62(data.base, {instancePath:instancePath+"/base",parentData:data,parentDataProperty:"base",rootData}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+if(!(validate73(data.base, {instancePath:instancePath+"/base",parentData:data,parentDataProperty:"base",rootData}))){
+vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
 errors = vErrors.length;
 }
 }
@@ -3385,7 +3170,7 @@ errors++;
 if(data.closed_at !== undefined){
 let data8 = data.closed_at;
 if((typeof data8 !== "string") && (data8 !== null)){
-vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema42.properties.closed_at.type}, "must be string,null");
+vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema39.properties.closed_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data8 === "string"){
@@ -3449,7 +3234,7 @@ errors++;
 if(data.due_date !== undefined){
 let data14 = data.due_date;
 if((typeof data14 !== "string") && (data14 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema42.properties.due_date.type}, "must be string,null");
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema39.properties.due_date.type}, "must be string,null");
 errors++;
 }
 if(typeof data14 === "string"){
@@ -3460,8 +3245,8 @@ errors++;
 }
 }
 if(data.head !== undefined){
-if(!(validate62(data.head, {instancePath:instancePath+"/head",parentData:data,parentDataProperty:"head",rootData}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+if(!(validate73(data.head, {instancePath:instancePath+"/head",parentData:data,parentDataProperty:"head",rootData}))){
+vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
 errors = vErrors.length;
 }
 }
@@ -3495,8 +3280,8 @@ let data19 = data.labels;
 if(Array.isArray(data19)){
 const len1 = data19.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate44(data19[i1], {instancePath:instancePath+"/labels/" + i1,parentData:data19,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+if(!(validate40(data19[i1], {instancePath:instancePath+"/labels/" + i1,parentData:data19,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 }
@@ -3515,7 +3300,7 @@ errors++;
 if(data.merge_commit_sha !== undefined){
 let data22 = data.merge_commit_sha;
 if((typeof data22 !== "string") && (data22 !== null)){
-vErrors = pushError(vErrors, instancePath+"/merge_commit_sha", "#/properties/merge_commit_sha/type", "type", {type: schema42.properties.merge_commit_sha.type}, "must be string,null");
+vErrors = pushError(vErrors, instancePath+"/merge_commit_sha", "#/properties/merge_commit_sha/type", "type", {type: schema39.properties.merge_commit_sha.type}, "must be string,null");
 errors++;
 }
 }
@@ -3534,7 +3319,7 @@ errors++;
 if(data.merged_at !== undefined){
 let data25 = data.merged_at;
 if((typeof data25 !== "string") && (data25 !== null)){
-vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema42.properties.merged_at.type}, "must be string,null");
+vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema39.properties.merged_at.type}, "must be string,null");
 errors++;
 }
 if(typeof data25 === "string"){
@@ -3549,8 +3334,8 @@ let data26 = data.merged_by;
 const _errs53 = errors;
 let valid6 = false;
 const _errs54 = errors;
-if(!(validate41(data26, {instancePath:instancePath+"/merged_by",parentData:data,parentDataProperty:"merged_by",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data26, {instancePath:instancePath+"/merged_by",parentData:data,parentDataProperty:"merged_by",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs54 === errors;
@@ -3585,8 +3370,8 @@ let data27 = data.milestone;
 const _errs58 = errors;
 let valid7 = false;
 const _errs59 = errors;
-if(!(validate46(data27, {instancePath:instancePath+"/milestone",parentData:data,parentDataProperty:"milestone",rootData}))){
-vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+if(!(validate42(data27, {instancePath:instancePath+"/milestone",parentData:data,parentDataProperty:"milestone",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs59 === errors;
@@ -3651,14 +3436,14 @@ errors++;
 if(data.requested_reviewers !== undefined){
 let data31 = data.requested_reviewers;
 if((!(Array.isArray(data31))) && (data31 !== null)){
-vErrors = pushError(vErrors, instancePath+"/requested_reviewers", "#/properties/requested_reviewers/type", "type", {type: schema42.properties.requested_reviewers.type}, "must be array,null");
+vErrors = pushError(vErrors, instancePath+"/requested_reviewers", "#/properties/requested_reviewers/type", "type", {type: schema39.properties.requested_reviewers.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data31)){
 const len2 = data31.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate41(data31[i2], {instancePath:instancePath+"/requested_reviewers/" + i2,parentData:data31,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data31[i2], {instancePath:instancePath+"/requested_reviewers/" + i2,parentData:data31,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -3667,14 +3452,14 @@ errors = vErrors.length;
 if(data.requested_reviewers_teams !== undefined){
 let data33 = data.requested_reviewers_teams;
 if((!(Array.isArray(data33))) && (data33 !== null)){
-vErrors = pushError(vErrors, instancePath+"/requested_reviewers_teams", "#/properties/requested_reviewers_teams/type", "type", {type: schema42.properties.requested_reviewers_teams.type}, "must be array,null");
+vErrors = pushError(vErrors, instancePath+"/requested_reviewers_teams", "#/properties/requested_reviewers_teams/type", "type", {type: schema39.properties.requested_reviewers_teams.type}, "must be array,null");
 errors++;
 }
 if(Array.isArray(data33)){
 const len3 = data33.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate73(data33[i3], {instancePath:instancePath+"/requested_reviewers_teams/" + i3,parentData:data33,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate60(data33[i3], {instancePath:instancePath+"/requested_reviewers_teams/" + i3,parentData:data33,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 }
@@ -3694,8 +3479,8 @@ errors++;
 }
 }
 if(data.state !== undefined){
-if(!(validate47(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate41(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 }
@@ -3725,8 +3510,8 @@ errors++;
 }
 }
 if(data.user !== undefined){
-if(!(validate41(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -3735,71 +3520,27 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate79.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePullRequestMeta = validate91;
+export const validatePullRequestMeta = validate44;
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.draft !== undefined){
-if(typeof data.draft !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/draft", "#/properties/draft/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.html_url !== undefined){
-if(typeof data.html_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.merged !== undefined){
-if(typeof data.merged !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/merged", "#/properties/merged/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.merged_at !== undefined){
-let data3 = data.merged_at;
-if((typeof data3 !== "string") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema29.properties.merged_at.type}, "must be string,null");
-errors++;
-}
-if(typeof data3 === "string"){
-if(!(formats0.validate(data3))){
-vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate91.errors = vErrors;
-return errors === 0;
-}
+export const validatePullReview = validate88;
 
-export const validatePullReview = validate92;
-
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "string"}, "must be string");
 errors++;
 }
-validate93.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3872,8 +3613,8 @@ errors++;
 }
 }
 if(data.state !== undefined){
-if(!(validate93(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(!(validate87(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -3895,8 +3636,8 @@ let data11 = data.team;
 const _errs23 = errors;
 let valid1 = false;
 const _errs24 = errors;
-if(!(validate73(data11, {instancePath:instancePath+"/team",parentData:data,parentDataProperty:"team",rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate60(data11, {instancePath:instancePath+"/team",parentData:data,parentDataProperty:"team",rootData}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
@@ -3944,8 +3685,8 @@ let data13 = data.user;
 const _errs30 = errors;
 let valid2 = false;
 const _errs31 = errors;
-if(!(validate41(data13, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate39(data13, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs31 === errors;
@@ -3980,13 +3721,13 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate92.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePullReviewRequestOptions = validate97;
+export const validatePullReviewRequestOptions = validate92;
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4033,999 +3774,23 @@ else {
 vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
 errors++;
 }
-validate97.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRepoTransfer = validate98;
+export const validateRepoTransfer = validate62;
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.doer !== undefined){
-if(!(validate41(data.doer, {instancePath:instancePath+"/doer",parentData:data,parentDataProperty:"doer",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-}
-if(data.recipient !== undefined){
-if(!(validate41(data.recipient, {instancePath:instancePath+"/recipient",parentData:data,parentDataProperty:"recipient",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-}
-if(data.teams !== undefined){
-let data2 = data.teams;
-if(Array.isArray(data2)){
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate73(data2[i0], {instancePath:instancePath+"/teams/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/teams", "#/properties/teams/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate98.errors = vErrors;
-return errors === 0;
-}
+export const validateRepository = validate66;
 
-export const validateRepository = validate102;
+export const validateRepositoryMeta = validate45;
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.allow_fast_forward_only_merge !== undefined){
-if(typeof data.allow_fast_forward_only_merge !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_fast_forward_only_merge", "#/properties/allow_fast_forward_only_merge/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_manual_merge !== undefined){
-if(typeof data.allow_manual_merge !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_manual_merge", "#/properties/allow_manual_merge/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_merge_commits !== undefined){
-if(typeof data.allow_merge_commits !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_merge_commits", "#/properties/allow_merge_commits/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_rebase !== undefined){
-if(typeof data.allow_rebase !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_rebase", "#/properties/allow_rebase/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_rebase_explicit !== undefined){
-if(typeof data.allow_rebase_explicit !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_rebase_explicit", "#/properties/allow_rebase_explicit/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_rebase_update !== undefined){
-if(typeof data.allow_rebase_update !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_rebase_update", "#/properties/allow_rebase_update/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_squash_merge !== undefined){
-if(typeof data.allow_squash_merge !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_squash_merge", "#/properties/allow_squash_merge/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.archived !== undefined){
-if(typeof data.archived !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/archived", "#/properties/archived/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.archived_at !== undefined){
-let data8 = data.archived_at;
-if(typeof data8 === "string"){
-if(!(formats0.validate(data8))){
-vErrors = pushError(vErrors, instancePath+"/archived_at", "#/properties/archived_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/archived_at", "#/properties/archived_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.autodetect_manual_merge !== undefined){
-if(typeof data.autodetect_manual_merge !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/autodetect_manual_merge", "#/properties/autodetect_manual_merge/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.avatar_url !== undefined){
-if(typeof data.avatar_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.clone_url !== undefined){
-if(typeof data.clone_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/clone_url", "#/properties/clone_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.created_at !== undefined){
-let data12 = data.created_at;
-if(typeof data12 === "string"){
-if(!(formats0.validate(data12))){
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.default_allow_maintainer_edit !== undefined){
-if(typeof data.default_allow_maintainer_edit !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/default_allow_maintainer_edit", "#/properties/default_allow_maintainer_edit/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.default_branch !== undefined){
-if(typeof data.default_branch !== "string"){
-vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.default_delete_branch_after_merge !== undefined){
-if(typeof data.default_delete_branch_after_merge !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/default_delete_branch_after_merge", "#/properties/default_delete_branch_after_merge/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.default_merge_style !== undefined){
-if(typeof data.default_merge_style !== "string"){
-vErrors = pushError(vErrors, instancePath+"/default_merge_style", "#/properties/default_merge_style/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.description !== undefined){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.empty !== undefined){
-if(typeof data.empty !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/empty", "#/properties/empty/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.external_tracker !== undefined){
-if(!(validate36(data.external_tracker, {instancePath:instancePath+"/external_tracker",parentData:data,parentDataProperty:"external_tracker",rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-}
-if(data.external_wiki !== undefined){
-if(!(validate37(data.external_wiki, {instancePath:instancePath+"/external_wiki",parentData:data,parentDataProperty:"external_wiki",rootData}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-errors = vErrors.length;
-}
-}
-if(data.fork !== undefined){
-if(typeof data.fork !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/fork", "#/properties/fork/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.forks_count !== undefined){
-let data22 = data.forks_count;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-vErrors = pushError(vErrors, instancePath+"/forks_count", "#/properties/forks_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data22 === "string"){
-if(!(formats2.validate(data22))){
-vErrors = pushError(vErrors, instancePath+"/forks_count", "#/properties/forks_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.full_name !== undefined){
-if(typeof data.full_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.has_actions !== undefined){
-if(typeof data.has_actions !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_actions", "#/properties/has_actions/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_code !== undefined){
-if(typeof data.has_code !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_code", "#/properties/has_code/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_issues !== undefined){
-if(typeof data.has_issues !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_issues", "#/properties/has_issues/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_packages !== undefined){
-if(typeof data.has_packages !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_packages", "#/properties/has_packages/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_projects !== undefined){
-if(typeof data.has_projects !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_projects", "#/properties/has_projects/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_pull_requests !== undefined){
-if(typeof data.has_pull_requests !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_pull_requests", "#/properties/has_pull_requests/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_releases !== undefined){
-if(typeof data.has_releases !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_releases", "#/properties/has_releases/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_wiki !== undefined){
-if(typeof data.has_wiki !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_wiki", "#/properties/has_wiki/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.html_url !== undefined){
-if(typeof data.html_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined){
-let data33 = data.id;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data33 === "string"){
-if(!(formats2.validate(data33))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.ignore_whitespace_conflicts !== undefined){
-if(typeof data.ignore_whitespace_conflicts !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/ignore_whitespace_conflicts", "#/properties/ignore_whitespace_conflicts/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.internal !== undefined){
-if(typeof data.internal !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/internal", "#/properties/internal/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.internal_tracker !== undefined){
-if(!(validate38(data.internal_tracker, {instancePath:instancePath+"/internal_tracker",parentData:data,parentDataProperty:"internal_tracker",rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
-}
-if(data.language !== undefined){
-if(typeof data.language !== "string"){
-vErrors = pushError(vErrors, instancePath+"/language", "#/properties/language/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.languages_url !== undefined){
-if(typeof data.languages_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/languages_url", "#/properties/languages_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.licenses !== undefined){
-let data39 = data.licenses;
-if((!(Array.isArray(data39))) && (data39 !== null)){
-vErrors = pushError(vErrors, instancePath+"/licenses", "#/properties/licenses/type", "type", {type: schema37.properties.licenses.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data39)){
-const len0 = data39.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data39[i0] !== "string"){
-vErrors = pushError(vErrors, instancePath+"/licenses/" + i0, "#/properties/licenses/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-if(data.link !== undefined){
-if(typeof data.link !== "string"){
-vErrors = pushError(vErrors, instancePath+"/link", "#/properties/link/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.mirror !== undefined){
-if(typeof data.mirror !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/mirror", "#/properties/mirror/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.mirror_interval !== undefined){
-if(typeof data.mirror_interval !== "string"){
-vErrors = pushError(vErrors, instancePath+"/mirror_interval", "#/properties/mirror_interval/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.mirror_updated !== undefined){
-let data44 = data.mirror_updated;
-if(typeof data44 === "string"){
-if(!(formats0.validate(data44))){
-vErrors = pushError(vErrors, instancePath+"/mirror_updated", "#/properties/mirror_updated/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/mirror_updated", "#/properties/mirror_updated/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.name !== undefined){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.object_format_name !== undefined){
-let data46 = data.object_format_name;
-if(!((data46 === "sha1") || (data46 === "sha256"))){
-vErrors = pushError(vErrors, instancePath+"/object_format_name", "#/properties/object_format_name/enum", "enum", {allowedValues: schema37.properties.object_format_name.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-if(data.open_issues_count !== undefined){
-let data47 = data.open_issues_count;
-if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
-vErrors = pushError(vErrors, instancePath+"/open_issues_count", "#/properties/open_issues_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data47 === "string"){
-if(!(formats2.validate(data47))){
-vErrors = pushError(vErrors, instancePath+"/open_issues_count", "#/properties/open_issues_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.open_pr_counter !== undefined){
-let data48 = data.open_pr_counter;
-if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
-vErrors = pushError(vErrors, instancePath+"/open_pr_counter", "#/properties/open_pr_counter/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data48 === "string"){
-if(!(formats2.validate(data48))){
-vErrors = pushError(vErrors, instancePath+"/open_pr_counter", "#/properties/open_pr_counter/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.original_url !== undefined){
-if(typeof data.original_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/original_url", "#/properties/original_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.owner !== undefined){
-if(!(validate41(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-}
-if(data.parent !== undefined){
-let data51 = data.parent;
-const _errs99 = errors;
-let valid3 = false;
-const _errs100 = errors;
-if(!(validate63(data51, {instancePath:instancePath+"/parent",parentData:data,parentDataProperty:"parent",rootData}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs100 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs101 = errors;
-if(data51 !== null){
-vErrors = pushError(vErrors, instancePath+"/parent", "#/properties/parent/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid0 = _errs101 === errors;
-valid3 = valid3 || _valid0;
-}
-if(!valid3){
-vErrors = pushError(vErrors, instancePath+"/parent", "#/properties/parent/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs99;
-if(vErrors !== null){
-if(_errs99){
-vErrors.length = _errs99;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.permissions !== undefined){
-if(!(validate68(data.permissions, {instancePath:instancePath+"/permissions",parentData:data,parentDataProperty:"permissions",rootData}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-errors = vErrors.length;
-}
-}
-if(data.private !== undefined){
-if(typeof data.private !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/private", "#/properties/private/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.projects_mode !== undefined){
-if(typeof data.projects_mode !== "string"){
-vErrors = pushError(vErrors, instancePath+"/projects_mode", "#/properties/projects_mode/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.release_counter !== undefined){
-let data55 = data.release_counter;
-if(!((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55)))){
-vErrors = pushError(vErrors, instancePath+"/release_counter", "#/properties/release_counter/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data55 === "string"){
-if(!(formats2.validate(data55))){
-vErrors = pushError(vErrors, instancePath+"/release_counter", "#/properties/release_counter/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.repo_transfer !== undefined){
-let data56 = data.repo_transfer;
-const _errs111 = errors;
-let valid4 = false;
-const _errs112 = errors;
-if(!(validate70(data56, {instancePath:instancePath+"/repo_transfer",parentData:data,parentDataProperty:"repo_transfer",rootData}))){
-vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs112 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs113 = errors;
-if(data56 !== null){
-vErrors = pushError(vErrors, instancePath+"/repo_transfer", "#/properties/repo_transfer/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid1 = _errs113 === errors;
-valid4 = valid4 || _valid1;
-}
-if(!valid4){
-vErrors = pushError(vErrors, instancePath+"/repo_transfer", "#/properties/repo_transfer/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs111;
-if(vErrors !== null){
-if(_errs111){
-vErrors.length = _errs111;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.size !== undefined){
-let data57 = data.size;
-if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
-vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data57 === "string"){
-if(!(formats2.validate(data57))){
-vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.ssh_url !== undefined){
-if(typeof data.ssh_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/ssh_url", "#/properties/ssh_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.stars_count !== undefined){
-let data59 = data.stars_count;
-if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
-vErrors = pushError(vErrors, instancePath+"/stars_count", "#/properties/stars_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data59 === "string"){
-if(!(formats2.validate(data59))){
-vErrors = pushError(vErrors, instancePath+"/stars_count", "#/properties/stars_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.template !== undefined){
-if(typeof data.template !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/template", "#/properties/template/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.topics !== undefined){
-let data61 = data.topics;
-if((!(Array.isArray(data61))) && (data61 !== null)){
-vErrors = pushError(vErrors, instancePath+"/topics", "#/properties/topics/type", "type", {type: schema37.properties.topics.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data61)){
-const len1 = data61.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data61[i1] !== "string"){
-vErrors = pushError(vErrors, instancePath+"/topics/" + i1, "#/properties/topics/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-if(data.updated_at !== undefined){
-let data63 = data.updated_at;
-if(typeof data63 === "string"){
-if(!(formats0.validate(data63))){
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.url !== undefined){
-if(typeof data.url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.watchers_count !== undefined){
-let data65 = data.watchers_count;
-if(!((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65)))){
-vErrors = pushError(vErrors, instancePath+"/watchers_count", "#/properties/watchers_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data65 === "string"){
-if(!(formats2.validate(data65))){
-vErrors = pushError(vErrors, instancePath+"/watchers_count", "#/properties/watchers_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.website !== undefined){
-if(typeof data.website !== "string"){
-vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate102.errors = vErrors;
-return errors === 0;
-}
+export const validateReviewStateType = validate87;
 
-export const validateRepositoryMeta = validate110;
+export const validateStateType = validate41;
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.full_name !== undefined){
-if(typeof data.full_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined){
-let data1 = data.id;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data1 === "string"){
-if(!(formats2.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.name !== undefined){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.owner !== undefined){
-if(typeof data.owner !== "string"){
-vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate110.errors = vErrors;
-return errors === 0;
-}
+export const validateTeam = validate60;
 
-export const validateReviewStateType = validate111;
-
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-validate111.errors = vErrors;
-return errors === 0;
-}
-
-export const validateStateType = validate112;
-
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-validate112.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTeam = validate113;
-
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.can_create_org_repo !== undefined){
-if(typeof data.can_create_org_repo !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/can_create_org_repo", "#/properties/can_create_org_repo/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.description !== undefined){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined){
-let data2 = data.id;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data2 === "string"){
-if(!(formats2.validate(data2))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.includes_all_repositories !== undefined){
-if(typeof data.includes_all_repositories !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/includes_all_repositories", "#/properties/includes_all_repositories/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.name !== undefined){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.organization !== undefined){
-if(!(validate61(data.organization, {instancePath:instancePath+"/organization",parentData:data,parentDataProperty:"organization",rootData}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
-errors = vErrors.length;
-}
-}
-if(data.permission !== undefined){
-let data6 = data.permission;
-if(!(((((data6 === "none") || (data6 === "read")) || (data6 === "write")) || (data6 === "admin")) || (data6 === "owner"))){
-vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema40.properties.permission.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-if(data.units !== undefined){
-let data7 = data.units;
-if(Array.isArray(data7)){
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data7[i0] !== "string"){
-vErrors = pushError(vErrors, instancePath+"/units/" + i0, "#/properties/units/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/units", "#/properties/units/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-if(data.units_map !== undefined){
-let data9 = data.units_map;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key0 in data9){
-if(typeof data9[key0] !== "string"){
-vErrors = pushError(vErrors, instancePath+"/units_map/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/properties/units_map/additionalProperties/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/units_map", "#/properties/units_map/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate113.errors = vErrors;
-return errors === 0;
-}
-
-export const validateUser = validate115;
-
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.active !== undefined){
-if(typeof data.active !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/active", "#/properties/active/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.avatar_url !== undefined){
-if(typeof data.avatar_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.created !== undefined){
-let data2 = data.created;
-if(typeof data2 === "string"){
-if(!(formats0.validate(data2))){
-vErrors = pushError(vErrors, instancePath+"/created", "#/properties/created/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created", "#/properties/created/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.description !== undefined){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.email !== undefined){
-let data4 = data.email;
-if(typeof data4 === "string"){
-if(!(formats30.validate(data4))){
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/format", "format", {format: "email"}, "must match format \""+"email"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.followers_count !== undefined){
-let data5 = data.followers_count;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-vErrors = pushError(vErrors, instancePath+"/followers_count", "#/properties/followers_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data5 === "string"){
-if(!(formats2.validate(data5))){
-vErrors = pushError(vErrors, instancePath+"/followers_count", "#/properties/followers_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.following_count !== undefined){
-let data6 = data.following_count;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-vErrors = pushError(vErrors, instancePath+"/following_count", "#/properties/following_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data6 === "string"){
-if(!(formats2.validate(data6))){
-vErrors = pushError(vErrors, instancePath+"/following_count", "#/properties/following_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.full_name !== undefined){
-if(typeof data.full_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.html_url !== undefined){
-if(typeof data.html_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined){
-let data9 = data.id;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data9 === "string"){
-if(!(formats2.validate(data9))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.is_admin !== undefined){
-if(typeof data.is_admin !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/is_admin", "#/properties/is_admin/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.language !== undefined){
-if(typeof data.language !== "string"){
-vErrors = pushError(vErrors, instancePath+"/language", "#/properties/language/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.last_login !== undefined){
-let data12 = data.last_login;
-if(typeof data12 === "string"){
-if(!(formats0.validate(data12))){
-vErrors = pushError(vErrors, instancePath+"/last_login", "#/properties/last_login/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/last_login", "#/properties/last_login/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.location !== undefined){
-if(typeof data.location !== "string"){
-vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.login !== undefined){
-if(typeof data.login !== "string"){
-vErrors = pushError(vErrors, instancePath+"/login", "#/properties/login/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.login_name !== undefined){
-if(typeof data.login_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.prohibit_login !== undefined){
-if(typeof data.prohibit_login !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/prohibit_login", "#/properties/prohibit_login/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.restricted !== undefined){
-if(typeof data.restricted !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/restricted", "#/properties/restricted/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.source_id !== undefined){
-let data18 = data.source_id;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data18 === "string"){
-if(!(formats2.validate(data18))){
-vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.starred_repos_count !== undefined){
-let data19 = data.starred_repos_count;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-vErrors = pushError(vErrors, instancePath+"/starred_repos_count", "#/properties/starred_repos_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data19 === "string"){
-if(!(formats2.validate(data19))){
-vErrors = pushError(vErrors, instancePath+"/starred_repos_count", "#/properties/starred_repos_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.visibility !== undefined){
-if(typeof data.visibility !== "string"){
-vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.website !== undefined){
-if(typeof data.website !== "string"){
-vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.username !== undefined){
-if(typeof data.username !== "string"){
-vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate115.errors = vErrors;
-return errors === 0;
-}
+export const validateUser = validate39;
 export const validateAdminCreateUserBody = validateCreateUserOption;
 export const validateOrgCreateBody = validateCreateOrgOption;
 export const validateCreateOrgRepoBody = validateCreateRepoOption;

@@ -16,6 +16,7 @@ import { COMPACT_FINGERPRINT, compactErrors, dropUnusedSchemas } from './validat
 interface AjvInstance {
   addSchema(schema: object): AjvInstance;
   addFormat(name: string, format: object | boolean): AjvInstance;
+  getSchema(ref: string): unknown;
 }
 interface AjvModule {
   default: new (options: object) => AjvInstance;
@@ -115,6 +116,11 @@ export function compileStandalone(input: CompileInput): string {
       compiled[name] = ref;
     }
   }
+  // Compiled leaves first: a type that ajv first meets through another type's `$ref` is
+  // compiled under that reference, and asking for it later by its own name compiles it again
+  // (Gitea's API: 266 functions for 220 types, a fifth of the time). Asked for in dependency
+  // order, each is compiled once and every later `$ref` and export finds it.
+  for (const ref of dependencyOrder(input.documents, Object.values(compiled))) ajv.getSchema(ref);
   let code = Object.keys(compiled).length > 0 ? standalone(ajv, compiled) : '';
   code = code.replace(/^"use strict";\n?/, '');
   const helpers: string[] = [];
@@ -128,6 +134,59 @@ export function compileStandalone(input: CompileInput): string {
   const compact = compactErrors(dropUnusedSchemas(code));
   if (compact.helper) helpers.push(compact.helper);
   return [formatsSource(used), ...helpers, compact.code.trim(), ...aliases].filter((s) => s !== '').join('\n');
+}
+
+/** Keywords whose values are data, not schemas: a `$ref` inside them is not a reference. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+/** Keywords whose values map names to schemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/**
+ * `refs` and every schema they reach through `$ref`, each after what it references (post-order;
+ * a cycle is cut where it closes). Only absolute references to `$defs` of the given documents
+ * are followed; anything else is left for ajv to resolve (and report).
+ *
+ * @example
+ * dependencyOrder([doc], ['loom:x#/$defs/Issue']); // ['loom:x#/$defs/User', 'loom:x#/$defs/Issue']
+ */
+export function dependencyOrder(documents: readonly JsonSchema[], refs: readonly string[]): string[] {
+  const byId = new Map<string, JsonSchema>();
+  for (const doc of documents) if (typeof doc.$id === 'string') byId.set(doc.$id, doc);
+  const resolve = (ref: string): unknown => {
+    const hash = ref.indexOf('#');
+    let node: unknown = byId.get(ref.slice(0, hash));
+    for (const segment of ref.slice(hash + 2).split('/')) {
+      if (node === null || typeof node !== 'object') return undefined;
+      node = (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    return node;
+  };
+  // `schemaMap`: the node's values are schemas by name (`properties`), whatever their keys.
+  const referencesIn = (node: unknown, base: string, out: string[], schemaMap = false): string[] => {
+    if (Array.isArray(node)) for (const item of node) referencesIn(item, base, out);
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (schemaMap) referencesIn(value, base, out);
+        else if (key === '$ref' && typeof value === 'string') out.push(value.startsWith('#') ? base + value : value);
+        else if (!DATA_KEYWORDS.has(key)) referencesIn(value, base, out, SCHEMA_MAPS.has(key));
+      }
+    }
+    return out;
+  };
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const visit = (ref: string) => {
+    if (seen.has(ref)) return;
+    seen.add(ref);
+    const hash = ref.indexOf('#');
+    if (hash < 0 || !ref.startsWith('#/', hash)) return;
+    const schema = resolve(ref);
+    if (schema === undefined) return;
+    for (const inner of referencesIn(schema, ref.slice(0, hash), [])) visit(inner);
+    order.push(ref);
+  };
+  for (const ref of refs) visit(ref);
+  return order;
 }
 
 /** A bare identifier as ajv code (interpolating a string into `_` would quote it). */
