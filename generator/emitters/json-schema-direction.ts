@@ -45,21 +45,6 @@ export function hasDirectionalForms(type: NamedType): boolean {
 }
 
 /**
- * True when the `direction` form of a type leaves out a property its declared (TypeScript)
- * type requires: a required `readOnly` one for requests, a required `writeOnly` one for
- * responses, at any depth. A validator of such a form is no type guard of the declared type.
- *
- * @example
- * leavesOutRequired({ kind: 'ref', target: pet }, 'request'); // true: the client sends no `id`
- */
-export function leavesOutRequired(type: TypeRef | NamedType, direction: Direction): boolean {
-  const marker = MARKER[direction];
-  if (type.kind === 'message' || type.kind === 'enum' || type.kind === 'alias') return reaches(type, marker);
-  const refs = new Set<NamedType>();
-  return inlineHas(type, marker, refs) || [...refs].some((t) => reaches(t, marker));
-}
-
-/**
  * Whether `type` has a required property with `marker`, itself or through references.
  * Answers are cached per type: the model is immutable once loaded.
  */

@@ -174,7 +174,8 @@ export function resultType(op: HttpOperation, types: TypeRenderContext, indent =
 export function bodyType(op: HttpOperation, types: TypeRenderContext, indent = ''): string | undefined {
   if (!op.requestBody || op.requestBody.contents.length === 0) return undefined;
   const content = validatedBody(op) ?? op.requestBody.contents[0]!;
-  return content.type ? renderBodyType(content.type, content.mediaType, types, indent) : opaqueType(content.mediaType);
+  // What the client sends: `readOnly` properties optional, referenced types in their request forms.
+  return content.type ? renderBodyType(content.type, content.mediaType, { ...types, direction: 'request' }, indent) : opaqueType(content.mediaType);
 }
 
 /**

@@ -8,6 +8,8 @@ import type { MessageType, NamedType, ScalarType, SchemaFile, TypeRef, WellKnown
 import { importSymbol, stringLiteral } from '../printer/generated-file.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import { assertNever, isProtoFile } from './json-schema.js';
+import { hasDirectionalForms, requiredOnlyElsewhere } from './json-schema-direction.js';
+import type { Direction } from './json-schema-direction.js';
 
 /** Where a type expression is printed: the file being written and the schema it comes from. */
 export interface TypeRenderContext {
@@ -15,6 +17,49 @@ export interface TypeRenderContext {
   readonly file: SchemaFile;
   /** Output path of a schema file's `.types.ts`, rooted with `/` for `importSymbol`. */
   typesPath(file: SchemaFile): string;
+  /**
+   * The side of the exchange the type describes. `request` (what a client sends: request
+   * bodies) makes required `readOnly` properties optional and names the request form of a
+   * type that has one ({@link requestTypeName}); `response` (the named types themselves)
+   * makes required `writeOnly` properties optional. Unset: `required` as declared.
+   */
+  readonly direction?: Direction;
+}
+
+const requestNamesByFile = new WeakMap<SchemaFile, ReadonlyMap<NamedType, string>>();
+
+/**
+ * The name of a type's request form, declared beside it in `X.types.ts` when its request and
+ * response forms differ (a required `readOnly` `id`, a required `writeOnly` `password`):
+ * `PetRequest`, or, when the schema already has a type of that name, `PetRequestForm`,
+ * `PetRequest2`, … in declaration order.
+ *
+ * @example
+ * requestTypeName(pet); // 'PetRequest'
+ */
+export function requestTypeName(type: NamedType): string {
+  let names = requestNamesByFile.get(type.parent);
+  if (!names) {
+    const taken = new Set(type.parent.types.map((t) => t.localName));
+    const byType = new Map<NamedType, string>();
+    for (const t of type.parent.types) {
+      if (!hasDirectionalForms(t)) continue;
+      const candidates = [`${t.localName}Request`, `${t.localName}RequestForm`];
+      let name = candidates.find((c) => !taken.has(c));
+      for (let i = 2; name === undefined; i++) if (!taken.has(`${t.localName}Request${i}`)) name = `${t.localName}Request${i}`;
+      taken.add(name);
+      byType.set(t, name);
+    }
+    requestNamesByFile.set(type.parent, (names = byType));
+  }
+  const name = names.get(type);
+  if (name === undefined) throw new Error(`${type.fullName} has no request form (its request and response forms are the same)`);
+  return name;
+}
+
+/** True when a property the schema requires is optional on this side of the exchange. */
+export function optionalHere(property: { readonly readOnly: boolean; readonly writeOnly: boolean }, ctx: TypeRenderContext): boolean {
+  return requiredOnlyElsewhere(property, ctx.direction);
 }
 
 /**
@@ -124,8 +169,9 @@ function splitTopLevel(text: string): string[] {
 /** The name to use for a named type here: a well-known type's JSON shape, a local name, or an import. */
 export function refName(target: NamedType, ctx: TypeRenderContext): string {
   if (target.kind === 'message' && target.wellKnown) return wellKnownType(target.wellKnown);
+  const name = ctx.direction === 'request' && hasDirectionalForms(target) ? requestTypeName(target) : target.localName;
   // The printer drops the import when the symbol lives in the file being written.
-  return ctx.f.text(importSymbol(target.localName, ctx.typesPath(target.parent), { typeOnly: true }));
+  return ctx.f.text(importSymbol(name, ctx.typesPath(target.parent), { typeOnly: true }));
 }
 
 /** The TypeScript type of a well-known type's proto3 JSON form. */
@@ -200,7 +246,7 @@ function scalarType(type: ScalarType, ctx: TypeRenderContext): string {
 }
 
 function renderInlineObject(
-  properties: readonly { name: string; required: boolean; type: TypeRef; doc?: string }[],
+  properties: readonly { name: string; required: boolean; readOnly: boolean; writeOnly: boolean; type: TypeRef; doc?: string }[],
   additional: boolean | TypeRef,
   ctx: TypeRenderContext,
   indent: string,
@@ -214,7 +260,7 @@ function renderInlineObject(
   const lines: string[] = [];
   for (const p of properties) {
     if (p.doc) lines.push(`${inner}/** ${p.doc.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ')} */`);
-    lines.push(`${inner}${propertyKey(p.name)}${p.required ? '' : '?'}: ${renderType(p.type, ctx, inner)};`);
+    lines.push(`${inner}${propertyKey(p.name)}${p.required && !optionalHere(p, ctx) ? '' : '?'}: ${renderType(p.type, ctx, inner)};`);
   }
   const index = indexSignature(additional, true, ctx, inner);
   if (index) lines.push(`${inner}${index};`);

@@ -7,7 +7,8 @@
 import type { EnumType, Field, MessageType, AliasType, TypeRef } from '../model/model.js';
 import { jsDocText, stringLiteral } from '../printer/generated-file.js';
 import { isProtoFile } from './json-schema.js';
-import { indexSignature, isOptionalField, namedParents, propertyKey, refName, renderTypeAnnotation } from './types-render.js';
+import { hasDirectionalForms } from './json-schema-direction.js';
+import { indexSignature, isOptionalField, namedParents, optionalHere, propertyKey, refName, renderTypeAnnotation, requestTypeName } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 
 /** View of `templates/types/interface.hbs`. */
@@ -45,10 +46,16 @@ export function generatedFrom(node: MessageType | EnumType | AliasType): string 
   return `@generated from ${node.kind === 'enum' ? 'enum' : 'message'} ${node.fullName}`;
 }
 
+/**
+ * The interface of a message: its declared (response) form, or with `ctx.direction` of
+ * `request` its request form, named by {@link requestTypeName}.
+ */
 export function interfaceView(message: MessageType, ctx: TypeRenderContext): InterfaceView {
   const proto = isProtoFile(message.parent);
   const tags = [generatedFrom(message)];
+  const request = ctx.direction === 'request';
   if (message.deprecated) tags.unshift('@deprecated');
+  if (!request && hasDirectionalForms(message)) tags.push(`@see {@link ${requestTypeName(message)}}, the form a client sends`);
   const parents = namedParents(message);
   // Fields inherited unchanged from an `allOf` parent are left to `extends`.
   const inherited = new Map<string, string>();
@@ -67,8 +74,8 @@ export function interfaceView(message: MessageType, ctx: TypeRenderContext): Int
   const index = indexSignature(message.additionalProperties, message.fields.length > 0 || parents.length > 0, ctx, '  ');
   if (index) members.push({ jsDoc: '', signature: index });
   return {
-    jsDoc: jsDocText(message.doc, tags),
-    name: message.localName,
+    jsDoc: request ? requestFormDoc(message) : jsDocText(message.doc, tags),
+    name: request ? requestTypeName(message) : message.localName,
     heritage: parents.length > 0 ? ` extends ${parents.map((p) => refName(p, ctx)).join(', ')}` : '',
     members,
     message,
@@ -76,7 +83,7 @@ export function interfaceView(message: MessageType, ctx: TypeRenderContext): Int
 }
 
 function memberSignature(field: Field, proto: boolean, ctx: TypeRenderContext): string {
-  const optional = isOptionalField(field, proto) ? '?' : '';
+  const optional = isOptionalField(field, proto) || optionalHere(field, ctx) ? '?' : '';
   return `${propertyKey(field.localName)}${optional}:${renderTypeAnnotation(field.type, ctx, '  ')}`;
 }
 
@@ -94,8 +101,22 @@ export function enumView(type: EnumType): EnumView {
   };
 }
 
+/** An alias's declared (response) form, or its request form with `ctx.direction` of `request`. */
 export function aliasView(type: AliasType, ctx: TypeRenderContext): AliasView {
-  return { jsDoc: jsDocText(type.doc, [generatedFrom(type)]), name: type.localName, annotation: renderTypeAnnotation(type.type, ctx) };
+  const request = ctx.direction === 'request';
+  return {
+    jsDoc: request ? requestFormDoc(type) : jsDocText(type.doc, [generatedFrom(type)]),
+    name: request ? requestTypeName(type) : type.localName,
+    annotation: renderTypeAnnotation(type.type, ctx),
+  };
+}
+
+/** JSDoc of a request form: what differs from the declared type, and where it comes from. */
+function requestFormDoc(type: MessageType | AliasType): string {
+  return jsDocText(
+    `{@link ${type.localName}} as a client sends it: \`readOnly\` properties, which the server sets, are optional,\nand the types it refers to are in their request forms too.`,
+    [generatedFrom(type)],
+  );
 }
 
 /** `string display_name = 1;`, `repeated Issue items = 2;`, `map<string, int64> counts = 3;` */

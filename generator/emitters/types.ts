@@ -9,7 +9,8 @@ import type { Emitter } from '../emit.js';
 import { jsDocText } from '../printer/generated-file.js';
 import { aliasView, enumView, generatedFrom, interfaceView } from './types-view.js';
 import { assertNever } from './json-schema.js';
-import { wellKnownType } from './types-render.js';
+import { hasDirectionalForms } from './json-schema-direction.js';
+import { requestTypeName, wellKnownType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 
 /**
@@ -25,9 +26,14 @@ export const typesEmitter: Emitter = {
   emit(file, ctx) {
     if (file.types.length === 0) return;
     const f = ctx.newFile(ctx.outputPath(file, 'types.ts'), file);
-    const render: TypeRenderContext = { f, file, typesPath: (other) => `/${ctx.outputPath(other, 'types.ts')}` };
+    // Named types are what the server sends; the request forms of those that differ follow them.
+    const render: TypeRenderContext = { f, file, typesPath: (other) => `/${ctx.outputPath(other, 'types.ts')}`, direction: 'response' };
+    const request: TypeRenderContext = { ...render, direction: 'request' };
     const templates = ctx.options.templates;
-    for (const type of file.types) f.declare(type.localName);
+    for (const type of file.types) {
+      f.declare(type.localName);
+      if (hasDirectionalForms(type)) f.declare(requestTypeName(type));
+    }
     for (const type of file.types) {
       switch (type.kind) {
         case 'message':
@@ -36,6 +42,10 @@ export const typesEmitter: Emitter = {
             f.printBlock(templates.render('types/alias', { jsDoc: jsDocText(type.doc, [generatedFrom(type)]), name: type.localName, annotation: ` ${wellKnownType(type.wellKnown)}` }));
           } else {
             f.printBlock(templates.render('types/interface', interfaceView(type, render)));
+            if (hasDirectionalForms(type)) {
+              f.print();
+              f.printBlock(templates.render('types/interface', interfaceView(type, request)));
+            }
           }
           break;
         case 'enum':
@@ -43,6 +53,10 @@ export const typesEmitter: Emitter = {
           break;
         case 'alias':
           f.printBlock(templates.render('types/alias', aliasView(type, render)));
+          if (hasDirectionalForms(type)) {
+            f.print();
+            f.printBlock(templates.render('types/alias', aliasView(type, request)));
+          }
           break;
         default:
           assertNever(type);

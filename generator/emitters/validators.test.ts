@@ -229,11 +229,14 @@ describe('validators emitter', () => {
     expect(schemas).toContain("    'Pet.request': {\n      type: 'object',\n");
     expect(schemas).toContain("    'Owner.request': {\n");
     expect(schemas).not.toContain("'Tag.request'");
-    expect(out.get('pets.validators.d.ts')).toContain('export declare const validateAddPetBody: JsonValidator;\n');
-    expect(out.get('pets.validators.d.ts')).toContain('export declare const validateAddTagBody: Validator<Tag>;\n');
-    // Pet as sent back has no password, which the Pet type requires; Owner has every property.
-    expect(out.get('pets.validators.d.ts')).toContain('export declare const validatePet: JsonValidator;\n');
-    expect(out.get('pets.validators.d.ts')).toContain('export declare const validateOwner: Validator<Owner>;\n');
+    // Each validator guards the form it checks: bodies the request forms, types the server's.
+    const declarations = out.get('pets.validators.d.ts')!;
+    expect(declarations).toContain('export declare const validateAddPetBody: Validator<PetRequest>;\n');
+    expect(declarations).toContain('export declare const validateAddPetsBody: Validator<PetRequest[]>;\n');
+    expect(declarations).toContain('export declare const validateAddTagBody: Validator<Tag>;\n');
+    expect(declarations).toContain('export declare const validatePet: Validator<Pet>;\n');
+    expect(declarations).toContain('export declare const validateOwner: Validator<Owner>;\n');
+    expect(declarations).not.toContain('JsonValidator');
   });
 
   it('gives a body its request form of a type from another file', async () => {

@@ -18,7 +18,7 @@ import { importSymbol } from '../printer/generated-file.js';
 import { GENERATOR_NAME, GENERATOR_VERSION } from '../emit.js';
 import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
 import type { JsonSchema, JsonSchemaOptions } from './json-schema.js';
-import { hasDirectionalForms, leavesOutRequired } from './json-schema-direction.js';
+import { hasDirectionalForms } from './json-schema-direction.js';
 import type { CompileInput } from './validators-compile.js';
 import { tsLiteral } from './json-schema-literal.js';
 import { compileCacheKey, compileStandalone } from './validators-compile.js';
@@ -297,31 +297,24 @@ function emitDeclarations(file: SchemaFile, ops: HttpOperation[], ctx: EmitConte
   f.print();
   f.jsDoc('A compiled validator: a type guard that leaves what failed on `errors` (ajv\'s `ValidateFunction` shape).');
   f.print('export type Validator<T> = ((data: unknown) => data is T) & { errors?: ValidationError[] | null };');
-  // Validators of forms that leave out properties the generated type requires (a body without
-  // its readOnly `id`, a type as sent back without its writeOnly `password`) are no guards of it.
-  const notGuards = new Set<HttpOperation | NamedType>([
-    ...ops.filter((op) => leavesOutRequired(validatedBody(op)!.type!, 'request')),
-    ...file.types.filter((type) => leavesOutRequired(type, 'response')),
-  ]);
-  if (proto || notGuards.size > 0) {
+  // Validators check the forms the types describe (named types as the server sends them, bodies
+  // as the client does), so they are type guards; except for proto messages, whose JSON differs.
+  if (proto) {
     f.print();
     f.jsDoc(
-      proto
-        ? 'A validator of a message\'s proto3 JSON form. Not a type guard: JSON carries enums as names,\n64-bit integers as strings and bytes as base64, which the codec converts into the TypeScript types.'
-        : 'A validator that is not a type guard: the JSON it accepts may leave out properties the TypeScript\ntype requires (`readOnly` ones in a request body, `writeOnly` ones in what the server sends).',
+      'A validator of a message\'s proto3 JSON form. Not a type guard: JSON carries enums as names,\n64-bit integers as strings and bytes as base64, which the codec converts into the TypeScript types.',
     );
     f.print('export type JsonValidator = ((data: unknown) => boolean) & { errors?: ValidationError[] | null };');
   }
   f.print();
   for (const type of file.types) {
     f.jsDoc(`Validates the JSON form of {@link ${type.localName}}.`, { tags: [`@generated from ${type.fullName}`] });
-    const t = proto || notGuards.has(type) ? 'JsonValidator' : `Validator<${f.text(importSymbol(type.localName, `/${ctx.outputPath(file, 'types.ts')}`, { typeOnly: true }))}>`;
+    const t = proto ? 'JsonValidator' : `Validator<${f.text(importSymbol(type.localName, `/${ctx.outputPath(file, 'types.ts')}`, { typeOnly: true }))}>`;
     f.print('export declare const ', typeValidatorName(type), ': ', t, ';');
   }
   for (const op of ops) {
     const body = validatedBody(op)!;
     f.jsDoc(`Validates the \`${body.mediaType}\` request body of \`${op.name}\` (${op.method.toUpperCase()} ${op.path}).`);
-    if (notGuards.has(op)) f.print('export declare const ', bodyValidatorName(op)!, ': JsonValidator;');
-    else f.print('export declare const ', bodyValidatorName(op)!, ': Validator<', renderType(body.type!, render), '>;');
+    f.print('export declare const ', bodyValidatorName(op)!, ': Validator<', renderType(body.type!, { ...render, direction: 'request' }), '>;');
   }
 }
