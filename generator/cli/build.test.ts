@@ -110,9 +110,10 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
       const compiler = startValidatorsCompiler();
       const doc = { $id: 'loom:t', $defs: { Pet: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } };
       const bad = { $id: 'loom:bad', $defs: { X: { type: 'string', pattern: '(' } } };
+      const job = (key, documents, exports) => ({ key, input: { documents, exports }, documentsJson: JSON.stringify(documents) });
       const out = await compiler.compile([
-        { key: 'ok', input: { documents: [doc], exports: new Map([['validatePet', 'loom:t#/$defs/Pet']]) } },
-        { key: 'bad', input: { documents: [bad], exports: new Map([['validateX', 'loom:bad#/$defs/X']]) } },
+        job('ok', [doc], new Map([['validatePet', 'loom:t#/$defs/Pet']])),
+        job('bad', [bad], new Map([['validateX', 'loom:bad#/$defs/X']])),
       ]);
       compiler.close();
       process.stdout.write(JSON.stringify([...out.keys()]) + '\\n' + out.get('ok'));`;

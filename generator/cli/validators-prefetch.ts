@@ -18,11 +18,21 @@ import { Worker } from 'node:worker_threads';
 import type { GeneratorCache } from '../emit.js';
 import type { ValidatorsJob } from '../emitters/validators.js';
 
-/** One compile job sent to the worker: what the validators emitter would compile, and its cache key. */
-export type CompileRequest = ValidatorsJob;
+/**
+ * One compile job as the worker receives it. The documents travel as JSON text: for a large API
+ * (~1 MB of schemas) copying a string and parsing it in the worker is several times faster than
+ * the structured clone of the object graph, and this copy is on the run's critical path.
+ */
+export interface CompileRequest {
+  readonly id: number;
+  /** `CompileInput.documents` as JSON. */
+  readonly documents: string;
+  /** `CompileInput.exports` as entries. */
+  readonly exports: readonly (readonly [string, string])[];
+}
 
 /** The worker's answer to one {@link CompileRequest}. */
-export type CompileReply = { readonly key: string; readonly code: string } | { readonly key: string; readonly error: string };
+export type CompileReply = { readonly id: number; readonly code: string } | { readonly id: number; readonly error: string };
 
 /** A running validators worker. */
 export interface ValidatorsCompiler {
@@ -31,7 +41,7 @@ export interface ValidatorsCompiler {
    * a job that failed, or a worker that died, is simply missing (the emitter then compiles
    * it in process and reports any schema problem itself). Never rejects.
    */
-  compile(requests: readonly CompileRequest[]): Promise<Map<string, string>>;
+  compile(jobs: readonly ValidatorsJob[]): Promise<Map<string, string>>;
   /** Stops the worker (without waiting: it never keeps the process alive). Safe to call twice. */
   close(): void;
 }
@@ -71,9 +81,9 @@ export function startValidatorsCompiler(): ValidatorsCompiler | undefined {
     for (const resolve of waiting) resolve(undefined);
     waiting.clear();
   };
-  const replies = new Map<string, CompileReply>();
+  const replies = new Map<number, CompileReply>();
   worker.on('message', (reply: CompileReply) => {
-    replies.set(reply.key, reply);
+    replies.set(reply.id, reply);
     for (const resolve of [...waiting]) resolve(reply);
   });
   worker.on('error', (e) => {
@@ -84,27 +94,34 @@ export function startValidatorsCompiler(): ValidatorsCompiler | undefined {
     failure ??= new Error('validators worker exited');
     settleAll();
   });
+  let nextId = 0;
 
   return {
-    compile(requests) {
-      const pending = new Set<string>();
-      for (const request of requests) {
-        if (pending.has(request.key)) continue;
-        pending.add(request.key);
-        worker.postMessage(request);
+    compile(jobs) {
+      const pending = new Map<number, ValidatorsJob>();
+      const sent = new Set<ValidatorsJob>();
+      for (const job of jobs) {
+        if (sent.has(job)) continue;
+        sent.add(job);
+        const id = nextId++;
+        pending.set(id, job);
+        worker.postMessage({ id, documents: job.documentsJson, exports: [...job.input.exports] } satisfies CompileRequest);
       }
+      // Hashed while the worker compiles, not before it starts: the replies are handed on by key.
+      for (const job of sent) void job.key;
       return new Promise((resolve) => {
         const done = () => {
           const out = new Map<string, string>();
-          for (const key of pending) {
-            const reply = replies.get(key);
-            if (reply && 'code' in reply) out.set(key, reply.code);
+          for (const [id, job] of pending) {
+            const reply = replies.get(id);
+            if (reply && 'code' in reply) out.set(job.key, reply.code);
           }
           resolve(out);
         };
-        if (failure || [...pending].every((k) => replies.has(k))) return done();
+        const answered = () => [...pending.keys()].every((id) => replies.has(id));
+        if (failure || answered()) return done();
         const onReply = (reply: CompileReply | undefined) => {
-          if (reply === undefined || [...pending].every((k) => replies.has(k))) {
+          if (reply === undefined || answered()) {
             waiting.delete(onReply);
             done();
           }

@@ -19,9 +19,10 @@ if (!port) throw new Error('validators-worker must run in a worker thread');
 port.on('message', (request: CompileRequest) => {
   let reply: CompileReply;
   try {
-    reply = { key: request.key, code: compileStandalone(request.input) };
+    const documents = JSON.parse(request.documents) as Parameters<typeof compileStandalone>[0]['documents'];
+    reply = { id: request.id, code: compileStandalone({ documents, exports: new Map(request.exports) }) };
   } catch (e) {
-    reply = { key: request.key, error: e instanceof Error ? e.message : String(e) };
+    reply = { id: request.id, error: e instanceof Error ? e.message : String(e) };
   }
   port.postMessage(reply);
 });

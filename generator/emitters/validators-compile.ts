@@ -52,13 +52,14 @@ export function preloadAjv(): void {
 /**
  * A key naming everything the compiled code depends on: the documents, the exports, the ajv
  * version and this module's own source (formats, options), so a cached result is never stale.
+ * `documentsJson` is `input.documents` as JSON, when the caller has it already.
  */
-export function compileCacheKey(input: CompileInput): string {
+export function compileCacheKey(input: CompileInput, documentsJson = JSON.stringify(input.documents)): string {
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
   const ajvVersion = (require('ajv/package.json') as { version: string }).version;
   const hash = createHash('sha256');
-  hash.update(`loom-validators-1\0${ajvVersion}\0${formatsSource(Object.keys(FORMAT_TYPES))}\0${JSON.stringify(RUNTIME_HELPERS)}\0${compileStandalone.toString()}\0${COMPACT_FINGERPRINT}\0`);
-  hash.update(JSON.stringify(input.documents));
+  hash.update(`loom-validators-1\0${ajvVersion}\0${formatsSource(Object.keys(FORMAT_TYPES))}\0${JSON.stringify(RUNTIME_HELPERS)}\0${compileStandalone.toString()}\0${dependencyOrder.toString()}\0${COMPACT_FINGERPRINT}\0`);
+  hash.update(documentsJson);
   hash.update(JSON.stringify([...input.exports]));
   return hash.digest('hex');
 }

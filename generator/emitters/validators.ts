@@ -150,6 +150,8 @@ export interface ValidatorsJob {
   /** `validators-<sha256>`: changes whenever anything the compiled code depends on does. */
   readonly key: string;
   readonly input: CompileInput;
+  /** `input.documents` as JSON text: hashed for the key, and what a worker thread is sent. */
+  readonly documentsJson: string;
 }
 
 const jobsByFile = new WeakMap<SchemaFile, ValidatorsJob | null>();
@@ -200,12 +202,16 @@ function computeJob(file: SchemaFile): ValidatorsJob | null {
     exports.set(bodyValidatorName(op)!, ref);
   }
   const input: CompileInput = { documents: [...documents.values()], exports };
-  // The key hashes ~1 MB of JSON for a large API: computed on first use only.
+  // ~1 MB of JSON for a large API, and a hash of it: computed on first use only.
+  let json: string | undefined;
   let key: string | undefined;
   return {
     input,
+    get documentsJson() {
+      return (json ??= JSON.stringify(input.documents));
+    },
     get key() {
-      return (key ??= `validators-${compileCacheKey(input)}`);
+      return (key ??= `validators-${compileCacheKey(input, this.documentsJson)}`);
     },
   };
 }
