@@ -104,6 +104,31 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
     expect(tree(out)).toEqual(expected);
   });
 
+  it('writes nothing when validators fail to compile while the rest is ready', async () => {
+    const schema = join(pkg, 'bad-pattern.yaml');
+    writeFileSync(
+      schema,
+      [
+        'openapi: 3.1.0',
+        'info: { title: Bad, version: "1" }',
+        'paths: {}',
+        'components:',
+        '  schemas:',
+        '    Code:',
+        '      type: string',
+        "      pattern: '('",
+      ].join('\n'),
+    );
+    const out = join(pkg, 'out-bad');
+    mkdirSync(out);
+    writeFileSync(join(out, 'keep.txt'), 'hand-written\n');
+    const result = await run(process.execPath, [join(pkg, 'bin', 'loom.js'), 'generate', schema, '--out', out, '--quiet'], { LOOM_CACHE: '0' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('bad-pattern.yaml: error: cannot compile the JSON Schemas into validators');
+    // The types, server and client were ready long before; none of them was written.
+    expect(tree(out)).toEqual({ 'keep.txt': 'hand-written\n' });
+  });
+
   it('compiles validators on the worker thread of the compiled build', async () => {
     const script = `
       const { startValidatorsCompiler } = await import(${JSON.stringify(join(pkg, 'dist/cli/validators-prefetch.js'))});

@@ -1,8 +1,9 @@
 /**
  * @module
  * Runs the emitters with validator compilation overlapped: the validators' compile jobs go
- * to a worker (when there is one) as soon as the model is loaded, every other emitter runs
- * meanwhile, and the validators emitter runs last with the worker's results at hand.
+ * to a worker (when there is one) as soon as the model is loaded, every other emitter (and the
+ * validators' declarations) runs meanwhile, and the validators' code is emitted last with the
+ * worker's results at hand.
  *
  * The output is what one {@link emit} call with all emitters gives: emitters are
  * independent, each writes its own files, and the result is sorted by path. Only the order
@@ -11,7 +12,7 @@
 import { emit } from '../emit.js';
 import type { Emitter, EmitResult, GeneratorCache, GeneratorOptions, OutputFile } from '../emit.js';
 import type { SchemaFile } from '../model/model.js';
-import { validatorsEmitter, validatorsJob } from '../emitters/validators.js';
+import { validatorCodeEmitter, validatorDeclarationsEmitter, validatorsEmitter, validatorsJob } from '../emitters/validators.js';
 import type { ValidatorsJob } from '../emitters/validators.js';
 import { prefilledCache } from './validators-prefetch.js';
 import type { ValidatorsCompiler } from './validators-prefetch.js';
@@ -40,9 +41,44 @@ export function compileValidatorsAhead(
   return jobs.length > 0 ? compiler.compile(jobs) : undefined;
 }
 
+/** A run's output in two parts: what needed no compiled validators, and the rest when it comes. */
+export interface StagedEmit {
+  /** Every emitter's output except the compiled validators (`X.validators.js`). */
+  readonly ready: EmitResult;
+  /** The compiled validators, once the worker (or this thread) has them. */
+  readonly pending: Promise<EmitResult>;
+}
+
+/**
+ * Emits `files` with `emitters`, the compiled validators last. The caller can compare `ready`
+ * with the output folder while the worker still compiles: that work is then off the run's
+ * critical path, which is the compile.
+ *
+ * @example
+ * const { ready, pending } = emitStaged(files, BUILTIN_EMITTERS, options, compiling);
+ */
+export function emitStaged(
+  files: readonly SchemaFile[],
+  emitters: readonly Emitter[],
+  options: GeneratorOptions,
+  compiling?: Promise<ReadonlyMap<string, string>>,
+): StagedEmit {
+  if (!emitters.includes(validatorsEmitter)) return { ready: emit(files, emitters, options), pending: Promise.resolve({ files: [], warnings: [] }) };
+  const others = emitters.flatMap((e) => (e === validatorsEmitter ? [validatorDeclarationsEmitter] : [e]));
+  const ready = emit(files, others, options);
+  const pending = (async () => {
+    const compiled = (await compiling) ?? new Map<string, string>();
+    const code = emit(files, [validatorCodeEmitter], { ...options, cache: prefilledCache(compiled, options.cache) });
+    // Each run reports the files' own (loader) warnings first; the first run has them already.
+    const loaderWarnings = files.reduce((n, f) => n + f.warnings.length, 0);
+    return { files: code.files, warnings: code.warnings.slice(loaderWarnings) };
+  })();
+  return { ready, pending };
+}
+
 /**
  * Emits `files` with `emitters`. With `compiling` (from {@link compileValidatorsAhead}), the
- * validators emitter runs last and takes the worker's results; anything missing from them
+ * validators' code is emitted last and takes the worker's results; anything missing from them
  * it compiles itself, as it does without a worker.
  *
  * @example
@@ -54,26 +90,19 @@ export async function emitAll(
   options: GeneratorOptions,
   compiling?: Promise<ReadonlyMap<string, string>>,
 ): Promise<EmitResult> {
-  if (!emitters.includes(validatorsEmitter)) return emit(files, emitters, options);
-  const others = emit(files, emitters.filter((e) => e !== validatorsEmitter), options);
-  const compiled = (await compiling) ?? new Map<string, string>();
-  const validators = emit(files, [validatorsEmitter], { ...options, cache: prefilledCache(compiled, options.cache) });
-  return merge(files, others, validators);
+  const { ready, pending } = emitStaged(files, emitters, options, compiling);
+  return mergeResults(ready, await pending);
 }
 
-/**
- * One result from two runs over the same files. Each run reports the files' own (loader)
- * warnings first; the second run's copy of them is dropped.
- */
-function merge(files: readonly SchemaFile[], first: EmitResult, second: EmitResult): EmitResult {
+/** One result from the two parts of a {@link StagedEmit}: files sorted by path, warnings in order. */
+export function mergeResults(first: EmitResult, second: EmitResult): EmitResult {
   const byPath = new Map<string, OutputFile>();
   for (const file of [...first.files, ...second.files]) {
     if (byPath.has(file.path)) throw new Error(`two emitters wrote ${file.path}`);
     byPath.set(file.path, file);
   }
-  const loaderWarnings = files.reduce((n, f) => n + f.warnings.length, 0);
   return {
     files: [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
-    warnings: [...first.warnings, ...second.warnings.slice(loaderWarnings)],
+    warnings: [...first.warnings, ...second.warnings],
   };
 }

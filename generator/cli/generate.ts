@@ -11,7 +11,7 @@ import { UsageError } from './args.js';
 import type { GenerateArgs } from './args.js';
 import { openCache } from './cache.js';
 import { resolveInputs } from './inputs.js';
-import { applyPlan, planOutput } from './output.js';
+import { applyPlan, compareFiles, findExtra, mergeComparisons } from './output.js';
 import type { OutputPlan } from './output.js';
 import { loadPlugin } from './plugins.js';
 import { startValidatorsCompiler } from './validators-prefetch.js';
@@ -40,7 +40,7 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
   try {
     // Loaded lazily so `--help` and usage errors stay instant; the emitters (and handlebars)
     // only once the validators are compiling, as they are not needed before.
-    const [loaders, { compileValidatorsAhead, emitAll }] = await Promise.all([import('../loaders/index.js'), import('./emit-all.js')]);
+    const [loaders, { compileValidatorsAhead, emitStaged, mergeResults }] = await Promise.all([import('../loaders/index.js'), import('./emit-all.js')]);
     const templateDirs = args.templates.map((t) => resolve(cwd, t));
     for (const [i, dir] of templateDirs.entries()) {
       if (!existsSync(dir)) throw new UsageError(`--templates ${args.templates[i]}: no such folder`);
@@ -53,10 +53,15 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
     const cache = openCache(cwd, process.env);
     const compiling = compileValidatorsAhead(files, cache, compiler);
     const [{ BUILTIN_EMITTERS }, { loadTemplates }] = await Promise.all([import('../emitters/index.js'), import('../templates.js')]);
-    const result = await emitAll(files, [...BUILTIN_EMITTERS, ...plugins], { runtimeImport: args.runtime, templates: loadTemplates(templateDirs), cache }, compiling);
-    compiler?.close();
+    const staged = emitStaged(files, [...BUILTIN_EMITTERS, ...plugins], { runtimeImport: args.runtime, templates: loadTemplates(templateDirs), cache }, compiling);
     const outDir = resolve(cwd, args.out);
-    const plan = await planOutput(result.files, outDir);
+    // Compared with the output folder while the validators still compile; written only once
+    // everything is produced, so that a schema error leaves the folder untouched.
+    const [ready, rest] = await Promise.all([compareFiles(staged.ready.files, outDir), staged.pending]);
+    compiler?.close();
+    const result = mergeResults(staged.ready, rest);
+    const [last, extra] = await Promise.all([compareFiles(rest.files, outDir), findExtra(new Set(result.files.map((f) => f.path)), outDir)]);
+    const plan = mergeComparisons([ready, last], extra);
     if (!args.check) await applyPlan(plan, result.files, outDir);
     return { plan, warnings: result.warnings, outDir, root, checked: args.check };
   } finally {

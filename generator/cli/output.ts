@@ -36,10 +36,24 @@ export function isGeneratedContent(content: string): boolean {
  * plan.stale; // ['system/v1alpha1/system.types.ts']
  */
 export async function planOutput(files: readonly OutputFile[], outDir: string): Promise<OutputPlan> {
+  const [compared, extra] = await Promise.all([compareFiles(files, outDir), findExtra(new Set(files.map((f) => f.path)), outDir)]);
+  return { ...compared, extra };
+}
+
+/** The `missing`, `stale` and `unchanged` parts of an {@link OutputPlan}, for some of a run's files. */
+export type FileComparison = Pick<OutputPlan, 'missing' | 'stale' | 'unchanged'>;
+
+/**
+ * Compares files with what the output folder holds; a run can compare its files in parts
+ * (see {@link mergeComparisons}) as they are produced.
+ *
+ * @example
+ * const ready = await compareFiles(staged.ready.files, outDir);
+ */
+export async function compareFiles(files: readonly OutputFile[], outDir: string): Promise<FileComparison> {
   const missing: string[] = [];
   const stale: string[] = [];
   const unchanged: string[] = [];
-  const produced = new Set(files.map((f) => f.path));
   await Promise.all(
     files.map(async (f) => {
       const current = await readOrNull(join(outDir, f.path));
@@ -48,13 +62,24 @@ export async function planOutput(files: readonly OutputFile[], outDir: string): 
       else unchanged.push(f.path);
     }),
   );
+  return { missing: missing.sort(), stale: stale.sort(), unchanged: unchanged.sort() };
+}
+
+/** Files Loom generated earlier in `outDir` that are not among `produced` (relative paths). */
+export async function findExtra(produced: ReadonlySet<string>, outDir: string): Promise<string[]> {
   const extra: string[] = [];
   for (const path of await listFiles(outDir)) {
     if (produced.has(path) || !/\.(ts|js|json)$/.test(path)) continue;
     const content = await readOrNull(join(outDir, path));
     if (content !== null && isGeneratedContent(content)) extra.push(path);
   }
-  return { missing: missing.sort(), stale: stale.sort(), unchanged: unchanged.sort(), extra: extra.sort() };
+  return extra.sort();
+}
+
+/** One plan from comparisons of disjoint sets of files and the extra files. */
+export function mergeComparisons(parts: readonly FileComparison[], extra: readonly string[]): OutputPlan {
+  const merged = (key: keyof FileComparison) => parts.flatMap((p) => p[key]).sort();
+  return { missing: merged('missing'), stale: merged('stale'), unchanged: merged('unchanged'), extra };
 }
 
 /** Writes missing and stale files, deletes extra ones. */
