@@ -3,7 +3,7 @@
  * The shape every benchmark reports and the helpers to print and store it.
  * `npm run bench` writes all figures to `bench/results.json`.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 /** One measured figure beside the baseline measured in the same run. */
 export interface BenchResult {
@@ -35,8 +35,19 @@ export function printResults(results: readonly BenchResult[]): void {
   }
 }
 
-export function writeResults(path: string, results: readonly BenchResult[]): void {
-  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+/**
+ * Writes `results` to `path`. Figures of suites not run this time (`<suite>.…` names not in
+ * `suites`) are kept from the file as it was, so `npm run bench -- rest` updates only `rest.*`.
+ */
+export function writeResults(path: string, results: readonly BenchResult[], suites: readonly string[]): void {
+  let kept: BenchResult[] = [];
+  try {
+    const earlier = JSON.parse(readFileSync(path, 'utf8')) as BenchResult[];
+    kept = earlier.filter((r) => !suites.includes(r.name.split('.')[0]!));
+  } catch {
+    // No earlier file (or not ours to read): only this run's figures.
+  }
+  writeFileSync(path, `${JSON.stringify([...kept, ...results], null, 2)}\n`);
 }
 
 /** Median of a non-empty list. */

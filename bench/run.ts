@@ -3,7 +3,8 @@
  * `npm run bench`: runs every benchmark, prints each figure beside the baseline
  * measured in the same run, and writes them all to `bench/results.json`.
  *
- * Select some with `npm run bench -- generate rest` (names: generate, rest, system, issues).
+ * Select some with `npm run bench -- generate rest` (names: generate, rest, system, issues);
+ * the file then keeps the other suites' figures from the last run that measured them.
  */
 import { fileURLToPath } from 'node:url';
 import { benchGenerate } from './generate.js';
@@ -37,5 +38,5 @@ for (const [i, name] of names.entries()) {
 console.log('');
 printResults(all);
 const out = fileURLToPath(new URL('results.json', import.meta.url));
-writeResults(out, all);
+writeResults(out, all, names);
 console.log(`\n${all.length} figures in ${((Date.now() - started) / 1000).toFixed(1)} s, written to bench/results.json`);
