@@ -272,8 +272,12 @@ export function jsDocText(text: string | undefined, tags: readonly string[], ind
   return out.join('\n');
 }
 
+/** Characters {@link stringLiteral} escapes; most strings have none, and skip the replacements. */
+const NEEDS_ESCAPE = /[\\'\x00-\x1f\u2028\u2029]/;
+
 /** A single-quoted TypeScript string literal. */
 export function stringLiteral(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return `'${value}'`;
   return `'${value
     .replace(/\\/g, '\\\\')
     .replace(/'/g, "\\'")
