@@ -4,14 +4,41 @@
  * (`--templates DIR`), so any template can be replaced without forking.
  * Each generator run gets its own `Handlebars.create()` environment with
  * `noEscape`: templates print code, not HTML.
+ *
+ * The compiled generator (`dist/`) carries the built-in templates precompiled
+ * (`generator/cli/build.js`); it then loads only Handlebars' runtime and compiles only
+ * the templates a user overrides. The TypeScript sources compile everything at first use.
  */
-import Handlebars from 'handlebars';
+import type HandlebarsNamespace from 'handlebars';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+type HandlebarsModule = typeof HandlebarsNamespace;
+type TemplateSpec = Parameters<HandlebarsModule['template']>[0];
+
 /** The built-in templates folder shipped with Loom. */
 export const BUILTIN_TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
+
+/** Options every template is compiled with (copied per call: Handlebars adds to them); `generator/cli/build.js` precompiles with the same. */
+const TEMPLATE_OPTIONS = { noEscape: true, strict: true } as const;
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The built-in templates precompiled by the build, when this module runs from `dist/` (the
+ * file sits beside it there); undefined under the TypeScript sources. `dist/` runs only while
+ * its stamp matches the templates too, so these are never older than `templates/`.
+ */
+function precompiledBuiltins(): Readonly<Record<string, TemplateSpec>> | undefined {
+  if (!import.meta.url.endsWith('.js')) return undefined;
+  try {
+    return require('./templates.precompiled.cjs') as Record<string, TemplateSpec>;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface Templates {
   /** Renders template `name` (path under a templates dir, without `.hbs`) with a precomputed view model. */
@@ -22,26 +49,31 @@ export interface Templates {
 
 /** Loads built-in templates, then each override directory in order (later wins). */
 export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir = BUILTIN_TEMPLATES_DIR): Templates {
-  const hbs = Handlebars.create();
   const sources = new Map<string, string>();
   const origins = new Map<string, string>();
+  const precompiled = builtinDir === BUILTIN_TEMPLATES_DIR ? precompiledBuiltins() : undefined;
   for (const dir of [builtinDir, ...overrideDirs]) {
     if (!existsSync(dir)) continue;
     for (const file of walk(dir)) {
       if (!file.endsWith('.hbs')) continue;
       const name = relative(dir, file).split(sep).join('/').replace(/\.hbs$/, '');
-      sources.set(name, readFileSync(file, 'utf8'));
+      // A precompiled built-in needs no source; an override replaces it.
+      if (dir === builtinDir && precompiled?.[name] !== undefined) sources.delete(name);
+      else sources.set(name, readFileSync(file, 'utf8'));
       origins.set(name, file);
     }
   }
-  const compiled = new Map<string, Handlebars.TemplateDelegate>();
+  // The compiler only when something is left to compile; the runtime runs precompiled specs.
+  const hbs = (sources.size > 0 ? (require('handlebars') as HandlebarsModule) : (require('handlebars/runtime') as HandlebarsModule)).create();
+  const compiled = new Map<string, HandlebarsNamespace.TemplateDelegate>();
   return {
     render(name, view) {
       let template = compiled.get(name);
       if (!template) {
         const source = sources.get(name);
-        if (source === undefined) throw new Error(`no template named '${name}' (looked in ${[builtinDir, ...overrideDirs].join(', ')})`);
-        template = hbs.compile(source, { noEscape: true, strict: true });
+        const spec = source === undefined ? precompiled?.[name] : undefined;
+        if (source === undefined && spec === undefined) throw new Error(`no template named '${name}' (looked in ${[builtinDir, ...overrideDirs].join(', ')})`);
+        template = spec !== undefined ? hbs.template(spec) : hbs.compile(source!, { ...TEMPLATE_OPTIONS });
         compiled.set(name, template);
       }
       try {
@@ -52,7 +84,7 @@ export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir =
       }
     },
     names() {
-      return [...sources.keys()].sort();
+      return [...origins.keys()].sort();
     },
   };
 }

@@ -7,7 +7,7 @@
 export declare const STAMP_FILE: string;
 
 /**
- * SHA-256 over the generator's sources (`generator/**\/*.ts` except tests) and the tsconfig files.
+ * SHA-256 over the generator's sources (`generator/**\/*.ts` except tests), the templates and the tsconfig files.
  *
  * @example
  * sourceDigest('/repo'); // '12950b91…'
@@ -29,3 +29,17 @@ export declare function isDistFresh(root: string): boolean;
  * build('/repo'); // what `npm run build` does
  */
 export declare function build(root: string): void;
+
+/** File name, inside `dist/`, of the precompiled built-in templates. */
+export declare const PRECOMPILED_TEMPLATES: string;
+
+/** The Handlebars options every Loom template is compiled with. */
+export declare const TEMPLATE_OPTIONS: Readonly<{ noEscape: true; strict: true }>;
+
+/**
+ * Precompiles `<root>/templates/**\/*.hbs` into `<root>/dist/templates.precompiled.cjs`.
+ *
+ * @example
+ * precompileTemplates('/repo'); // part of build()
+ */
+export declare function precompileTemplates(root: string): void;

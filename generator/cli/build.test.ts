@@ -21,7 +21,7 @@ describe('sourceDigest / isDistFresh', () => {
   write('generator/cli/main.ts', 'export {};\n');
   write('generator/cli/main.test.ts', 'test\n');
 
-  it('changes with any compiled source or tsconfig, not with tests', () => {
+  it('changes with any compiled source, template or tsconfig, not with tests', () => {
     const start = sourceDigest(root);
     write('generator/cli/main.test.ts', 'test, edited\n');
     expect(sourceDigest(root)).toBe(start);
@@ -33,6 +33,10 @@ describe('sourceDigest / isDistFresh', () => {
     const added = sourceDigest(root);
     write('tsconfig.json', '{ "compilerOptions": {} }');
     expect(sourceDigest(root)).not.toBe(added);
+    const configured = sourceDigest(root);
+    // Templates are precompiled into dist/: an edited one makes it stale too.
+    write('templates/types/interface.hbs', 'export interface {{name}} {}\n');
+    expect(sourceDigest(root)).not.toBe(configured);
   });
 
   it('is fresh only with a stamp naming the current digest', () => {
@@ -90,8 +94,10 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
   });
   afterAll(() => rmSync(pkg, { recursive: true, force: true }));
 
-  it('builds dist/ with a stamp matching the sources', () => {
+  it('builds dist/ with a stamp matching the sources, and the templates precompiled', () => {
     expect(isDistFresh(pkg)).toBe(true);
+    const precompiled = readFileSync(join(pkg, 'dist', 'templates.precompiled.cjs'), 'utf8');
+    expect(precompiled).toContain('"types/interface": {');
     expect(readdirSync(join(pkg, 'dist', 'cli'))).toContain('validators-worker.js');
     expect(readdirSync(join(pkg, 'dist', 'cli')).filter((f) => f.endsWith('.test.js'))).toEqual([]);
   });
