@@ -1,8 +1,9 @@
 /**
  * @module
  * What the HTTP server and client emitters compute from an operation before
- * printing: names, the success response, and a parameter's decorator options
- * (`type`, `required`, `array`, `enum`, `format`, `minimum`, `maximum`).
+ * printing: names, the success response, a parameter's decorator options
+ * (`type`, `required`, `array`, `enum`, `format`, `minimum`, `maximum`), and
+ * the field types of a form body (what `formBody` converts each field to).
  */
 import type { HttpOperation, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
@@ -129,6 +130,96 @@ function enumValues(type: TypeRef): (string | number)[] | undefined {
   }
   if (type.kind === 'literal' && (typeof type.value === 'string' || typeof type.value === 'number')) return [type.value];
   return undefined;
+}
+
+/** A form field's type in the runtime's `formBody` (`runtime/rest/form-coercion.ts`); `[type]` for arrays. */
+export type FormFieldType = 'string' | 'integer' | 'number' | 'boolean' | 'file' | 'json' | 'any';
+export type FormField = FormFieldType | readonly [FormFieldType];
+
+/** True for the media types whose bodies arrive as fields: url-encoded and multipart forms. */
+export function isFormMedia(mediaType: string): boolean {
+  const mime = mediaType.split(';')[0]!.trim().toLowerCase();
+  return mime === 'application/x-www-form-urlencoded' || mime === 'multipart/form-data';
+}
+
+/**
+ * The fields of a form body and what each is converted to, in schema order: the properties of an
+ * object (of every part of an `allOf`, of every variant of a union; a name typed differently by two
+ * variants is kept as sent). A body that is not an object has no fields.
+ *
+ * @example
+ * formFields(bodyType); // [['count', 'integer'], ['tags', ['string']], ['avatar', 'file'], ['meta', 'json']]
+ */
+export function formFields(type: TypeRef): [string, FormField][] {
+  const fields = new Map<string, FormField>();
+  const add = (name: string, t: TypeRef) => {
+    const field = formField(t);
+    const seen = fields.get(name);
+    fields.set(name, seen === undefined || sameField(seen, field) ? field : 'any');
+  };
+  // Depth-limited: a union may reach itself through its variants.
+  const visit = (t: TypeRef, depth: number) => {
+    if (depth > 8) return;
+    const r = resolve(t);
+    if (r.kind === 'object') for (const p of r.properties) add(p.name, p.type);
+    else if (r.kind === 'ref' && r.target.kind === 'message' && !r.target.wellKnown) for (const f of r.target.fields) add(f.jsonName, f.type);
+    else if (r.kind === 'intersection') for (const p of r.parts) visit(p, depth + 1);
+    else if (r.kind === 'union') for (const v of r.variants) visit(v, depth + 1);
+  };
+  visit(type, 0);
+  return [...fields];
+}
+
+function sameField(a: FormField, b: FormField): boolean {
+  return typeof a === 'string' || typeof b === 'string' ? a === b : a[0] === b[0];
+}
+
+/** A field: an array is one element per repeated field; an array inside it travels as JSON. */
+function formField(type: TypeRef): FormField {
+  const t = resolve(type);
+  if (t.kind === 'array') {
+    const items = resolve(t.items);
+    return [items.kind === 'array' ? 'json' : formValue(items)];
+  }
+  return formValue(t);
+}
+
+/** What one value travels as in a form: text converted by its schema type, a file, or a JSON part. */
+function formValue(type: TypeRef): FormFieldType {
+  const t = resolve(type);
+  switch (t.kind) {
+    case 'scalar': {
+      if (t.scalar === 'null') return 'any';
+      if (t.scalar === 'string' && t.format === 'binary') return 'file';
+      const param = scalarParamType(t);
+      if (param === 'integer' || param === 'int64') return 'integer';
+      return param === 'number' || param === 'boolean' ? param : 'string';
+    }
+    case 'ref':
+      if (t.target.kind === 'enum') return t.target.valueType === 'integer' ? 'integer' : 'string';
+      return t.target.kind === 'message' && !t.target.wellKnown ? 'json' : 'any';
+    case 'literal':
+      if (t.value === null) return 'any';
+      return typeof t.value === 'number' ? 'number' : typeof t.value === 'boolean' ? 'boolean' : 'string';
+    case 'union': {
+      // `nullable` and inline enums: the variants other than null decide.
+      const kinds = new Set(t.variants.filter((v) => !isNull(v)).map(formValue));
+      return kinds.size === 1 ? [...kinds][0]! : 'any';
+    }
+    case 'array':
+    case 'map':
+    case 'object':
+    case 'intersection':
+      return 'json';
+    case 'unknown':
+      return 'any';
+    default:
+      return t satisfies never;
+  }
+}
+
+function isNull(type: TypeRef): boolean {
+  return (type.kind === 'literal' && type.value === null) || (type.kind === 'scalar' && type.scalar === 'null');
 }
 
 /** `{ type: 'string', required: true }` */

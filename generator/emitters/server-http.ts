@@ -13,7 +13,8 @@ import { renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 import { bodyValidatorName, validatedBody } from './validators.js';
 import { jsDocText } from '../printer/generated-file.js';
-import { httpOperations, inputTypeName, operationDoc, paramOptions, printOptions, successResponse } from './server-http-view.js';
+import { formFields, httpOperations, inputTypeName, isFormMedia, operationDoc, paramOptions, printOptions, successResponse } from './server-http-view.js';
+import type { FormField } from './server-http-view.js';
 
 const RUNTIME = 'runtime:server';
 
@@ -135,11 +136,17 @@ function routeMethodView(
     names.push('body');
     const options: Record<string, Printable> = {};
     const validator = bodyValidatorName(op);
-    if (validator && isJsonBody(op)) {
+    const form = takesForm(op);
+    if (validator && (isJsonBody(op) || form)) {
       options['validate'] = importSymbol(validator, `/${ctx.outputPath(op.parent.parent, 'validators.js')}`);
     }
     options['required'] = op.requestBody!.required;
-    params.push(f.text('@', importSymbol('BodyParam', RUNTIME), '(', printOptions(options, f), ') body: ', op.requestBody!.required ? body : `${body} | undefined`));
+    // Form fields arrive as text and files: `formBody` converts them to the body's types before
+    // the validator runs. Its fields come from the schema the handler's `body` type is printed from.
+    const bodyOptions = form
+      ? f.text(importSymbol('formBody', RUNTIME), '(', printFormFields(formFields(validatedBody(op)?.type ?? { kind: 'unknown' }), f), ', ', printOptions(options, f), ')')
+      : printOptions(options, f);
+    params.push(f.text('@', importSymbol('BodyParam', RUNTIME), '(', bodyOptions, ') body: ', op.requestBody!.required ? body : `${body} | undefined`));
   }
   params.push(f.text('@', Context, '() ctx: ', typeOnly(Context)));
   return {
@@ -198,10 +205,25 @@ function opaqueType(mediaType: string): string {
   return mediaType.startsWith('text/') ? 'string' : 'Uint8Array';
 }
 
-/**
- * Only JSON bodies get the generated validator: form and multipart bodies arrive as
- * strings and `File`s, which a JSON Schema with numbers or booleans would reject.
- */
+/** True when the operation accepts a url-encoded or multipart body. */
+function takesForm(op: HttpOperation): boolean {
+  return (op.requestBody?.contents ?? []).some((c) => isFormMedia(c.mediaType));
+}
+
+/** `{ count: 'integer', tags: ['string'], avatar: 'file' }`, one field per line when that is long. */
+function printFormFields(fields: readonly [string, FormField][], f: GeneratedFile): string {
+  if (fields.length === 0) return '{}';
+  const parts = fields.map(([name, field]) => {
+    // A bare `__proto__` key would set the literal's prototype instead of declaring a field.
+    const key = name === '__proto__' ? `[${f.string(name)}]` : f.propertyKey(name);
+    return `${key}: ${typeof field === 'string' ? f.string(field) : `[${f.string(field[0])}]`}`;
+  });
+  const line = `{ ${parts.join(', ')} }`;
+  // The decorator shares its line with the options and the body type: a long list goes one field per line.
+  return line.length <= 60 ? line : `{\n${parts.map((p) => `      ${p},\n`).join('')}    }`;
+}
+
+/** JSON bodies get the generated validator as it is; form bodies get it after `formBody`'s conversion. */
 function isJsonBody(op: HttpOperation): boolean {
   const content = validatedBody(op);
   return content !== undefined && isJson(content.mediaType);

@@ -79,6 +79,24 @@ describe('HttpClient.build', () => {
     expect(parts.get('name')).toBe('a.txt');
     expect(await (parts.get('file') as Blob).text()).toBe('hi');
   });
+
+  it('sends form fields as OpenAPI serializes them: repeated arrays, JSON object parts, no null fields', async () => {
+    const client = new HttpClient({ baseUrl: 'http://h' });
+    const spec = (body: string) => ({ name: 'c', method: 'POST', path: '/x', params: [], body });
+    const body = { n: 3, ok: false, tags: ['a', 'b'], owner: { name: 'Ann' }, none: null };
+    const form = await client.build(spec('application/x-www-form-urlencoded'), { body });
+    expect(await form.text()).toBe('n=3&ok=false&tags=a&tags=b&owner=%7B%22name%22%3A%22Ann%22%7D');
+
+    const parts = await (await client.build(spec('multipart/form-data'), { body })).formData();
+    expect([...parts.keys()]).toEqual(['n', 'ok', 'tags', 'tags', 'owner']);
+    const owner = parts.get('owner') as Blob;
+    expect(owner.type).toBe('application/json');
+    expect(JSON.parse(await owner.text())).toEqual({ name: 'Ann' });
+
+    await expect(client.build(spec('application/x-www-form-urlencoded'), { body: { file: new Blob(['x']) } })).rejects.toThrow(
+      'file: a file cannot be sent as application/x-www-form-urlencoded',
+    );
+  });
 });
 
 describe('HttpClient.send', () => {

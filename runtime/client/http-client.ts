@@ -107,28 +107,38 @@ function encodeBody(mediaType: string, value: unknown): BodyInit {
   if (mediaType === 'application/json' || mediaType.endsWith('+json')) return JSON.stringify(value);
   if (mediaType === 'application/x-www-form-urlencoded') {
     const form = new URLSearchParams();
-    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-      if (v === undefined) continue;
-      if (Array.isArray(v)) for (const item of v) form.append(key, scalarText(item));
-      else form.append(key, scalarText(v));
+    for (const [key, item] of formEntries(value)) {
+      if (item instanceof Blob || item instanceof Uint8Array) throw new TypeError(`${key}: a file cannot be sent as application/x-www-form-urlencoded`);
+      form.append(key, scalarText(item));
     }
     return form;
   }
   if (mediaType.startsWith('multipart/')) {
     const form = new FormData();
-    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-      if (v === undefined) continue;
-      for (const item of Array.isArray(v) ? v : [v]) {
-        if (item instanceof Blob) form.append(key, item);
-        else if (item instanceof Uint8Array) form.append(key, new Blob([item as Uint8Array<ArrayBuffer>]), key);
-        else form.append(key, scalarText(item));
-      }
+    for (const [key, item] of formEntries(value)) {
+      if (item instanceof Blob) form.append(key, item);
+      else if (item instanceof Uint8Array) form.append(key, new Blob([item as Uint8Array<ArrayBuffer>]), key);
+      // OpenAPI's default content type for an object property of a multipart body.
+      else if (typeof item === 'object' && item !== null && !(item instanceof Date)) form.append(key, new Blob([JSON.stringify(item)], { type: 'application/json' }), key);
+      else form.append(key, scalarText(item));
     }
     return form;
   }
   if (typeof value === 'string' || value instanceof Blob || value instanceof ArrayBuffer || value instanceof URLSearchParams || value instanceof FormData) return value;
   if (value instanceof Uint8Array) return value as Uint8Array<ArrayBuffer>;
   return JSON.stringify(value);
+}
+
+/**
+ * The fields of a form body as OpenAPI serializes them by default (`form`, `explode`): an array is
+ * one field per element, a missing or `null` value no field at all (a form has no way to say null).
+ */
+function formEntries(value: unknown): [string, unknown][] {
+  const entries: [string, unknown][] = [];
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    for (const item of Array.isArray(v) ? v : [v]) if (item !== undefined && item !== null) entries.push([key, item]);
+  }
+  return entries;
 }
 
 /** JSON when the server says so, text for `text/*`, bytes otherwise; `undefined` for empty bodies. */

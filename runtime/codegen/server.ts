@@ -12,6 +12,8 @@ export {
   BadRequestError, HttpError, Response, RestResponse, createRestRouter,
 } from '../rest/index.js';
 export type { HandlerResult, ValidateFunction } from '../rest/index.js';
+export { formBody } from '../rest/index.js';
+export type { FormBodyOptions, FormField, FormFields, FormFieldType } from '../rest/index.js';
 
 /**
  * `@Context()` injects Hono's `Context`; the same name is its type, so generated

@@ -96,20 +96,22 @@ export class IssueRoutes {
     expect(server).toContain(
       [
         'import {',
-        ...['BodyParam', 'Consumes', 'Context', 'GET', 'HeaderParam', 'POST', 'Path', 'PathParam', 'Produces', 'QueryParam', 'Status'].map((n) => `  ${n},`),
+        ...['BodyParam', 'Consumes', 'Context', 'GET', 'HeaderParam', 'POST', 'Path', 'PathParam', 'Produces', 'QueryParam', 'Status', 'formBody'].map(
+          (n) => `  ${n},`,
+        ),
         "} from '../runtime/codegen/server.js';",
       ].join('\n'),
     );
   });
 
-  it('binds form bodies without the JSON validator, and bodiless 204 responses', async () => {
+  it('binds form bodies through formBody (fields coerced from text, then the schema validator), and bodiless 204 responses', async () => {
     const server = (await generate()).get('tracker.server.ts')!;
     expect(server).toContain(`  @POST
   @Path('/login')
   @Consumes('application/x-www-form-urlencoded')
   @Status(204)
   login(
-    @BodyParam({ required: false }) body: {
+    @BodyParam(formBody({ user: 'string' }, { validate: validateLoginBody, required: false })) body: {
       user?: string;
     } | undefined,
     @Context() ctx: Context,

@@ -4,6 +4,7 @@
  */
 import type { RouterState } from '../config.js';
 import { BadRequestError, errorMessage, HttpError } from '../errors.js';
+import { FormBodyReader } from '../form-coercion.js';
 import { bareMime, mimeMatches } from '../io/negotiate.js';
 import type { ValueReader } from '../types.js';
 import type { Exchange } from './exchange.js';
@@ -17,9 +18,13 @@ function checkConsumes(x: Exchange, consumes: readonly string[]): string {
   return type;
 }
 
-/** Reads the body once with the reader chosen by precedence: parameter, method/class, type, mime, general. */
+/**
+ * Reads the body once with the reader chosen by precedence: parameter, method/class, type, mime, general.
+ * A `formBody` reader takes only form requests; other Content-Types go on down the list.
+ */
 export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], state: RouterState): (x: Exchange) => Promise<unknown> {
-  const fixed = plan.bodyReader;
+  const formReader = plan.bodyReader instanceof FormBodyReader ? plan.bodyReader : undefined;
+  const fixed = formReader ? undefined : plan.bodyReader;
   const asText = plan.bodyAsText === true;
   const unreadable = (e: unknown): never => {
     throw new BadRequestError([{ location: 'body', name: 'body', message: `cannot be read: ${errorMessage(e)}` }]);
@@ -53,7 +58,7 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
     const byMime = mime ? state.readers.forMime(mime) : undefined;
     if (byMime) return read(x, byMime);
     if (mime === '' || mime === 'application/json' || mime.endsWith('+json')) return readJson(x);
-    if (mime === 'application/x-www-form-urlencoded' || mime === 'multipart/form-data') return x.c.req.parseBody({ all: true });
+    if (isForm(mime)) return x.c.req.parseBody({ all: true });
     if (mime.startsWith('text/')) {
       const text = await x.c.req.text();
       return text === '' ? undefined : text;
@@ -61,9 +66,19 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
     const bytes = new Uint8Array(await x.c.req.arrayBuffer());
     return bytes.byteLength === 0 ? undefined : bytes;
   };
+  const readForm = async (x: Exchange, reader: FormBodyReader): Promise<unknown> => {
+    let form;
+    try {
+      form = await x.c.req.parseBody({ all: true });
+    } catch (e) {
+      return unreadable(e);
+    }
+    return reader.readForm(form);
+  };
   // Not async: a JSON body is read with a single promise.
   return (x) => {
     const type = checkConsumes(x, consumes);
+    if (formReader && isForm(bareMime(type))) return readForm(x, formReader);
     if (fixed) return read(x, fixed);
     if (!asText && noMimeReaders && (type === '' || type === 'application/json')) return readJson(x);
     return general(x, type);
@@ -74,10 +89,13 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
 export function compileFormReader(consumes: readonly string[]): (x: Exchange) => Promise<Exchange['form']> {
   return async (x) => {
     const type = bareMime(checkConsumes(x, consumes));
-    if (type !== 'application/x-www-form-urlencoded' && type !== 'multipart/form-data') {
+    if (!isForm(type)) {
       throw new HttpError(415, 'Unsupported Media Type: form parameters need application/x-www-form-urlencoded or multipart/form-data');
     }
     return (await x.c.req.parseBody({ all: true })) as Exchange['form'];
   };
 }
 
+function isForm(mime: string): boolean {
+  return mime === 'application/x-www-form-urlencoded' || mime === 'multipart/form-data';
+}
