@@ -572,7 +572,7 @@ describe('createStore', () => {
     try {
       const path = join(dir, 'nested', 'issues.db');
       const store = await createStore(`file:${path}`);
-      expect(store.info).toEqual({ engine: 'sqlite', location: path, schemaVersion: 3 });
+      expect(store.info).toEqual({ engine: 'sqlite', location: path, schemaVersion: 4 });
       await store.close();
       expect(existsSync(path)).toBe(true);
     } finally {

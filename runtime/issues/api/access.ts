@@ -28,7 +28,16 @@ export function getCaller(c: Context): Caller | null {
  * const caller = requireCaller(c);
  */
 export function requireCaller(c: Context): Caller {
-  const caller = getCaller(c);
+  return requireSignedIn(getCaller(c));
+}
+
+/**
+ * {@link requireCaller} for a caller already taken from the request.
+ *
+ * @example
+ * const signedIn = requireSignedIn(caller); // 401 when `caller` is null
+ */
+export function requireSignedIn(caller: Caller | null): Caller {
   if (!caller) throw unauthorized('token is required');
   return caller;
 }

@@ -4,9 +4,9 @@
  * with authentication, the body size limit, Gitea's error shape and the event bus wired in.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { IssueStore } from '../store/store.js';
 import { issuesAuth } from './auth.js';
+import { limitBodySize } from './body-limit.js';
 import { resolveIssuesConfig, type IssuesConfig } from './config.js';
 import { giteaContentType } from './content-type.js';
 import { createIssuesErrorHandler } from './error-handler.js';
@@ -44,10 +44,8 @@ export function createIssuesApp(options: CreateIssuesAppOptions): Hono {
   const onUnexpected = options.onUnexpectedError;
   app.onError(createIssuesErrorHandler(config, onUnexpected ? { onUnexpected: (e) => onUnexpected(e) } : {}));
   app.notFound((c) => c.json(apiErrorBody('not found', config.publicUrl), 404));
-  app.use('/api/v1/*', bodyLimit({
-    maxSize: config.maxBodyBytes,
-    onError: (c) => c.json(apiErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`, config.publicUrl), 413),
-  }));
+  app.use('/api/v1/*', limitBodySize(config.maxBodyBytes, (c) =>
+    c.json(apiErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`, config.publicUrl), 413)));
   app.use('/api/v1/*', issuesAuth(options.store));
   app.use('/api/v1/*', giteaContentType());
   const errorOptions = onUnexpected ? { onUnexpected: (e: unknown) => onUnexpected(e) } : {};

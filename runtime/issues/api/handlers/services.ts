@@ -1,20 +1,36 @@
 /**
  * @module
- * What every handler needs: the store, the configuration and the event bus, plus the paged
- * answer shared by the list operations (`X-Total-Count`, `Link`).
+ * What every handler needs: the store, the configuration and the event bus, the shapes the issue
+ * handlers' data loading returns, and the paged answer shared by the list operations
+ * (`X-Total-Count`, `Link`).
  */
 import type { Context } from 'hono';
 import { Response, type RestResponse } from '../../../rest/response.js';
-import type { IssueStore } from '../../store/store.js';
+import type { IssueRow, IssueStore } from '../../store/store.js';
 import type { IssuesConfig } from '../config.js';
 import type { IssueEventBus } from '../events.js';
 import { buildLinkHeader, type PageRequest } from '../pagination.js';
+import type { IssueReferences } from '../render/issue.js';
 
 /** The dependencies of the Issues API handlers. */
 export interface IssuesServices {
   readonly store: IssueStore;
   readonly config: IssuesConfig;
   readonly events: IssueEventBus;
+}
+
+/** One issue with everything its JSON refers to: what `renderIssue` needs. */
+export interface LoadedIssue {
+  readonly issue: IssueRow;
+  readonly refs: IssueReferences;
+}
+
+/** A page of issues with everything their JSON refers to, the total and the page asked for. */
+export interface LoadedIssuePage {
+  readonly issues: readonly IssueRow[];
+  readonly refs: IssueReferences;
+  readonly total: number;
+  readonly page: PageRequest;
 }
 
 /**

@@ -9,15 +9,24 @@ export interface PostgresQueryResult {
   readonly rowCount: number | null;
 }
 
+/** A named statement: prepared once per connection, then executed by name. */
+export interface PostgresNamedQuery {
+  readonly name: string;
+  readonly text: string;
+  readonly values: unknown[];
+}
+
 /** A connection checked out of the pool. */
 export interface PostgresPoolClient {
   query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
+  query(statement: PostgresNamedQuery): Promise<PostgresQueryResult>;
   release(error?: Error | boolean): void;
 }
 
 /** A connection pool. */
 export interface PostgresPool {
   query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
+  query(statement: PostgresNamedQuery): Promise<PostgresQueryResult>;
   connect(): Promise<PostgresPoolClient>;
   end(): Promise<void>;
 }

@@ -8,11 +8,15 @@ type Part = { readonly text: string } | { readonly value: unknown };
 
 /** An immutable piece of SQL with its parameters kept apart from the text. */
 export class SqlFragment {
-  private constructor(readonly parts: readonly Part[]) {}
+  private constructor(
+    readonly parts: readonly Part[],
+    /** Set by {@link planEachTime}: the statement's best plan depends on its values. */
+    readonly valueDependentPlan: boolean,
+  ) {}
 
   /** @internal builds a fragment from parts; use {@link sql}. */
-  static of(parts: readonly Part[]): SqlFragment {
-    return new SqlFragment(Object.freeze([...parts]));
+  static of(parts: readonly Part[], valueDependentPlan = false): SqlFragment {
+    return new SqlFragment(Object.freeze([...parts]), valueDependentPlan);
   }
 
   /** Compiles to text and values, numbering placeholders with `placeholder(i)` (1-based). */
@@ -48,6 +52,18 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFra
     }
   });
   return SqlFragment.of(parts);
+}
+
+/**
+ * Marks a statement whose best plan depends on its values, such as a keyword search (a rare word
+ * and a common one want different plans): engines that reuse plans of prepared statements plan
+ * this one for its values on every run. Only the statement passed to the driver counts.
+ *
+ * @example
+ * await db.all(planEachTime(sql`SELECT COUNT(*) AS n FROM issues i WHERE ${keywordCondition}`));
+ */
+export function planEachTime(fragment: SqlFragment): SqlFragment {
+  return SqlFragment.of(fragment.parts, true);
 }
 
 /**

@@ -1,13 +1,18 @@
 /**
  * @module Relevance pages on SQLite, which the store reads tier by tier (title matches, then
  * body-only matches): every page, across the tier boundary and past the end, must be the slice of
- * the one ranked order a user expects, with the same total.
+ * the one ranked order a user expects, with the same total. Run twice: with matches dense in the
+ * repository (the body tier walks the index newest first) and with the same matches among 400
+ * other open issues (the matches are collected and sorted).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type IssueStore } from '../index.js';
 
-describe('relevance paging on SQLite', () => {
+describe.each([
+  ['dense matches', 0],
+  ['sparse matches', 400],
+])('relevance paging on SQLite, %s', (_name, fillers) => {
   let store: IssueStore;
   let repoId: number;
   let expected: number[];
@@ -38,10 +43,11 @@ describe('relevance paging on SQLite', () => {
       { title: 'other', body: 'crash later', created: 999 },
       { title: 'other', body: 'crash maybe', created: 5 },
     ];
-    await store.importIssues(specs.map((spec) => ({
-      repoId, posterId: user.id, title: spec.title, body: spec.body, createdUnix: spec.created, closed: spec.closed ?? false,
+    const filler = Array.from({ length: fillers }, (_, i) => ({ title: `filler ${i}`, body: 'nothing to see', created: 2 * i }));
+    await store.importIssues([...specs, ...filler].map((spec) => ({
+      repoId, posterId: user.id, title: spec.title, body: spec.body, createdUnix: spec.created, closed: 'closed' in spec && spec.closed === true,
     })));
-    const issues = (await store.searchIssues({ repoIds: [repoId], state: 'all', limit: 100 })).items;
+    const issues = (await store.searchIssues({ repoIds: [repoId], state: 'all', limit: 1000 })).items;
     const open = issues.filter((issue) => issue.state === 'open' && /crash/.test(`${issue.title} ${issue.body}`));
     const newestFirst = (a: (typeof open)[number], b: (typeof open)[number]) => b.createdUnix - a.createdUnix || b.id - a.id;
     expected = [

@@ -4,7 +4,11 @@
  * interface small, in the spirit of Kysely's `DialectAdapter`.
  */
 
+import type { IssueStateFilter } from '../store.js';
 import type { SqlFragment } from './fragment.js';
+
+/** A set of repositories, as those it holds or, when that is shorter, those it leaves out. */
+export type RepoSelection = { readonly only: readonly number[] } | { readonly except: readonly number[] };
 
 export interface SqlDialect {
   readonly engine: 'sqlite' | 'postgres';
@@ -33,6 +37,20 @@ export interface SqlDialect {
    * graded rank (PostgreSQL's `ts_rank`).
    */
   keywordTitleTier?(words: readonly string[]): SqlFragment;
+  /**
+   * Set where the planner cannot tell how many issues a keyword matches (FTS5 keeps no
+   * statistics): `keywordCondition` written so that it cannot drive the query. The query then
+   * walks an index newest first and tests each row against the matches, which stops after a few
+   * hundred rows for a common word; the store chooses this form by its own estimate of the rows
+   * walked. Leave it out where the planner estimates that itself (PostgreSQL).
+   */
+  keywordFilter?(words: readonly string[]): SqlFragment;
+  /**
+   * Set where the full-text index also holds each issue's state and repository: a statement
+   * giving `n`, the number of issues matching `words` in `state` within the repositories `repos`,
+   * read from the index alone. The store uses it when nothing else filters.
+   */
+  keywordCount?(words: readonly string[], state: IssueStateFilter, repos: RepoSelection): SqlFragment;
   /** Refreshes planner statistics after a bulk load (cheap, sampled). */
   readonly analyze: string;
   /** Whether a driver error is a unique-constraint violation. */

@@ -40,7 +40,7 @@ import {
   type UserRow,
   type VisibilityOptions,
 } from '../store.js';
-import { and, join, list, raw, sql, type SqlFragment } from './fragment.js';
+import { and, join, list, planEachTime, raw, sql, type SqlFragment } from './fragment.js';
 import { issueConditions, issueOrder, type ResolvedIssueFilter } from './issue-search.js';
 import {
   bool,
@@ -55,7 +55,7 @@ import {
   toUser,
   type DbRow,
 } from './row-mappers.js';
-import type { SqlDialect } from './sql-dialect.js';
+import type { RepoSelection, SqlDialect } from './sql-dialect.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** Options shared by both engines. */
@@ -85,6 +85,13 @@ const DEFAULT_LIMIT = 30;
 const ANALYZE_AFTER_ROWS = 1000;
 /** Relevance pages ending beyond this many rows use the single ranked query (see `tieredRelevance`). */
 const MAX_TIERED_END = 1000;
+/**
+ * How much cheaper a walked index entry is than a collected match, with a margin for the estimate
+ * of the rows walked (see `walkPaysOff`).
+ */
+const WALK_ADVANTAGE = 4;
+/** The most repositories a count from the full-text index names (see `keywordCountQuery`). */
+const MAX_INDEX_COUNT_REPOS = 32;
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -134,6 +141,14 @@ function permissionOf(row: DbRow | undefined, viewerId: number | null): Permissi
     viewerIsOrgOwner: num(row?.org_owner ?? 0) > 0,
     collaborator: (row?.collaborator as CollaboratorPermission | null | undefined) ?? null,
   });
+}
+
+/**
+ * A search statement, marked `planEachTime` when it has a keyword: how many issues a word matches
+ * ranges from a handful to most of them, and each wants its own plan.
+ */
+function planFor(filter: ResolvedIssueFilter, query: SqlFragment): SqlFragment {
+  return filter.words ? planEachTime(query) : query;
 }
 
 function checkName(kind: string, name: string): string {
@@ -771,7 +786,10 @@ export class SqlStore implements IssueStore {
     const limit = Math.max(1, Math.floor(filter.limit ?? DEFAULT_LIMIT));
     const page = Math.max(1, Math.floor(filter.page ?? 1));
     const offset = (page - 1) * limit;
-    const countAll = async () => num((await this.first(sql`SELECT COUNT(*) AS n FROM issues i WHERE ${where}`))!.n);
+    const countAll = async () => {
+      const fromIndex = await this.keywordCountQuery(resolved);
+      return num((await this.first(fromIndex ?? planFor(resolved, sql`SELECT COUNT(*) AS n FROM issues i WHERE ${where}`)))!.n);
+    };
     // Absurd page numbers: nothing to fetch, and no huge OFFSET to scan.
     if (!Number.isSafeInteger(offset) || offset > Number.MAX_SAFE_INTEGER - limit) return { items: [], total: await countAll() };
     let ids: number[];
@@ -780,13 +798,14 @@ export class SqlStore implements IssueStore {
     if (titleTier) {
       total = await countAll();
       if (total === 0 || offset >= total) return { items: [], total };
-      ids = await this.pageByTier(resolved, where, titleTier, offset, limit);
+      ids = await this.pageByTier(resolved, where, titleTier, offset, limit, total);
     } else {
       // One pass finds the page's ids and the total together. It reads only indexed columns (on
       // SQLite the covering index `issues_search_cover`), so wide rows are loaded for the page alone.
-      const hits = await this.db.all<DbRow>(
+      const hits = await this.db.all<DbRow>(planFor(
+        resolved,
         sql`SELECT i.id, COUNT(*) OVER () AS total FROM issues i WHERE ${where} ORDER BY ${issueOrder(resolved, this.dialect)} LIMIT ${limit} OFFSET ${offset}`,
-      );
+      ));
       if (hits.length === 0) return { items: [], total: offset === 0 ? 0 : await countAll() };
       ids = hits.map((hit) => num(hit.id));
       total = num(hits[0]!.total);
@@ -796,6 +815,31 @@ export class SqlStore implements IssueStore {
     const position = new Map(ids.map((id, i) => [id, i]));
     rows!.sort((a, b) => position.get(num(a.id))! - position.get(num(b.id))!);
     return { items: await this.hydrate(rows!, relations), total };
+  }
+
+  /**
+   * The dialect's count from the full-text index alone, when it has one and the filter is just the
+   * keyword, the state and the repositories, given as the shorter of the repositories searched and
+   * those left out (anonymous callers: the few private ones). Past `MAX_INDEX_COUNT_REPOS` the
+   * index merges too many posting lists and the SQL count is cheaper.
+   */
+  private async keywordCountQuery(filter: ResolvedIssueFilter): Promise<SqlFragment | undefined> {
+    const keywordCount = this.dialect.keywordCount;
+    if (!keywordCount || !filter.words) return undefined;
+    const filtered =
+      (filter.type ?? 'all') !== 'all' || filter.resolvedLabelIds !== undefined || filter.resolvedMilestoneIds !== undefined ||
+      filter.since !== undefined || filter.before !== undefined || filter.posterId !== undefined || filter.assigneeId !== undefined ||
+      filter.mentionedId !== undefined || filter.reviewRequestedId !== undefined;
+    if (filtered) return undefined;
+    const searched = new Set(filter.repoIds);
+    let repos: RepoSelection = { only: [...searched] };
+    if (searched.size > MAX_INDEX_COUNT_REPOS) {
+      const all = (await this.db.all<DbRow>(sql`SELECT id FROM repos`)).map((row) => num(row.id));
+      const except = all.filter((id) => !searched.has(id));
+      if (except.length > MAX_INDEX_COUNT_REPOS) return undefined;
+      repos = { except };
+    }
+    return keywordCount(filter.words, filter.state ?? 'open', repos);
   }
 
   /**
@@ -811,8 +855,9 @@ export class SqlStore implements IssueStore {
   /**
    * One page of a two-tier relevance order (title matches newest first, then body-only matches
    * newest first), exactly as `ORDER BY rank, created_unix DESC, id DESC` would give it. Each tier
-   * is read in index order and stops at its `LIMIT`, so a common word's thousands of matches are
-   * neither ranked nor sorted.
+   * is its own query with a `LIMIT` and no rank to compute; the body-only tier, asked only when the
+   * title matches run out, walks the index newest first when that is cheaper (`walkPaysOff`).
+   * `total` is the number of matches (both tiers).
    */
   private async pageByTier(
     filter: ResolvedIssueFilter,
@@ -820,23 +865,48 @@ export class SqlStore implements IssueStore {
     titleTier: SqlFragment,
     offset: number,
     limit: number,
+    total: number,
   ): Promise<number[]> {
     const order = raw('i.created_unix DESC, i.id DESC');
     // A title holding every word is a match of the whole keyword, so the title tier needs no
     // keyword condition beside its own: the small title match set drives the query alone.
     const others = issueConditions({ ...filter, words: undefined }, this.dialect);
-    const titled = await this.db.all<DbRow>(sql`SELECT i.id FROM issues i WHERE ${others} AND ${titleTier} ORDER BY ${order} LIMIT ${offset + limit}`);
+    const titled = await this.db.all<DbRow>(planFor(filter, sql`SELECT i.id FROM issues i WHERE ${others} AND ${titleTier} ORDER BY ${order} LIMIT ${offset + limit}`));
     const ids = titled.slice(offset).map((row) => num(row.id));
     // Fewer title matches than the page reaches: the title tier is exhausted and has exactly
     // `titled.length` rows; the rest of the page comes from the body-only tier.
     if (titled.length < offset + limit) {
       const skip = Math.max(0, offset - titled.length);
-      const body = await this.db.all<DbRow>(
-        sql`SELECT i.id FROM issues i WHERE ${where} AND NOT (${titleTier}) ORDER BY ${order} LIMIT ${limit - ids.length} OFFSET ${skip}`,
-      );
+      const keywordFilter = this.dialect.keywordFilter;
+      const matching = keywordFilter && (await this.walkPaysOff(filter, total, skip + limit - ids.length))
+        ? sql`${others} AND ${keywordFilter(filter.words!)}`
+        : where;
+      const body = await this.db.all<DbRow>(planFor(
+        filter,
+        sql`SELECT i.id FROM issues i WHERE ${matching} AND NOT (${titleTier}) ORDER BY ${order} LIMIT ${limit - ids.length} OFFSET ${skip}`,
+      ));
       ids.push(...body.map((row) => num(row.id)));
     }
     return ids;
+  }
+
+  /**
+   * Whether `rows` keyword matches newest first are found faster by walking the state's index
+   * newest first and testing each row against the matches (the dialect's `keywordFilter`) than by
+   * collecting all `matches` and sorting them. The walk reads about `rows × in scope / matches`
+   * index entries, each tested in ~0.1 µs; collecting costs ~1 µs per match (SQLite, 100,000
+   * issues: a word in 5 % of them, 5 → 1.4 ms; a word in 3 issues, 0.3 ms, would take 5 ms to walk
+   * to the end). Only for one state: across both, no index lists the rows newest first.
+   */
+  private async walkPaysOff(filter: ResolvedIssueFilter, matches: number, rows: number): Promise<boolean> {
+    const state = filter.state ?? 'open';
+    if (state === 'all') return false;
+    const inState = state === 'open'
+      ? raw('num_issues - num_closed_issues + num_pulls - num_closed_pulls')
+      : raw('num_closed_issues + num_closed_pulls');
+    const row = await this.first(sql`SELECT SUM(${inState}) AS n FROM repos WHERE id IN ${list(filter.repoIds)}`);
+    const inScope = num(row?.n ?? 0);
+    return rows * inScope < WALK_ADVANTAGE * matches * matches;
   }
 
   async importIssues(inputs: readonly ImportIssueInput[]): Promise<number> {

@@ -210,4 +210,40 @@ DROP INDEX issues_milestone;
 CREATE INDEX issues_milestone_state ON issues (milestone_id, is_closed) WHERE milestone_id IS NOT NULL;
 `,
   },
+  {
+    version: 4,
+    name: 'state and repository in the full-text index',
+    // A search's total counts the matches of a word among the open (or closed) issues of the
+    // repositories the caller sees. With state and repository as tokens of a third FTS column
+    // (`facets`: `r<repo id> open|closed`), FTS5 counts them by merging its posting lists instead
+    // of looking every match up in `issues` (100,000 issues, 180 of 200 repositories searched:
+    // count p99 21 → 8 ms). The index is external-content over a view that computes the column;
+    // the triggers compute it the same way, and also follow state changes. Rebuilt once from the view.
+    script: `
+DROP TRIGGER issues_fts_insert;
+DROP TRIGGER issues_fts_delete;
+DROP TRIGGER issues_fts_update;
+DROP TABLE issues_fts;
+CREATE VIEW issues_fts_content AS
+  SELECT id, title, body, 'r' || repo_id || CASE WHEN is_closed THEN ' closed' ELSE ' open' END AS facets FROM issues;
+CREATE VIRTUAL TABLE issues_fts USING fts5(
+  title, body, facets, content='issues_fts_content', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3'
+);
+INSERT INTO issues_fts (issues_fts) VALUES ('rebuild');
+CREATE TRIGGER issues_fts_insert AFTER INSERT ON issues BEGIN
+  INSERT INTO issues_fts (rowid, title, body, facets)
+  VALUES (new.id, new.title, new.body, 'r' || new.repo_id || CASE WHEN new.is_closed THEN ' closed' ELSE ' open' END);
+END;
+CREATE TRIGGER issues_fts_delete AFTER DELETE ON issues BEGIN
+  INSERT INTO issues_fts (issues_fts, rowid, title, body, facets)
+  VALUES ('delete', old.id, old.title, old.body, 'r' || old.repo_id || CASE WHEN old.is_closed THEN ' closed' ELSE ' open' END);
+END;
+CREATE TRIGGER issues_fts_update AFTER UPDATE OF title, body, is_closed, repo_id ON issues BEGIN
+  INSERT INTO issues_fts (issues_fts, rowid, title, body, facets)
+  VALUES ('delete', old.id, old.title, old.body, 'r' || old.repo_id || CASE WHEN old.is_closed THEN ' closed' ELSE ' open' END);
+  INSERT INTO issues_fts (rowid, title, body, facets)
+  VALUES (new.id, new.title, new.body, 'r' || new.repo_id || CASE WHEN new.is_closed THEN ' closed' ELSE ' open' END);
+END;
+`,
+  },
 ];
