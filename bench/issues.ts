@@ -2,8 +2,9 @@
  * @module `npm run bench -- issues`: the Issues service at 100,000 issues in 200 repositories, on
  * SQLite (a temp file) and PostgreSQL (its own schema). For get, list with filters, keyword search
  * and create it measures p50/p99 latency and throughput over HTTP against the real Hono app on a
- * real port, beside the same store call made directly (the baseline), so the ratio is what the
- * HTTP layer costs.
+ * real port, beside the same database work done directly (the baseline), so the difference is what
+ * the HTTP side costs. The two sides are measured interleaved, call by call, so that load from
+ * elsewhere and the caches' state fall on both alike.
  *
  * Figures, per engine (`sqlite`, `postgres`) and operation (`get`, `list`, `search`, `create`):
  *
@@ -12,16 +13,21 @@
  * - `issues.<engine>.<op>.p50_ms`: value = HTTP p50, baseline = direct p50.
  * - `issues.<engine>.<op>.throughput`: requests per second one at a time, HTTP beside direct.
  * - `issues.<engine>.<op>.http_share`: value = (HTTP p50 − direct p50) / HTTP p50, taken **at the
- *   median**, i.e. the share of a median request spent outside the store call (p99s come from
+ *   median**, i.e. the share of a median request spent outside the database (p99s come from
  *   different slow requests and do not subtract). Baseline = 0.5, the goal's ceiling — a constant,
  *   not a measurement — so ratio ≤ 1 means the goal is met.
  *
- * What each side contains: "direct" is the store call alone (`getIssue`; `searchIssues`;
- * `listVisibleRepoIds` + `searchIssues` for search, as the API does; `createIssue`). "HTTP" is a
- * `fetch` to the real server, so it adds the client (in this same process), the socket, Hono, the
- * decorator runtime, authentication, the repository/permission lookup, reference loading and JSON
- * rendering. For `get`, whose store call is a ~30 µs primary-key read, that share is necessarily
- * close to 1.
+ * What each side contains:
+ * - "HTTP" is a request by the raw keep-alive client of `http-client.ts` (in this same process) to
+ *   the server: the client, the socket, Node's HTTP parser, Hono's routing and middleware (body
+ *   limit, authentication, content-type rules), the decorator runtime's binding and validation,
+ *   the input guard, the handler with all the database work below, rendering Gitea's JSON and
+ *   serialising it. A status other than the expected one fails the run.
+ * - "direct" is the same database work without HTTP, through the very functions the handlers call
+ *   for it: `authenticate` (the middleware's token lookup) and `loadGetIssue`, `loadListIssues`,
+ *   `loadSearchIssues` or `createIssueAndLoad` — the repository and permission lookup, every store
+ *   call of the operation in the handler's order, and the loading of the users, labels, milestones
+ *   and repositories the JSON refers to. It returns rows; nothing is rendered.
  *
  * Run alone with `npx tsx bench/issues.ts` (prints the figures), or with every benchmark through
  * `npm run bench -- issues` (also writes `bench/results.json`).
@@ -36,7 +42,14 @@ import { performance } from 'node:perf_hooks';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { createIssuesApp } from '../runtime/issues/api/app.js';
+import { authenticate } from '../runtime/issues/api/auth.js';
+import { resolveIssuesConfig } from '../runtime/issues/api/config.js';
+import { createIssueEventBus } from '../runtime/issues/api/events.js';
+import { loadGetIssue, loadListIssues, loadSearchIssues } from '../runtime/issues/api/handlers/issue-read.js';
+import { createIssueAndLoad } from '../runtime/issues/api/handlers/issue-write.js';
+import type { IssuesServices } from '../runtime/issues/api/handlers/services.js';
 import { createStore, type ImportIssueInput, type IssueStore, type RepoRow, type UserRow } from '../runtime/issues/store/index.js';
+import { HttpClient, type HttpResponse } from './http-client.js';
 import { printResults, result, type BenchResult } from './results.js';
 
 const POSTGRES_URL = process.env.LOOM_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -152,67 +165,105 @@ interface Measured {
   readonly perSecond: number;
 }
 
-/** Runs `call` `count` times one after another (after a warm-up) and summarises the latencies. */
-async function measure(count: number, call: (i: number) => Promise<unknown>): Promise<Measured> {
-  for (let i = 0; i < WARMUP; i++) await call(i + 1_000_000);
-  const times: number[] = [];
-  const started = performance.now();
-  for (let i = 0; i < count; i++) {
-    const t0 = performance.now();
-    await call(i);
-    times.push(performance.now() - t0);
-  }
-  const elapsed = performance.now() - started;
+function summarise(times: number[]): Measured {
+  const total = times.reduce((sum, t) => sum + t, 0);
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99), perSecond: (count / elapsed) * 1000 };
+  return { p50: percentile(times, 50), p99: percentile(times, 99), perSecond: (times.length / total) * 1000 };
 }
 
-async function expectOk(response: Response, status: number): Promise<void> {
-  if (response.status !== status) throw new Error(`bench request failed: ${response.status} ${await response.text()}`);
-  await response.arrayBuffer();
+/**
+ * Runs `direct(i)` and `http(i)` for i = 0..count−1 one call at a time, alternating which goes
+ * first, after a warm-up of both. Interleaved, the two sides see the same machine: a burst of load
+ * from elsewhere, the state of the caches, the database's growth during creates. Throughput is
+ * calls per second of time spent in the calls.
+ */
+async function measurePair(
+  count: number,
+  direct: (i: number) => Promise<unknown>,
+  http: (i: number) => Promise<unknown>,
+): Promise<{ direct: Measured; http: Measured }> {
+  for (let i = 0; i < WARMUP; i++) {
+    await direct(i + 1_000_000);
+    await http(i + 1_000_000);
+  }
+  const times = { direct: [] as number[], http: [] as number[] };
+  const timed = async (side: 'direct' | 'http', i: number) => {
+    const t0 = performance.now();
+    await (side === 'direct' ? direct : http)(i);
+    times[side].push(performance.now() - t0);
+  };
+  for (let i = 0; i < count; i++) {
+    const first = i % 2 === 0 ? 'direct' : 'http';
+    await timed(first, i);
+    await timed(first === 'direct' ? 'http' : 'direct', i);
+  }
+  return { direct: summarise(times.direct), http: summarise(times.http) };
+}
+
+/** The response, or an error naming what came back instead of `status`. */
+function expectStatus(response: HttpResponse, status: number): HttpResponse {
+  if (response.status !== status) throw new Error(`bench request failed: ${response.status} ${response.text()}`);
+  return response;
 }
 
 async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onProgress: (line: string) => void): Promise<BenchResult[]> {
   const data = await seedBenchData(store, onProgress);
-  const app = createIssuesApp({ store, config: { publicUrl: 'http://127.0.0.1/' } });
+  const config = resolveIssuesConfig({ publicUrl: 'http://127.0.0.1/' });
+  // The handlers' own services, for the direct side: the same store and configuration as the app.
+  const services: IssuesServices = { store, config, events: createIssueEventBus() };
+  const app = createIssuesApp({ store, config, events: services.events });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  // The direct half of a measurement can leave the client's keep-alive socket idle for longer than
-  // Node's 5 s default; the server closing it just as the client reuses it reads as ECONNRESET.
+  // The client's one connection must stay open for the whole run, however long a call between takes.
   (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 600_000;
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-  const headers = { Authorization: `token ${data.token}` };
+  const client = await HttpClient.connect((server.address() as AddressInfo).port);
+  const authorization = `token ${data.token}`;
   const random = createRandom(99);
   const repoAt = (i: number) => data.repos[(i * 7919) % data.repos.length]!;
-  // Common-but-not-stop words: each matches a few hundred issues out of 100,000.
+  const indexIn = (repo: RepoRow) => 1 + random.int(repo.numIssues + repo.numPulls || 1);
+  // Common words, not the most common: at 100,000 issues each matches (by prefix) 3,000–23,000.
   const keywords = data.words.slice(20, 120);
   const keywordAt = (i: number) => keywords[i % keywords.length]!;
+  // What the authentication middleware does for these requests (search is anonymous).
+  const signIn = (header: string | undefined) => authenticate(store, undefined, undefined, header);
 
+  // Direct: the handler's data loading called without HTTP — the token lookup, the repository and
+  // permission lookup, every store call of the operation and the loading of what the JSON refers to.
   const direct: Record<Operation, (i: number) => Promise<unknown>> = {
-    get: (i) => store.getIssue(repoAt(i).id, 1 + random.int(repoAt(i).numIssues + repoAt(i).numPulls || 1)),
-    list: (i) => store.searchIssues({ repoIds: [repoAt(i).id], state: 'open', type: 'issues', labels: ['bug', 'ui'], limit: 30 }),
-    // The API ranks keyword results (title matches first), so the baseline does too.
-    search: async (i) => store.searchIssues({ repoIds: await store.listVisibleRepoIds(null), keyword: keywordAt(i), sort: 'relevance', limit: 20 }),
-    create: (i) => store.createIssue({ repoId: repoAt(i).id, posterId: data.users[0]!.id, title: `direct ${i} ${keywordAt(i)}`, body: 'created by the benchmark' }),
-  };
-  const http: Record<Operation, (i: number) => Promise<unknown>> = {
     get: async (i) => {
       const repo = repoAt(i);
-      await expectOk(await fetch(`${base}/repos/${repo.ownerName}/${repo.name}/issues/${1 + random.int(repo.numIssues + repo.numPulls || 1)}`, { headers }), 200);
+      return loadGetIssue(services, await signIn(authorization), { owner: repo.ownerName, repo: repo.name, index: indexIn(repo) });
     },
     list: async (i) => {
       const repo = repoAt(i);
-      await expectOk(await fetch(`${base}/repos/${repo.ownerName}/${repo.name}/issues?state=open&type=issues&labels=bug,ui&limit=30`, { headers }), 200);
+      return loadListIssues(services, await signIn(authorization), {
+        owner: repo.ownerName, repo: repo.name, state: 'open', type: 'issues', labels: 'bug,ui', limit: 30,
+      });
     },
-    search: async (i) => expectOk(await fetch(`${base}/repos/issues/search?q=${encodeURIComponent(keywordAt(i))}&limit=20`), 200),
+    search: async (i) => loadSearchIssues(services, await signIn(undefined), { q: keywordAt(i), limit: 20 }),
     create: async (i) => {
       const repo = repoAt(i);
-      await expectOk(
-        await fetch(`${base}/repos/${repo.ownerName}/${repo.name}/issues`, {
-          method: 'POST',
-          headers: { ...headers, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ title: `http ${i} ${keywordAt(i)}`, body: 'created by the benchmark' }),
-        }),
+      return createIssueAndLoad(services, await signIn(authorization), {
+        owner: repo.ownerName, repo: repo.name, body: { title: `direct ${i} ${keywordAt(i)}`, body: 'created by the benchmark' },
+      });
+    },
+  };
+  const headers = { Authorization: authorization };
+  const http: Record<Operation, (i: number) => Promise<unknown>> = {
+    get: async (i) => {
+      const repo = repoAt(i);
+      expectStatus(await client.request('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues/${indexIn(repo)}`, { headers }), 200);
+    },
+    list: async (i) => {
+      const repo = repoAt(i);
+      expectStatus(await client.request('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues?state=open&type=issues&labels=bug,ui&limit=30`, { headers }), 200);
+    },
+    search: async (i) => expectStatus(await client.request('GET', `/api/v1/repos/issues/search?q=${encodeURIComponent(keywordAt(i))}&limit=20`), 200),
+    create: async (i) => {
+      const repo = repoAt(i);
+      const body = JSON.stringify({ title: `http ${i} ${keywordAt(i)}`, body: 'created by the benchmark' });
+      expectStatus(
+        await client.request('POST', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues`, { headers: { ...headers, 'Content-Type': 'application/json' }, body }),
         201,
       );
     },
@@ -221,8 +272,7 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
   const results: BenchResult[] = [];
   try {
     for (const op of Object.keys(SAMPLES) as Operation[]) {
-      const d = await measure(SAMPLES[op], direct[op]);
-      const h = await measure(SAMPLES[op], http[op]);
+      const { direct: d, http: h } = await measurePair(SAMPLES[op], direct[op], http[op]);
       const prefix = `issues.${engine}.${op}`;
       onProgress(`  ${prefix}: http p50 ${h.p50.toFixed(2)} ms p99 ${h.p99.toFixed(2)} ms | direct p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms`);
       results.push(
@@ -233,6 +283,7 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
       );
     }
   } finally {
+    client.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
   return results;
