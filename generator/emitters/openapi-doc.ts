@@ -8,7 +8,7 @@
  */
 import type { Emitter } from '../emit.js';
 import { GENERATOR_NAME, GENERATOR_VERSION } from '../emit.js';
-import type { HttpOperation, NamedType, Operation, ResponseSpec, SchemaFile } from '../model/model.js';
+import type { FormSeparator, HttpOperation, NamedType, Operation, ResponseSpec, SchemaFile } from '../model/model.js';
 import { assertNever, isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
 import type { JsonSchema, JsonSchemaOptions } from './json-schema.js';
 import { CONNECT_ERROR_SCHEMA, connectErrorSchema, connectPath, rpcOperation } from './openapi-doc-rpc.js';
@@ -129,7 +129,27 @@ function response(r: ResponseSpec, proto: boolean, options: JsonSchemaOptions): 
 
 function content(contents: HttpOperation['responses'][number]['contents'], proto: boolean, options: JsonSchemaOptions): JsonSchema {
   const out: JsonSchema = {};
-  for (const c of contents) out[c.mediaType] = c.type ? { schema: typeRefSchema(c.type, proto, options) } : {};
+  for (const c of contents) {
+    const media: JsonSchema = c.type ? { schema: typeRefSchema(c.type, proto, options) } : {};
+    if (c.delimited) media.encoding = encoding(c.delimited);
+    out[c.mediaType] = media;
+  }
+  return out;
+}
+
+const DELIMITED_STYLES: Readonly<Record<FormSeparator, string | undefined>> = { ',': 'form', ' ': 'spaceDelimited', '|': 'pipeDelimited', '\t': undefined };
+
+/**
+ * A form body's delimited arrays as OpenAPI 3.1 `encoding` (which covers multipart parts too).
+ * Tab-separated values (Swagger 2.0's `tsv`) have no OpenAPI 3 style: a vendor extension says so.
+ */
+function encoding(delimited: ReadonlyMap<string, FormSeparator>): JsonSchema {
+  // Without a prototype, a field named `__proto__` is a key like any other.
+  const out = Object.create(null) as JsonSchema;
+  for (const [name, separator] of delimited) {
+    const style = DELIMITED_STYLES[separator];
+    out[name] = style ? { style, explode: false } : { 'x-collection-format': 'tsv' };
+  }
   return out;
 }
 

@@ -5,7 +5,7 @@
  * (`type`, `required`, `array`, `enum`, `format`, `minimum`, `maximum`), and
  * the field types of a form body (what `formBody` converts each field to).
  */
-import type { HttpOperation, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
+import type { FormSeparator, HttpOperation, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
 
 /** An option value as printed: strings are quoted, symbols imported. */
@@ -132,9 +132,12 @@ function enumValues(type: TypeRef): (string | number)[] | undefined {
   return undefined;
 }
 
-/** A form field's type in the runtime's `formBody` (`runtime/rest/form-coercion.ts`); `[type]` for arrays. */
+/**
+ * A form field's type in the runtime's `formBody` (`runtime/rest/form-coercion.ts`): `[type]` for
+ * an array sent one field per element, `[type, separator]` for one sent in a single field.
+ */
 export type FormFieldType = 'string' | 'integer' | 'number' | 'boolean' | 'file' | 'json' | 'any';
-export type FormField = FormFieldType | readonly [FormFieldType];
+export type FormField = FormFieldType | readonly [FormFieldType] | readonly [FormFieldType, FormSeparator];
 
 /** True for the media types whose bodies arrive as fields: url-encoded and multipart forms. */
 export function isFormMedia(mediaType: string): boolean {
@@ -150,10 +153,10 @@ export function isFormMedia(mediaType: string): boolean {
  * @example
  * formFields(bodyType); // [['count', 'integer'], ['tags', ['string']], ['avatar', 'file'], ['meta', 'json']]
  */
-export function formFields(type: TypeRef): [string, FormField][] {
+export function formFields(type: TypeRef, delimited: ReadonlyMap<string, FormSeparator> = new Map()): [string, FormField][] {
   const fields = new Map<string, FormField>();
   const add = (name: string, t: TypeRef) => {
-    const field = formField(t);
+    const field = formField(t, delimited.get(name));
     const seen = fields.get(name);
     fields.set(name, seen === undefined || sameField(seen, field) ? field : 'any');
   };
@@ -171,17 +174,30 @@ export function formFields(type: TypeRef): [string, FormField][] {
 }
 
 function sameField(a: FormField, b: FormField): boolean {
-  return typeof a === 'string' || typeof b === 'string' ? a === b : a[0] === b[0];
+  return typeof a === 'string' || typeof b === 'string' ? a === b : a[0] === b[0] && a[1] === b[1];
 }
 
-/** A field: an array is one element per repeated field; an array inside it travels as JSON. */
-function formField(type: TypeRef): FormField {
+/**
+ * A field: an array is one element per repeated field, or its elements joined by `separator` in
+ * one field; an array inside it travels as JSON.
+ */
+function formField(type: TypeRef, separator: FormSeparator | undefined): FormField {
   const t = resolve(type);
   if (t.kind === 'array') {
     const items = resolve(t.items);
-    return [items.kind === 'array' ? 'json' : formValue(items)];
+    const item = items.kind === 'array' ? 'json' : formValue(items);
+    // JSON elements cannot share a field: their own text may hold the separator.
+    return separator && item !== 'json' && item !== 'file' ? [item, separator] : [item];
   }
   return formValue(t);
+}
+
+/**
+ * The delimited fields of an operation's form body (`MediaContent.delimited` of the model), from its
+ * first form content: Swagger 2.0 gives every form media type the same parameters.
+ */
+export function formDelimited(op: HttpOperation): ReadonlyMap<string, FormSeparator> {
+  return op.requestBody?.contents.find((c) => isFormMedia(c.mediaType))?.delimited ?? new Map();
 }
 
 /** What one value travels as in a form: text converted by its schema type, a file, or a JSON part. */

@@ -13,7 +13,7 @@ import { renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 import { bodyValidatorName, validatedBody } from './validators.js';
 import { jsDocText } from '../printer/generated-file.js';
-import { formFields, httpOperations, inputTypeName, isFormMedia, operationDoc, paramOptions, printOptions, successResponse } from './server-http-view.js';
+import { formDelimited, formFields, httpOperations, inputTypeName, isFormMedia, operationDoc, paramOptions, printOptions, successResponse } from './server-http-view.js';
 import type { FormField } from './server-http-view.js';
 
 const RUNTIME = 'runtime:server';
@@ -144,7 +144,7 @@ function routeMethodView(
     // Form fields arrive as text and files: `formBody` converts them to the body's types before
     // the validator runs. Its fields come from the schema the handler's `body` type is printed from.
     const bodyOptions = form
-      ? f.text(importSymbol('formBody', RUNTIME), '(', printFormFields(formFields(validatedBody(op)?.type ?? { kind: 'unknown' }), f), ', ', printOptions(options, f), ')')
+      ? f.text(importSymbol('formBody', RUNTIME), '(', printFormFields(formFields(validatedBody(op)?.type ?? { kind: 'unknown' }, formDelimited(op)), f), ', ', printOptions(options, f), ')')
       : printOptions(options, f);
     params.push(f.text('@', importSymbol('BodyParam', RUNTIME), '(', bodyOptions, ') body: ', op.requestBody!.required ? body : `${body} | undefined`));
   }
@@ -216,7 +216,7 @@ function printFormFields(fields: readonly [string, FormField][], f: GeneratedFil
   const parts = fields.map(([name, field]) => {
     // A bare `__proto__` key would set the literal's prototype instead of declaring a field.
     const key = name === '__proto__' ? `[${f.string(name)}]` : f.propertyKey(name);
-    return `${key}: ${typeof field === 'string' ? f.string(field) : `[${f.string(field[0])}]`}`;
+    return `${key}: ${typeof field === 'string' ? f.string(field) : `[${field.map((part) => f.string(part)).join(', ')}]`}`;
   });
   const line = `{ ${parts.join(', ')} }`;
   // The decorator shares its line with the options and the body type: a long list goes one field per line.

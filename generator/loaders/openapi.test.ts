@@ -797,3 +797,34 @@ paths:
     }
   });
 });
+
+describe('form encodings', () => {
+  /** The `delimited` fields of each content of the one operation of an OpenAPI `version` document. */
+  async function delimitedOf(version: string, content: string): Promise<[string, [string, string][] | undefined][]> {
+    const dir = await writeSchemas({ 'f.yaml': `openapi: ${version}\ninfo: { title: F, version: '1' }\npaths:\n  /f:\n    post:\n      requestBody:\n        content:\n${content}      responses: { '204': { description: ok } }\n` });
+    try {
+      const [file] = await loadSchemas([`${dir}/f.yaml`], { root: dir });
+      const op = file!.services[0]!.operations[0] as HttpOperation;
+      return op.requestBody!.contents.map((c) => [c.mediaType, c.delimited && [...c.delimited]]);
+    } finally {
+      await removeSchemas(dir);
+    }
+  }
+  const FIELDS = `            schema: { type: object, properties: { a: { type: array, items: { type: string } }, b: { type: array, items: { type: string } }, c: { type: array, items: { type: string } } } }
+            encoding:
+              a: { explode: false }
+              b: { style: pipeDelimited, explode: false }
+              c: { contentType: text/plain }
+`;
+
+  it('url-encoded: explode false and delimited styles join an array in one field; the default repeats it', async () => {
+    expect(await delimitedOf('3.0.3', `          application/x-www-form-urlencoded:\n${FIELDS}`)).toEqual([
+      ['application/x-www-form-urlencoded', [['a', ','], ['b', '|']]],
+    ]);
+  });
+
+  it('multipart: style and explode count from OpenAPI 3.1 on, as the specification says', async () => {
+    expect(await delimitedOf('3.0.3', `          multipart/form-data:\n${FIELDS}`)).toEqual([['multipart/form-data', undefined]]);
+    expect(await delimitedOf('3.1.0', `          multipart/form-data:\n${FIELDS}`)).toEqual([['multipart/form-data', [['a', ','], ['b', '|']]]]);
+  });
+});

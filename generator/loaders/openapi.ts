@@ -7,6 +7,7 @@
  * without tags go to a service named after `info.title`.
  */
 import type {
+  FormSeparator,
   HttpMethod,
   HttpOperation,
   MediaContent,
@@ -24,7 +25,7 @@ import { SchemaError } from './diagnostics.js';
 import { camelCase, pascalCase, safeIdentifier, safeVariableName, UniqueNames } from './names.js';
 import { type At, detectFormat, docOf, type FileEntry, isObject, SchemaConverter } from './openapi-schema.js';
 import { childPointer, type DocumentStore, type SourceDocument } from './refs.js';
-import { collectionFormatStyle, formMediaTypes, mediaList, swaggerParameterSchema } from './swagger2.js';
+import { collectionFormatStyle, formMediaTypes, formSeparator, mediaList, swaggerParameterSchema } from './swagger2.js';
 
 type Json = Record<string, unknown>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -370,9 +371,14 @@ class OperationReader {
     // Open like any schema without `additionalProperties`: extra form fields are not an error.
     const type: TypeRef = { kind: 'object', properties, additionalProperties: true };
     const hasFile = form.some(({ raw }) => raw['type'] === 'file');
+    const delimited = new Map<string, FormSeparator>();
+    for (const { name, raw } of form) {
+      const separator = raw['type'] === 'array' ? formSeparator(raw['collectionFormat']) : undefined;
+      if (separator) delimited.set(name, separator);
+    }
     return {
       required: properties.some((p) => p.required),
-      contents: formMediaTypes(this.#consumes(op), hasFile).map((mediaType) => ({ mediaType, type })),
+      contents: formMediaTypes(this.#consumes(op), hasFile).map((mediaType) => ({ mediaType, type, ...(delimited.size > 0 ? { delimited } : {}) })),
     };
   }
 
@@ -388,10 +394,34 @@ class OperationReader {
     if (!isObject(content)) return [];
     return Object.entries(content).map(([mediaType, media]) => {
       const schema = isObject(media) ? media['schema'] : undefined;
-      return schema === undefined
-        ? { mediaType }
-        : { mediaType, type: this.#c.typeOf(schema, { doc: at.doc, pointer: childPointer(at.pointer, 'content', mediaType, 'schema') }) };
+      const delimited = isObject(media) ? this.#delimited(mediaType, media['encoding']) : undefined;
+      return {
+        mediaType,
+        ...(schema === undefined ? {} : { type: this.#c.typeOf(schema, { doc: at.doc, pointer: childPointer(at.pointer, 'content', mediaType, 'schema') }) }),
+        ...(delimited ? { delimited } : {}),
+      };
     });
+  }
+
+  /**
+   * The properties of a form body whose `encoding` sends an array in one field: `explode: false`
+   * (`style: form` joins with commas) or `spaceDelimited`/`pipeDelimited`. Style and explode
+   * describe url-encoded bodies; OpenAPI 3.1 extends them to multipart parts that set either.
+   */
+  #delimited(mediaType: string, encoding: unknown): ReadonlyMap<string, FormSeparator> | undefined {
+    const mime = mediaType.split(';')[0]!.trim().toLowerCase();
+    const multipart = mime === 'multipart/form-data';
+    if (!isObject(encoding) || (mime !== 'application/x-www-form-urlencoded' && !(multipart && this.#format === 'openapi-3.1'))) return undefined;
+    const out = new Map<string, FormSeparator>();
+    for (const [name, field] of Object.entries(encoding)) {
+      if (!isObject(field) || (multipart && field['style'] === undefined && field['explode'] === undefined)) continue;
+      const style = field['style'] ?? 'form';
+      const explode = field['explode'] ?? style === 'form';
+      if (explode !== false) continue;
+      const separator = style === 'form' ? ',' : style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : undefined;
+      if (separator) out.set(name, separator);
+    }
+    return out.size > 0 ? out : undefined;
   }
 
   #responses(op: Json, at: At): ResponseSpec[] {

@@ -1,10 +1,11 @@
 /**
  * @module
  * Swagger 2.0 specifics, mapped onto OpenAPI 3 shapes so that one converter serves both:
- * non-body parameters carry their schema inline, `collectionFormat` becomes `style`/`explode`,
+ * non-body parameters carry their schema inline, `collectionFormat` becomes `style`/`explode`
+ * (or a form field's separator),
  * `in: body` and `in: formData` become a request body, `produces` the response media types.
  */
-import type { Parameter } from '../model/model.js';
+import type { FormSeparator, Parameter } from '../model/model.js';
 
 type Json = Record<string, unknown>;
 
@@ -42,6 +43,26 @@ export function collectionFormatStyle(
       return { style: 'spaceDelimited', explode: false };
     case 'pipes':
       return { style: 'pipeDelimited', explode: false };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The separator of an array `formData` parameter sent in one field, by its `collectionFormat`
+ * (`csv` when absent); undefined for `multi` (one field per element) and formats that do not exist.
+ * @example formSeparator(undefined) // ','
+ */
+export function formSeparator(format: unknown): FormSeparator | undefined {
+  switch (format ?? 'csv') {
+    case 'csv':
+      return ',';
+    case 'ssv':
+      return ' ';
+    case 'tsv':
+      return '\t';
+    case 'pipes':
+      return '|';
     default:
       return undefined;
   }

@@ -161,7 +161,17 @@ export interface MediaContent {
   readonly mediaType: string;
   /** Absent when the schema gives no shape (then the payload is opaque). */
   readonly type?: TypeRef;
+  /**
+   * Form bodies: the array properties sent as one field holding every element, joined by the
+   * separator (OpenAPI 3 `encoding` with `explode: false` or a delimited style; Swagger 2.0
+   * `collectionFormat` other than `multi`, whose default is `csv`). Array properties not listed
+   * repeat the field once per element.
+   */
+  readonly delimited?: ReadonlyMap<string, FormSeparator>;
 }
+
+/** What joins the elements of an array sent in one form field: csv, ssv, tsv, pipes. */
+export type FormSeparator = ',' | ' ' | '\t' | '|';
 
 export interface ResponseSpec {
   /** HTTP status, or `'default'`. Ranges like `2XX` are kept as the string. */

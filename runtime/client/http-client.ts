@@ -42,6 +42,11 @@ export interface OperationSpec {
   readonly params: readonly ParamSpec[];
   /** Media type of the request body, when the operation has one. */
   readonly body?: string;
+  /**
+   * Form bodies: the array fields sent as one field, their elements joined by the separator
+   * (`{ tags: ',' }` sends `tags=a,b`); other arrays repeat the field once per element.
+   */
+  readonly delimited?: Readonly<Record<string, string>>;
   /** `Accept` header: the success response's media types. */
   readonly accept?: string;
 }
@@ -95,7 +100,7 @@ export class HttpClient {
     const url = `${this.#baseUrl}${path}${search ? `?${search}` : ''}`;
     let body: BodyInit | undefined;
     if (op.body !== undefined && values.body !== undefined) {
-      body = encodeBody(op.body, values.body);
+      body = encodeBody(op.body, values.body, op.delimited);
       // FormData sets its own multipart boundary.
       if (!(body instanceof FormData)) headers.set('content-type', op.body);
     }
@@ -103,11 +108,11 @@ export class HttpClient {
   }
 }
 
-function encodeBody(mediaType: string, value: unknown): BodyInit {
+function encodeBody(mediaType: string, value: unknown, delimited: OperationSpec['delimited']): BodyInit {
   if (mediaType === 'application/json' || mediaType.endsWith('+json')) return JSON.stringify(value);
   if (mediaType === 'application/x-www-form-urlencoded') {
     const form = new URLSearchParams();
-    for (const [key, item] of formEntries(value)) {
+    for (const [key, item] of formEntries(value, delimited)) {
       if (item instanceof Blob || item instanceof Uint8Array) throw new TypeError(`${key}: a file cannot be sent as application/x-www-form-urlencoded`);
       form.append(key, scalarText(item));
     }
@@ -115,7 +120,7 @@ function encodeBody(mediaType: string, value: unknown): BodyInit {
   }
   if (mediaType.startsWith('multipart/')) {
     const form = new FormData();
-    for (const [key, item] of formEntries(value)) {
+    for (const [key, item] of formEntries(value, delimited)) {
       if (item instanceof Blob) form.append(key, item);
       else if (item instanceof Uint8Array) form.append(key, new Blob([item as Uint8Array<ArrayBuffer>]), key);
       // OpenAPI's default content type for an object property of a multipart body.
@@ -133,10 +138,13 @@ function encodeBody(mediaType: string, value: unknown): BodyInit {
  * The fields of a form body as OpenAPI serializes them by default (`form`, `explode`): an array is
  * one field per element, a missing or `null` value no field at all (a form has no way to say null).
  */
-function formEntries(value: unknown): [string, unknown][] {
+function formEntries(value: unknown, delimited: OperationSpec['delimited']): [string, unknown][] {
   const entries: [string, unknown][] = [];
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    for (const item of Array.isArray(v) ? v : [v]) if (item !== undefined && item !== null) entries.push([key, item]);
+    const separator = delimited && Object.hasOwn(delimited, key) ? delimited[key] : undefined;
+    // A delimited array is one field, even when empty (the server reads `tags=` as no elements).
+    if (separator !== undefined && Array.isArray(v)) entries.push([key, v.filter((item) => item !== undefined && item !== null).map(scalarText).join(separator)]);
+    else for (const item of Array.isArray(v) ? v : [v]) if (item !== undefined && item !== null) entries.push([key, item]);
   }
   return entries;
 }

@@ -13,7 +13,7 @@ export {
 } from '../rest/index.js';
 export type { HandlerResult, ValidateFunction } from '../rest/index.js';
 export { formBody } from '../rest/index.js';
-export type { FormBodyOptions, FormField, FormFields, FormFieldType } from '../rest/index.js';
+export type { FormBodyOptions, FormField, FormFields, FormFieldType, FormSeparator } from '../rest/index.js';
 
 /**
  * `@Context()` injects Hono's `Context`; the same name is its type, so generated

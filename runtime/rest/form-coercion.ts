@@ -24,8 +24,15 @@ import type { ParamOptions, ValidateFunction, ValidationErrorObject, ValueReader
  */
 export type FormFieldType = 'string' | 'integer' | 'number' | 'boolean' | 'file' | 'json' | 'any';
 
-/** A field's type, or `[type]` for an array: one element per repeated field (OpenAPI's `form` + `explode`). */
-export type FormField = FormFieldType | readonly [FormFieldType];
+/** What separates the elements of an array sent in one field: `,` (csv), ` ` (ssv), `\t` (tsv) or `|` (pipes). */
+export type FormSeparator = ',' | ' ' | '\t' | '|';
+
+/**
+ * A field's type; `[type]` for an array sent as one field per element (OpenAPI's default `form` +
+ * `explode`, Swagger 2.0's `collectionFormat: multi`); `[type, separator]` for an array sent in one
+ * field, its elements joined by `separator` (`explode: false`; Swagger 2.0's default `csv`).
+ */
+export type FormField = FormFieldType | readonly [FormFieldType] | readonly [FormFieldType, FormSeparator];
 
 /** Fields by their name in the form. Fields not listed are kept as sent (repeated ones as arrays). */
 export type FormFields = Readonly<Record<string, FormField>>;
@@ -98,6 +105,10 @@ export class FormBodyReader implements ValueReader {
     for (const [name, field] of this.#fields) {
       const type = typeof field === 'string' ? field : field[0];
       if (!FIELD_TYPES.has(type)) throw new TypeError(`formBody: field '${name}' has unknown type '${String(type)}' (use ${[...FIELD_TYPES].join(', ')}, or [type] for an array)`);
+      const separator = typeof field === 'string' ? undefined : field[1];
+      if (separator !== undefined && !SEPARATORS.has(separator)) {
+        throw new TypeError(`formBody: field '${name}' has unknown separator ${JSON.stringify(separator)} (use ',', ' ', '\\t' or '|')`);
+      }
     }
     this.#failures = failures;
   }
@@ -122,7 +133,10 @@ export class FormBodyReader implements ValueReader {
       declared.add(name);
       const sent = Object.hasOwn(form, name) ? form[name] : undefined;
       if (sent === undefined) continue;
-      const values = Array.isArray(sent) ? (sent as readonly (string | File)[]) : [sent as string | File];
+      let values = Array.isArray(sent) ? (sent as readonly (string | File)[]) : [sent as string | File];
+      // A delimited array: each text value holds elements (an empty one none, as in a query).
+      const separator = typeof field === 'string' ? undefined : field[1];
+      if (separator !== undefined) values = values.flatMap((v): (string | File)[] => (typeof v !== 'string' ? [v] : v === '' ? [] : v.split(separator)));
       const value = typeof field === 'string' ? await single(field, values, pointer(name), failed) : await list(field[0], values, pointer(name), failed);
       if (value !== ABSENT) setOwn(out, name, value);
     }
@@ -133,6 +147,7 @@ export class FormBodyReader implements ValueReader {
 }
 
 const FIELD_TYPES: ReadonlySet<string> = new Set<FormFieldType>(['string', 'integer', 'number', 'boolean', 'file', 'json', 'any']);
+const SEPARATORS: ReadonlySet<string> = new Set<FormSeparator>([',', ' ', '\t', '|']);
 
 /** Marks a field left out: an empty number, boolean, JSON or file input is what HTML forms send for "nothing". */
 const ABSENT: unique symbol = Symbol('absent');

@@ -38,7 +38,7 @@ export type { ErrorBody, Violation, ViolationLocation } from './errors.js';
 export { SeparatedBy, Matrix, conversion } from './convert/conversions.js';
 export { ConversionError } from './convert/convert.js';
 export { formBody } from './form-coercion.js';
-export type { FormBodyOptions, FormField, FormFields, FormFieldType } from './form-coercion.js';
+export type { FormBodyOptions, FormField, FormFields, FormFieldType, FormSeparator } from './form-coercion.js';
 export { catching } from './hono/catch.js';
 export { restGetPath } from './hono/bind.js';
 export { RestRouter, createRestRouter, pushContext } from './router.js';

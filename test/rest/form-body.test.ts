@@ -61,6 +61,18 @@ describe('formBody by hand', () => {
     expect(await reader.read('n=1&toString=a', undefined as never)).toEqual({ n: 1, toString: ['a'] });
   });
 
+  it('splits delimited arrays (csv, pipes, …) and converts each element, an empty field giving none', async () => {
+    const reader = formBody({ ids: ['integer', ','], tags: ['string', '|'], none: ['integer', ','] }).reader!;
+    expect(await reader.read('ids=1,2,3&tags=a|b&none=', undefined as never)).toEqual({ ids: [1, 2, 3], tags: ['a', 'b'], none: [] });
+    // Sent repeated anyway: every field's elements, in order.
+    expect(await reader.read('ids=1,2&ids=3', undefined as never)).toEqual({ ids: [1, 2, 3] });
+    const checked = formBody({ ids: ['integer', ','] });
+    const body = await checked.reader!.read('ids=1,x', undefined as never);
+    expect(checked.validate!(body)).toBe(false);
+    expect(checked.validate!.errors).toMatchObject([{ instancePath: '/ids/1', message: 'must be an integer, got "x"' }]);
+    expect(() => formBody({ ids: ['integer', ';' as never] })).toThrow("formBody: field 'ids' has unknown separator \";\"");
+  });
+
   it('leaves JSON bodies to the JSON reader', async () => {
     const r = await call(app, 'POST', '/f/order', { json: { qty: 'as sent' } });
     expect(r.status).toBe(200);
