@@ -350,8 +350,10 @@ export class SchemaConverter {
           items: schema['items'] === undefined ? { kind: 'unknown' } : this.typeOf(schema['items'], { doc: at.doc, pointer: childPointer(at.pointer, 'items') }),
           ...(constraints ? { constraints } : {}),
         };
-      case 'string':
-        return { kind: 'scalar', scalar: 'string', ...(format ? { format } : {}), ...(constraints ? { constraints } : {}) };
+      case 'string': {
+        const binary = format === undefined && isBinaryContent(schema);
+        return { kind: 'scalar', scalar: 'string', ...(binary ? { format: 'binary' } : format ? { format } : {}), ...(constraints ? { constraints } : {}) };
+      }
       case 'file':
         // Swagger 2.0 `type: file` (formData uploads): a binary string, as OpenAPI 3 spells it.
         return { kind: 'scalar', scalar: 'string', format: 'binary' };
@@ -806,3 +808,23 @@ export class SchemaConverter {
     };
   }
 }
+
+/**
+ * OpenAPI 3.1 spells a file as a string with `contentMediaType` (what FastAPI writes for
+ * `UploadFile`) where 3.0 wrote `format: binary`: raw bytes, unless `contentEncoding` (`base64`,
+ * …) makes them text or the media type is itself text (`text/*`, JSON, XML, YAML, …).
+ *
+ * @example
+ * isBinaryContent({ type: 'string', contentMediaType: 'image/png' }); // true
+ * isBinaryContent({ type: 'string', contentMediaType: 'application/json' }); // false: JSON text
+ */
+function isBinaryContent(schema: Json): boolean {
+  const media = schema['contentMediaType'];
+  if (typeof media !== 'string' || schema['contentEncoding'] !== undefined) return false;
+  const mime = media.split(';')[0]!.trim().toLowerCase();
+  return !(TEXT_MEDIA.test(mime) || TEXT_MEDIA_EXACT.has(mime));
+}
+
+/** Media types whose content is text: `text/*`, and JSON, XML or YAML by any name. */
+const TEXT_MEDIA = /^text\/|[/+](json|xml|yaml)$/;
+const TEXT_MEDIA_EXACT: ReadonlySet<string> = new Set(['application/x-www-form-urlencoded', 'application/javascript', 'application/x-yaml']);

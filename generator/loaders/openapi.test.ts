@@ -828,3 +828,35 @@ describe('form encodings', () => {
     expect(await delimitedOf('3.1.0', `          multipart/form-data:\n${FIELDS}`)).toEqual([['multipart/form-data', [['a', ','], ['b', '|']]]]);
   });
 });
+
+describe('contentMediaType (OpenAPI 3.1)', () => {
+  it('reads a string of non-text content without contentEncoding as binary, like format: binary', async () => {
+    const dir = await writeSchemas({
+      'c.yaml': `openapi: 3.1.0
+info: { title: C, version: '1' }
+paths: {}
+components:
+  schemas:
+    Upload:
+      type: object
+      properties:
+        file: { type: string, contentMediaType: application/octet-stream }
+        photo: { type: string, contentMediaType: 'image/png; q=1' }
+        meta: { type: string, contentMediaType: application/json }
+        vcard: { type: string, contentMediaType: application/vcard+json }
+        page: { type: string, contentMediaType: text/html }
+        encoded: { type: string, contentMediaType: image/png, contentEncoding: base64 }
+        dated: { type: string, format: date, contentMediaType: image/png }
+`,
+    });
+    try {
+      const [file] = await loadSchemas([`${dir}/c.yaml`], { root: dir });
+      const upload = plain(file!.types[0]) as { fields: { name: string; type: { format?: string } }[] };
+      expect(upload.fields.map((f) => [f.name, f.type.format])).toEqual([
+        ['file', 'binary'], ['photo', 'binary'], ['meta', undefined], ['vcard', undefined], ['page', undefined], ['encoded', undefined], ['dated', 'date'],
+      ]);
+    } finally {
+      await removeSchemas(dir);
+    }
+  });
+});

@@ -44,6 +44,7 @@ paths:
                 vets: { type: array, items: { $ref: '#/components/schemas/Owner' } }
                 kind: { type: string, enum: [cat, dog] }
                 codes: { type: array, items: { type: integer } }
+                certificate: { type: string, contentMediaType: application/pdf }
             encoding:
               codes: { style: form, explode: false }
       responses:
@@ -312,6 +313,13 @@ describe('generated clients round-trip form bodies', () => {
     expect(await (input.body!.photo as File).text()).toBe(await photo.text());
   });
 
+  it('multipart: a string with a contentMediaType (OpenAPI 3.1\'s spelling of a file) travels as a file part', async () => {
+    await shelter.createPet({ body: { name: 'Rex', age: 3, photo: PHOTO(), certificate: new Blob(['%PDF'], { type: 'application/pdf' }) } });
+    expect(await (calls.at(-1)!.input.body!.certificate as File).text()).toBe('%PDF');
+    const text = await post('/pets', pet({ name: 'Rex', age: '3', photo: PHOTO(), certificate: 'not a file' }));
+    expect(text.json).toMatchObject({ violations: [{ location: 'body', name: '/certificate', message: 'must be an uploaded file' }] });
+  });
+
   it('url-encoded: typed values, and a client-side 400 surfaces as ApiError', async () => {
     await shelter.searchPets({ body: { q: 'rex', limit: 2, exact: false, kinds: ['dog'], filter: { minAge: 1 } } });
     expect(calls.at(-1)!.input.body).toEqual({ q: 'rex', limit: 2, exact: false, kinds: ['dog'], filter: { minAge: 1 } });
@@ -351,9 +359,10 @@ export const pets: Pick<PetsApi, 'createPet'> = {
   async createPet({ body }: CreatePetInput) {
     const years: number = body.age;
     const photo: Blob = body.photo;
+    const certificate: Blob | undefined = body.certificate;
     const tags: string[] | undefined = body.tags;
     const owner: string | undefined = body.owner?.name;
-    void [years, photo, tags, owner];
+    void [years, photo, certificate, tags, owner];
   },
 };
 export const count = (input: UploadInput): number => input.body.count;
