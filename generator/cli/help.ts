@@ -61,4 +61,5 @@ Environment:
   LOOM_DEBUG=1             Print stack traces for unexpected errors, and say why bin/loom.js runs the sources.
   LOOM_CACHE=0             Do not reuse compiled validators from node_modules/.cache/loom.
   LOOM_DIST=0              Run the TypeScript sources (through tsx) even when dist/ is up to date.
+  LOOM_V8_DEFAULTS=1       Keep V8's default optimization budget (Loom raises it: less compile work on 2 cores).
 `;
