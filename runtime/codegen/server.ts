@@ -9,7 +9,7 @@ import { Context as ContextDecorator } from '../rest/index.js';
 export {
   BeanParam, BodyParam, Consumes, CookieParam, DefaultValue, DELETE, FormParam, GET, HEAD, Header, HeaderParam,
   MatrixParam, OPTIONS, PATCH, Path, PathParam, POST, Produces, PUT, QueryParam, Raw, RouteOrder, Status, TRACE,
-  BadRequestError, HttpError, Response, RestResponse, createRestRouter,
+  BadRequestError, CatchWith, HttpError, Response, RestResponse, createRestRouter,
 } from '../rest/index.js';
 export type { HandlerResult, ValidateFunction } from '../rest/index.js';
 export { formBody } from '../rest/index.js';
@@ -22,7 +22,7 @@ export type { FormBodyOptions, FormField, FormFields, FormFieldType, FormSeparat
 export const Context = ContextDecorator;
 export type Context = HonoContext;
 
-export { addGrpcService, connectRoutes, RpcError } from '../rpc/index.js';
+export { addGrpcService, CONNECT_ERRORS, connectCall, connectMessage, connectRoutes, connectUnimplemented, RpcError } from '../rpc/index.js';
 export type {
   ConnectApp, ConnectRoutesOptions, GrpcServer, GrpcServiceOptions, RpcContext, RpcServiceDescriptor, RpcServiceImpl,
 } from '../rpc/index.js';

@@ -77,6 +77,11 @@ export interface Conversion {
 /** Reads a request string (a parameter value or the body text) into a value. */
 export interface ValueReader<T = unknown> {
   read(value: string, c: Context): T | Promise<T>;
+  /**
+   * For binary formats (protobuf, images): when present, a body this reader reads is taken as
+   * bytes, empty ones included, and handed here instead of to `read`.
+   */
+  readBytes?(bytes: Uint8Array, c: Context): T | Promise<T>;
   /** Mime types this reader serves when registered by mime (body only). */
   readonly consumes?: readonly string[];
   /** The type it produces, checked against the parameter's `type` at registration. */

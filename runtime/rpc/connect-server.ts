@@ -69,65 +69,97 @@ export function connectHandler(
   self: unknown,
   options: ConnectRoutesOptions = {},
 ): (request: Request) => Promise<Response> {
-  const { authorize, onError, requireProtocolVersion = false } = options;
+  const { requireProtocolVersion = false } = options;
   const input = method.input;
-  const output = method.output;
   // Known at registration: such a method answers every request with the same error.
   if (method.clientStreaming || method.serverStreaming) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is a streaming method; use gRPC`));
   if (!fn) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is not implemented`));
   const bound = fn.bind(self);
   return async function connectUnary(request: Request): Promise<Response> {
-    let ctx: RpcContext | undefined;
     try {
       const headers = request.headers;
       const binary = encodingOf(headers.get('content-type'));
-      if (binary === undefined) {
-        return errorResponse(new RpcError('invalid_argument', `unsupported content type ${headers.get('content-type') ?? '(none)'}; use application/json or application/proto`), 415, { 'accept-post': 'application/json, application/proto' });
-      }
-      const version = headers.get('connect-protocol-version');
-      if (version !== null ? version !== '1' : requireProtocolVersion) {
-        throw new RpcError('invalid_argument', `connect-protocol-version must be "1", got ${version === null ? 'none' : JSON.stringify(version)}`);
-      }
-      const encoding = headers.get('content-encoding');
-      if (encoding !== null && encoding !== 'identity') {
-        throw new RpcError('unimplemented', `content-encoding ${encoding} is not supported`);
-      }
-      const timeout = parseTimeout(headers.get('connect-timeout-ms'));
-      let message: unknown;
-      if (binary) message = input.decode(new Uint8Array(await request.arrayBuffer()));
-      else message = input.fromJson(parseJson(await request.text(), input.typeName));
-
-      let signal: AbortSignal = request.signal;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let deadline: Promise<never> | undefined;
-      if (timeout !== undefined) {
-        const controller = new AbortController();
-        signal = AbortSignal.any([request.signal, controller.signal]);
-        deadline = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            const error = new RpcError('deadline_exceeded', `deadline of ${timeout} ms exceeded`);
-            controller.abort(error);
-            reject(error);
-          }, timeout);
-        });
-      }
-      // Both parts exist already, so a plain object (gRPC builds them lazily: `GrpcCallContext`).
-      ctx = { method, protocol: 'connect', headers, signal };
-      try {
-        if (authorize) await authorize(ctx);
-        const pending = bound(message, ctx);
-        const result = deadline ? await Promise.race([pending, deadline]) : await pending;
-        if (binary) return new Response(output.encode(result as never) as Uint8Array<ArrayBuffer>, { status: 200, headers: PROTO_HEADERS });
-        return new Response(JSON.stringify(output.toJson(result as never)), { status: 200, headers: JSON_HEADERS });
-      } finally {
-        if (timer !== undefined) clearTimeout(timer);
-      }
+      if (binary === undefined) return unsupportedContentType(headers.get('content-type'));
+      checkProtocolHeaders(headers, requireProtocolVersion);
+      const message = binary ? input.decode(new Uint8Array(await request.arrayBuffer())) : decodeJson(input, await request.text());
+      return await runUnary(method, bound, message, binary, headers, request.signal, options);
     } catch (error) {
-      const rpc = toRpcError(error);
-      if (rpc !== error && onError && ctx) onError(error, ctx);
-      return errorResponse(rpc);
+      return errorResponse(toRpcError(error));
     }
   };
+}
+
+/**
+ * One unary call after its message is decoded: the deadline of `Connect-Timeout-Ms`, `authorize`,
+ * the handler, and the answer in the request's encoding. Throws an `RpcError` for anything that
+ * went wrong (an unexpected error is reported to `onError` first, and becomes `internal`).
+ */
+export async function runUnary(
+  method: AnyMethod,
+  call: UnaryHandler,
+  message: unknown,
+  binary: boolean,
+  headers: Headers,
+  requestSignal: AbortSignal,
+  options: RpcServerOptions,
+): Promise<Response> {
+  const timeout = parseTimeout(headers.get('connect-timeout-ms'));
+  let signal = requestSignal;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let deadline: Promise<never> | undefined;
+  if (timeout !== undefined) {
+    const controller = new AbortController();
+    signal = AbortSignal.any([requestSignal, controller.signal]);
+    deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new RpcError('deadline_exceeded', `deadline of ${timeout} ms exceeded`);
+        controller.abort(error);
+        reject(error);
+      }, timeout);
+    });
+  }
+  // Both parts exist already, so a plain object (gRPC builds them lazily: `GrpcCallContext`).
+  const ctx: RpcContext = { method, protocol: 'connect', headers, signal };
+  try {
+    if (options.authorize) await options.authorize(ctx);
+    const pending = call(message, ctx);
+    const result = deadline ? await Promise.race([pending, deadline]) : await pending;
+    const output = method.output;
+    if (binary) return new Response(output.encode(result as never) as Uint8Array<ArrayBuffer>, { status: 200, headers: PROTO_HEADERS });
+    return new Response(JSON.stringify(output.toJson(result as never)), { status: 200, headers: JSON_HEADERS });
+  } catch (error) {
+    const rpc = toRpcError(error);
+    if (rpc !== error && options.onError) options.onError(error, ctx);
+    throw rpc;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+/** `Connect-Protocol-Version` (when sent, or when required) and `Content-Encoding` (identity only). */
+export function checkProtocolHeaders(headers: Headers, requireProtocolVersion: boolean): void {
+  const version = headers.get('connect-protocol-version');
+  if (version !== null ? version !== '1' : requireProtocolVersion) {
+    throw new RpcError('invalid_argument', `connect-protocol-version must be "1", got ${version === null ? 'none' : JSON.stringify(version)}`);
+  }
+  const encoding = headers.get('content-encoding');
+  if (encoding !== null && encoding !== 'identity') {
+    throw new RpcError('unimplemented', `content-encoding ${encoding} is not supported`);
+  }
+}
+
+/** The 415 a request that is neither JSON nor binary protobuf gets. */
+export function unsupportedContentType(contentType: string | null): Response {
+  return errorResponse(
+    new RpcError('invalid_argument', `unsupported content type ${contentType ?? '(none)'}; use application/json or application/proto`),
+    415,
+    { 'accept-post': 'application/json, application/proto' },
+  );
+}
+
+/** A message from its JSON text; malformed JSON is `invalid_argument`. */
+export function decodeJson(input: AnyMethod['input'], text: string): unknown {
+  return input.fromJson(parseJson(text, input.typeName));
 }
 
 /** A handler that answers every request with `error`, for methods Connect cannot serve. */
@@ -138,7 +170,7 @@ function refuse(error: RpcError): (request: Request) => Promise<Response> {
 }
 
 /** `true` for binary, `false` for JSON, `undefined` for anything else. */
-function encodingOf(contentType: string | null): boolean | undefined {
+export function encodingOf(contentType: string | null): boolean | undefined {
   if (contentType === null) return undefined;
   const semi = contentType.indexOf(';');
   const mime = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();

@@ -7,6 +7,7 @@ export { createCodecRegistry } from './codec.js';
 export type { CodecRegistry } from './codec.js';
 export { connectHandler, connectRoutes, errorResponse } from './connect-server.js';
 export type { ConnectApp, ConnectRoutesOptions } from './connect-server.js';
+export { CONNECT_ERRORS, connectCall, connectMessage, connectUnimplemented } from './connect-decorated.js';
 export { createConnectClient } from './connect-client.js';
 export type { ConnectClientOptions } from './connect-client.js';
 export { addGrpcService } from './grpc-server.js';

@@ -30,6 +30,13 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
     throw new BadRequestError([{ location: 'body', name: 'body', message: `cannot be read: ${errorMessage(e)}` }]);
   };
   const read = async (x: Exchange, reader: ValueReader): Promise<unknown> => {
+    if (reader.readBytes) {
+      try {
+        return await reader.readBytes(new Uint8Array(await x.c.req.arrayBuffer()), x.c);
+      } catch (e) {
+        return unreadable(e);
+      }
+    }
     const text = await x.c.req.text();
     if (text === '') return undefined;
     try {
