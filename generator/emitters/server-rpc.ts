@@ -1,12 +1,13 @@
 /**
  * @module
  * The RPC half of the `server` emitter: per proto service, the `SystemService`
- * interface a handler implements and two binders, one for Connect on Hono and
- * one for a grpc-js server, both over the descriptor in `X.codec.ts`.
+ * interface a handler implements, the `SystemRoutes` class binding it to Connect
+ * through the decorator runtime, and two plain binders, one for Connect on Hono
+ * and one for a grpc-js server, all over the descriptor in `X.codec.ts`.
  */
 import type { EmitContext } from '../emit.js';
 import type { Service } from '../model/model.js';
-import { importSymbol } from '../printer/generated-file.js';
+import { importSymbol, jsDocText } from '../printer/generated-file.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
 import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, serviceDescriptorName } from './rpc-names.js';
 import { globalTypeName } from './types-render.js';
@@ -44,9 +45,11 @@ export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitCon
   f.print('}');
   f.print();
 
-  // Connect is bound with `connectRoutes` rather than through the decorator runtime: the
-  // protocol needs the raw body in two encodings, its own error shape and deadline header,
-  // which a dedicated fetch handler does in one pass with nothing to look up per request.
+  printConnectRoutesClass(f, service, ctx, iface, descriptor);
+  f.print();
+
+  // The lean binding: one fetch handler per method, nothing looked up per request (what the
+  // server mounts); the routes class above serves the same protocol through the decorators.
   f.jsDoc([
     `Serves a ${iface} over the Connect protocol (\`POST /${service.fullName}/<Method>\`, JSON and binary).`,
     'Mount the returned app with `app.route(\'/\', …)`.',
@@ -62,4 +65,93 @@ export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitCon
   f.print('  ', importSymbol('addGrpcService', RUNTIME), '(server, ', descriptor, ', impl, options);');
   f.print('}');
   f.print();
+}
+
+/** `SystemRoutes` */
+export function connectRoutesClassName(service: Service): string {
+  return `${service.localName}Routes`;
+}
+
+/** View model of `templates/server/connect-routes-class.hbs`: every string final, the template only loops. */
+export interface ConnectRoutesClassView {
+  readonly jsDoc: string;
+  /** `@Path('/v1alpha1.System')`, `@CatchWith(CONNECT_ERRORS)`. */
+  readonly classDecorators: readonly string[];
+  readonly className: string;
+  readonly apiName: string;
+  readonly optionsType: string;
+  readonly methods: readonly ConnectRouteMethodView[];
+}
+
+export interface ConnectRouteMethodView {
+  /** Indented JSDoc, or empty. */
+  readonly jsDoc: string;
+  /** `@POST`, `@Path('/GetService')`, `@Consumes('application/json', 'application/proto')`. */
+  readonly decorators: readonly string[];
+  readonly name: string;
+  /** Decorated parameters, without the trailing comma. */
+  readonly params: readonly string[];
+  readonly returnType: string;
+  /** The statements of the method, one per line. */
+  readonly body: readonly string[];
+}
+
+/**
+ * The service as a routes class of Loom's decorator runtime: one `@POST` route per RPC at
+ * `/<package>.<Service>/<Method>`, the request message as its `@BodyParam` (JSON or binary), and
+ * Connect's error shape for every failure. Streaming RPCs answer `unimplemented` (Connect serves
+ * unary calls; gRPC serves them all).
+ */
+function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitContext, iface: string, descriptor: Printable): void {
+  const decorator = (name: string, ...args: Printable[]) => f.text('@', importSymbol(name, RUNTIME), ...(args.length > 0 ? ['(', ...args, ')'] : []));
+  const Context = importSymbol('Context', RUNTIME);
+  const response = globalTypeName('Response', service.parent);
+  const className = f.declare(connectRoutesClassName(service));
+  const methods = rpcOperations(service).map((op): ConnectRouteMethodView => {
+    const method = f.text(descriptor, '.methods.', op.localName);
+    const streaming = op.clientStreaming || op.serverStreaming;
+    const tags = [rpcGeneratedFrom(op)];
+    if (op.deprecated) tags.unshift('@deprecated');
+    return {
+      jsDoc: jsDocText(op.doc, tags, '  '),
+      decorators: [
+        decorator('POST'),
+        decorator('Path', f.string(`/${op.name}`)),
+        ...(streaming ? [] : [decorator('Consumes', f.string('application/json'), ', ', f.string('application/proto'))]),
+      ],
+      name: op.localName,
+      params: streaming
+        ? []
+        : [
+          f.text(decorator('BodyParam', importSymbol('connectMessage', RUNTIME), '(', method, ')'), ' request: ', messageTypeSymbol(op.input, ctx)),
+          f.text(decorator('Context'), '() ctx: ', Context),
+        ],
+      returnType: streaming ? 'never' : `Promise<${response}>`,
+      body: streaming
+        ? [f.text('return ', importSymbol('connectUnimplemented', RUNTIME), '(', method, ');')]
+        : [
+          f.text('const method = ', method, ';'),
+          f.text('return ', importSymbol('connectCall', RUNTIME), '(method, ctx, request, this.options, (message, rpc) => this.api.', op.localName, '(message, rpc));'),
+        ],
+    };
+  });
+  const view: ConnectRoutesClassView = {
+    jsDoc: jsDocText(
+      [
+        `Binds a ${iface} to Connect routes through Loom's decorators (\`POST /${service.fullName}/<Method>\`,`,
+        `JSON and binary), to register on a \`RestRouter\` beside other routes classes and decorate further.`,
+        `\`${service.localName.charAt(0).toLowerCase() + service.localName.slice(1)}ConnectRoutes\` serves the same protocol without the decorator runtime.`,
+      ].join('\n'),
+      ['@example', `createRestRouter().register(new ${className}(new ${service.localName}Handler()));`],
+    ),
+    classDecorators: [
+      decorator('Path', f.string(`/${service.fullName}`)),
+      decorator('CatchWith', importSymbol('CONNECT_ERRORS', RUNTIME)),
+    ],
+    className,
+    apiName: iface,
+    optionsType: f.text(importSymbol('ConnectRoutesOptions', RUNTIME, { typeOnly: true })),
+    methods,
+  };
+  f.printBlock(ctx.options.templates.render('server/connect-routes-class', view));
 }

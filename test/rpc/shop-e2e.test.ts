@@ -6,6 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import { Hono } from 'hono';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRestRouter } from '../../runtime/rest/index.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
 import type { RpcContext } from '../../runtime/rpc/types.js';
 import { generateInline } from '../client/generate.js';
@@ -50,6 +51,7 @@ let cleanup: () => void;
 let app: Hono;
 let grpcServer: grpc.Server;
 let grpcAddress: string;
+let serverModule: { ShopRoutes: new (impl: object) => object };
 let clientModule: {
   createShopConnectClient(options: { baseUrl: string; binary?: boolean; fetch?: typeof fetch }): ShopClient;
   createShopGrpcClient(address: string): ShopClient & { close(): void };
@@ -86,6 +88,7 @@ beforeAll(async () => {
   dir = generated.dir;
   cleanup = generated.cleanup;
   const server = await import(/* @vite-ignore */ join(dir, 'demo/v1/shop.server.ts'));
+  serverModule = server;
   clientModule = await import(/* @vite-ignore */ join(dir, 'demo/v1/shop.client.ts'));
   app = new Hono();
   app.route('/', server.shopConnectRoutes(impl));
@@ -222,5 +225,18 @@ describe('shop over Connect and gRPC', () => {
     const response = await app.request('/demo.v1.Shop/Watch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(response.status).toBe(501);
     expect(await response.json()).toEqual({ code: 'unimplemented', message: 'demo.v1.Shop/Watch is a streaming method; use gRPC' });
+  });
+
+  it('serves the same through the generated routes class on the decorator runtime', async () => {
+    const routes = createRestRouter().register(new serverModule.ShopRoutes(impl)).app();
+    const fetchRoutes: typeof fetch = async (input, init) => routes.request(input instanceof Request ? input : String(input), init);
+    for (const binary of [false, true]) {
+      const client = clientModule.createShopConnectClient({ baseUrl: 'http://shop', binary, fetch: fetchRoutes });
+      expect(await client.mix(paint)).toEqual({ ...paint, tags: ['warm', 'connect'] });
+    }
+    for (const method of ['Watch', 'Upload', 'Chat']) {
+      const response = await routes.request(`/demo.v1.Shop/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect([response.status, await response.json()]).toEqual([501, { code: 'unimplemented', message: `demo.v1.Shop/${method} is a streaming method; use gRPC` }]);
+    }
   });
 });

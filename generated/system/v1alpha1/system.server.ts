@@ -3,7 +3,19 @@
 // Do not edit: run `loom generate` to change this file.
 /* eslint-disable */
 
-import { addGrpcService, connectRoutes } from '../../../runtime/codegen/server.js';
+import {
+  BodyParam,
+  CONNECT_ERRORS,
+  CatchWith,
+  Consumes,
+  Context,
+  POST,
+  Path,
+  addGrpcService,
+  connectCall,
+  connectMessage,
+  connectRoutes,
+} from '../../../runtime/codegen/server.js';
 import type {
   ConnectApp,
   ConnectRoutesOptions,
@@ -57,6 +69,91 @@ export interface SystemService {
    * @generated from rpc v1alpha1.System.GetService
    */
   getService(request: GetServiceRequest, ctx: RpcContext): Promise<GetServiceResponse>;
+}
+
+/**
+ * Binds a SystemService to Connect routes through Loom's decorators (`POST /v1alpha1.System/<Method>`,
+ * JSON and binary), to register on a `RestRouter` beside other routes classes and decorate further.
+ * `systemConnectRoutes` serves the same protocol without the decorator runtime.
+ *
+ * @example
+ * createRestRouter().register(new SystemRoutes(new SystemHandler()));
+ */
+@Path('/v1alpha1.System')
+@CatchWith(CONNECT_ERRORS)
+export class SystemRoutes {
+  constructor(
+    private readonly api: SystemService,
+    private readonly options: ConnectRoutesOptions = {},
+  ) {}
+
+  /**
+   * GetBIOSSerialNumber returns the device's serial number
+   *
+   * @generated from rpc v1alpha1.System.GetBIOSSerialNumber
+   */
+  @POST
+  @Path('/GetBIOSSerialNumber')
+  @Consumes('application/json', 'application/proto')
+  getBIOSSerialNumber(
+    @BodyParam(connectMessage(SystemServiceDescriptor.methods.getBIOSSerialNumber)) request: GetBIOSSerialNumberRequest,
+    @Context() ctx: Context,
+  ): Promise<Response> {
+    const method = SystemServiceDescriptor.methods.getBIOSSerialNumber;
+    return connectCall(method, ctx, request, this.options, (message, rpc) => this.api.getBIOSSerialNumber(message, rpc));
+  }
+
+  /**
+   * StartService starts a Windows service
+   * NOTE: This method affects global node state and should only be used
+   * with consideration to other CSI drivers that run concurrently.
+   *
+   * @generated from rpc v1alpha1.System.StartService
+   */
+  @POST
+  @Path('/StartService')
+  @Consumes('application/json', 'application/proto')
+  startService(
+    @BodyParam(connectMessage(SystemServiceDescriptor.methods.startService)) request: StartServiceRequest,
+    @Context() ctx: Context,
+  ): Promise<Response> {
+    const method = SystemServiceDescriptor.methods.startService;
+    return connectCall(method, ctx, request, this.options, (message, rpc) => this.api.startService(message, rpc));
+  }
+
+  /**
+   * StopService stops a Windows service
+   * NOTE: This method affects global node state and should only be used
+   * with consideration to other CSI drivers that run concurrently.
+   *
+   * @generated from rpc v1alpha1.System.StopService
+   */
+  @POST
+  @Path('/StopService')
+  @Consumes('application/json', 'application/proto')
+  stopService(
+    @BodyParam(connectMessage(SystemServiceDescriptor.methods.stopService)) request: StopServiceRequest,
+    @Context() ctx: Context,
+  ): Promise<Response> {
+    const method = SystemServiceDescriptor.methods.stopService;
+    return connectCall(method, ctx, request, this.options, (message, rpc) => this.api.stopService(message, rpc));
+  }
+
+  /**
+   * GetService queries a Windows service state
+   *
+   * @generated from rpc v1alpha1.System.GetService
+   */
+  @POST
+  @Path('/GetService')
+  @Consumes('application/json', 'application/proto')
+  getService(
+    @BodyParam(connectMessage(SystemServiceDescriptor.methods.getService)) request: GetServiceRequest,
+    @Context() ctx: Context,
+  ): Promise<Response> {
+    const method = SystemServiceDescriptor.methods.getService;
+    return connectCall(method, ctx, request, this.options, (message, rpc) => this.api.getService(message, rpc));
+  }
 }
 
 /**
