@@ -71,6 +71,9 @@ describe('SystemRoutes on the decorator runtime', () => {
     expect(await post(served, 'GetService', '{"name":"alpha"}')).toMatchObject({
       status: 200, type: 'application/json', body: '{"displayName":"Alpha","startType":"AUTOMATIC","status":"RUNNING"}',
     });
+    expect(await post(served, 'StopService', '{"name":"alpha","force":true}', { 'content-type': 'application/json; charset=utf-8', 'connect-protocol-version': '1' })).toMatchObject({
+      status: 200, type: 'application/json', body: '{}',
+    });
     expect(await post(served, 'StopService', '{"name":"alpha"}')).toMatchObject({
       status: 400, body: '{"code":"failed_precondition","message":"dependent services running: beta"}',
     });
