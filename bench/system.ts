@@ -2,7 +2,9 @@
  * @module
  * System service throughput: GetService round trips per second over Connect JSON, Connect
  * binary and gRPC on the simulated host, each beside a minimal hand-written grpc-js server
- * (proto-loader, csi-proxy's proto, one `Map` lookup) measured in the same run.
+ * (proto-loader, csi-proxy's proto, one `Map` lookup) measured in the same run; and Connect JSON
+ * through the generated decorated routes class (`SystemRoutes` on a `RestRouter`) instead of
+ * `connectRoutes`.
  *
  * The servers run in a child process and the clients here, so that client and server each get
  * a core of a 2-core machine instead of sharing one event loop. Every target gets the same
@@ -30,6 +32,8 @@ const WARMUP_CALLS = 2_000;
 
 interface Ports {
   readonly connect: number;
+  /** The same Connect routes through the decorator runtime (the generated `SystemRoutes`). */
+  readonly decorated: number;
   readonly grpc: number;
   readonly baseline: number;
 }
@@ -56,6 +60,7 @@ export async function benchSystem(onProgress: (line: string) => void = console.l
     const targets: Record<string, Call> = {
       connect_json: connectCall(agent, ports.connect, 'application/json', Buffer.from('{"name":"db"}')),
       connect_binary: connectCall(agent, ports.connect, 'application/proto', Buffer.from([0x0a, 0x02, 0x64, 0x62])), // field 1 = "db"
+      connect_json_decorated: connectCall(agent, ports.decorated, 'application/json', Buffer.from('{"name":"db"}')),
       grpc: grpcCall(ours),
       baseline: grpcCall(baseline),
     };
@@ -76,6 +81,7 @@ export async function benchSystem(onProgress: (line: string) => void = console.l
       result('system.connect_json_vs_grpc_baseline', median(samples.connect_json!), base, 'req/s'),
       result('system.connect_binary_vs_grpc_baseline', median(samples.connect_binary!), base, 'req/s'),
       result('system.grpc_vs_grpc_baseline', median(samples.grpc!), base, 'req/s'),
+      result('system.connect_json_decorated_vs_grpc_baseline', median(samples.connect_json_decorated!), base, 'req/s'),
     ];
   } finally {
     for (const c of clients) c.close();
@@ -154,21 +160,28 @@ function serverPorts(child: ChildProcess): Promise<Ports> {
 
 /** The child process: Loom's System service on the simulated host, and the hand-written baseline. */
 async function serve(): Promise<void> {
-  const [{ Hono }, { createAdaptorServer }, { SimulatedHost }, { SystemHandler }, { serveSystemGrpc, systemConnectRoutes }] = await Promise.all([
+  const [{ Hono }, { createAdaptorServer }, { SimulatedHost }, { SystemHandler }, { serveSystemGrpc, systemConnectRoutes }, { SystemRoutes }, { createRestRouter }] = await Promise.all([
     import('hono'),
     import('@hono/node-server'),
     import('../runtime/system/simulated/simulated-host.js'),
     import('../runtime/system/system-handler.js'),
     import('../runtime/system/serve.js'),
+    import('../generated/system/v1alpha1/system.server.js'),
+    import('../runtime/rest/index.js'),
   ]);
   const handler = new SystemHandler(new SimulatedHost());
   const app = new Hono();
   app.route('/', systemConnectRoutes(handler));
-  const http = createAdaptorServer({ fetch: app.fetch }) as Server;
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const listen = async (fetch: (request: Request) => Response | Promise<Response>): Promise<number> => {
+    const http = createAdaptorServer({ fetch }) as Server;
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    return (http.address() as AddressInfo).port;
+  };
+  const connect = await listen(app.fetch);
+  const decorated = await listen(createRestRouter().register(new SystemRoutes(handler)).app().fetch);
   const grpcHandle = await serveSystemGrpc(handler, { grpcPort: 0 });
   const baseline = await serveBaseline();
-  process.send!({ connect: (http.address() as AddressInfo).port, grpc: grpcHandle.grpcPort!, baseline } satisfies Ports);
+  process.send!({ connect, decorated, grpc: grpcHandle.grpcPort!, baseline } satisfies Ports);
   process.on('disconnect', () => process.exit(0));
 }
 
