@@ -11,7 +11,8 @@ import type { HttpOperation, Service } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import { jsDocText } from '../printer/generated-file.js';
-import { formDelimited, httpOperations, inputTypeName, isFormMedia, operationDoc, successResponse } from './server-http-view.js';
+import { isFormMediaType } from '../model/media-types.js';
+import { formDelimited, httpOperations, inputTypeName, objectLiteralKey, operationDoc, successResponse } from './server-http-view.js';
 import { resultType, typeContext } from './server-http.js';
 import type { TypeRenderContext } from './types-render.js';
 import { validatedBody } from './validators.js';
@@ -48,10 +49,9 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
     }
     const body = op.requestBody && op.requestBody.contents.length > 0 ? (validatedBody(op) ?? op.requestBody.contents[0]!).mediaType : undefined;
     if (body !== undefined) f.print('  body: ', f.string(body), ',');
-    const delimited = body !== undefined && isFormMedia(body) ? formDelimited(op) : new Map<string, string>();
+    const delimited = body !== undefined && isFormMediaType(body) ? formDelimited(op) : new Map<string, string>();
     if (delimited.size > 0) {
-      // A bare `__proto__` key would set the literal's prototype instead of naming a field.
-      const entries = [...delimited].map(([name, separator]) => `${name === '__proto__' ? `[${f.string(name)}]` : f.propertyKey(name)}: ${f.string(separator)}`);
+      const entries = [...delimited].map(([name, separator]) => `${objectLiteralKey(name, f)}: ${f.string(separator)}`);
       f.print('  delimited: { ', entries.join(', '), ' },');
     }
     const accept = [...new Set((successResponse(op)?.contents ?? []).map((c) => c.mediaType))];

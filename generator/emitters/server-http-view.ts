@@ -5,6 +5,7 @@
  * (`type`, `required`, `array`, `enum`, `format`, `minimum`, `maximum`), and
  * the field types of a form body (what `formBody` converts each field to).
  */
+import { isFormMediaType } from '../model/media-types.js';
 import type { FormSeparator, HttpOperation, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
 
@@ -139,12 +140,6 @@ function enumValues(type: TypeRef): (string | number)[] | undefined {
 export type FormFieldType = 'string' | 'integer' | 'number' | 'boolean' | 'file' | 'json' | 'any';
 export type FormField = FormFieldType | readonly [FormFieldType] | readonly [FormFieldType, FormSeparator];
 
-/** True for the media types whose bodies arrive as fields: url-encoded and multipart forms. */
-export function isFormMedia(mediaType: string): boolean {
-  const mime = mediaType.split(';')[0]!.trim().toLowerCase();
-  return mime === 'application/x-www-form-urlencoded' || mime === 'multipart/form-data';
-}
-
 /**
  * The fields of a form body and what each is converted to, in schema order: the properties of an
  * object (of every part of an `allOf`, of every variant of a union; a name typed differently by two
@@ -197,7 +192,7 @@ function formField(type: TypeRef, separator: FormSeparator | undefined): FormFie
  * first form content: Swagger 2.0 gives every form media type the same parameters.
  */
 export function formDelimited(op: HttpOperation): ReadonlyMap<string, FormSeparator> {
-  return op.requestBody?.contents.find((c) => isFormMedia(c.mediaType))?.delimited ?? new Map();
+  return op.requestBody?.contents.find((c) => isFormMediaType(c.mediaType))?.delimited ?? new Map();
 }
 
 /** What one value travels as in a form: text converted by its schema type, a file, or a JSON part. */
@@ -236,6 +231,17 @@ function formValue(type: TypeRef): FormFieldType {
 
 function isNull(type: TypeRef): boolean {
   return (type.kind === 'literal' && type.value === null) || (type.kind === 'scalar' && type.scalar === 'null');
+}
+
+/**
+ * A key of an object literal naming the field `name`: a bare `__proto__` key would set the
+ * literal's prototype instead, so that one is written computed.
+ *
+ * @example
+ * objectLiteralKey('__proto__', f); // "['__proto__']"
+ */
+export function objectLiteralKey(name: string, f: GeneratedFile): string {
+  return name === '__proto__' ? `[${f.string(name)}]` : f.propertyKey(name);
 }
 
 /** `{ type: 'string', required: true }` */

@@ -13,7 +13,8 @@ import { renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 import { bodyValidatorName, validatedBody } from './validators.js';
 import { jsDocText } from '../printer/generated-file.js';
-import { formDelimited, formFields, httpOperations, inputTypeName, isFormMedia, operationDoc, paramOptions, printOptions, successResponse } from './server-http-view.js';
+import { isFormMediaType } from '../model/media-types.js';
+import { formDelimited, formFields, httpOperations, inputTypeName, objectLiteralKey, operationDoc, paramOptions, printOptions, successResponse } from './server-http-view.js';
 import type { FormField } from './server-http-view.js';
 
 const RUNTIME = 'runtime:server';
@@ -207,16 +208,14 @@ function opaqueType(mediaType: string): string {
 
 /** True when the operation accepts a url-encoded or multipart body. */
 function takesForm(op: HttpOperation): boolean {
-  return (op.requestBody?.contents ?? []).some((c) => isFormMedia(c.mediaType));
+  return (op.requestBody?.contents ?? []).some((c) => isFormMediaType(c.mediaType));
 }
 
 /** `{ count: 'integer', tags: ['string'], avatar: 'file' }`, one field per line when that is long. */
 function printFormFields(fields: readonly [string, FormField][], f: GeneratedFile): string {
   if (fields.length === 0) return '{}';
   const parts = fields.map(([name, field]) => {
-    // A bare `__proto__` key would set the literal's prototype instead of declaring a field.
-    const key = name === '__proto__' ? `[${f.string(name)}]` : f.propertyKey(name);
-    return `${key}: ${typeof field === 'string' ? f.string(field) : `[${field.map((part) => f.string(part)).join(', ')}]`}`;
+    return `${objectLiteralKey(name, f)}: ${typeof field === 'string' ? f.string(field) : `[${field.map((part) => f.string(part)).join(', ')}]`}`;
   });
   const line = `{ ${parts.join(', ')} }`;
   // The decorator shares its line with the options and the body type: a long list goes one field per line.

@@ -36,6 +36,7 @@ import type {
   TypeRef,
   UnionType,
 } from '../model/model.js';
+import { bareMediaType } from '../model/media-types.js';
 import { error, warning } from './diagnostics.js';
 import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from './names.js';
 import { childPointer, pointerSegments, type DocumentStore, type SourceDocument } from './refs.js';
@@ -821,7 +822,7 @@ export class SchemaConverter {
 function isBinaryContent(schema: Json): boolean {
   const media = schema['contentMediaType'];
   if (typeof media !== 'string' || schema['contentEncoding'] !== undefined) return false;
-  const mime = media.split(';')[0]!.trim().toLowerCase();
+  const mime = bareMediaType(media);
   return !(TEXT_MEDIA.test(mime) || TEXT_MEDIA_EXACT.has(mime));
 }
 

@@ -21,6 +21,7 @@ import type {
   Service,
   TypeRef,
 } from '../model/model.js';
+import { bareMediaType, isFormMediaType } from '../model/media-types.js';
 import { SchemaError } from './diagnostics.js';
 import { camelCase, pascalCase, safeIdentifier, safeVariableName, UniqueNames } from './names.js';
 import { type At, detectFormat, docOf, type FileEntry, isObject, SchemaConverter } from './openapi-schema.js';
@@ -409,9 +410,8 @@ class OperationReader {
    * describe url-encoded bodies; OpenAPI 3.1 extends them to multipart parts that set either.
    */
   #delimited(mediaType: string, encoding: unknown): ReadonlyMap<string, FormSeparator> | undefined {
-    const mime = mediaType.split(';')[0]!.trim().toLowerCase();
-    const multipart = mime === 'multipart/form-data';
-    if (!isObject(encoding) || (mime !== 'application/x-www-form-urlencoded' && !(multipart && this.#format === 'openapi-3.1'))) return undefined;
+    const multipart = bareMediaType(mediaType) === 'multipart/form-data';
+    if (!isObject(encoding) || !isFormMediaType(mediaType) || (multipart && this.#format !== 'openapi-3.1')) return undefined;
     const out = new Map<string, FormSeparator>();
     for (const [name, field] of Object.entries(encoding)) {
       if (!isObject(field) || (multipart && field['style'] === undefined && field['explode'] === undefined)) continue;
