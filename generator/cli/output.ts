@@ -28,24 +28,12 @@ export function isGeneratedContent(content: string): boolean {
   return content.startsWith(TS_HEADER) || (content.trimStart().startsWith('{') && content.includes(JSON_MARKER));
 }
 
-/**
- * Compares the files a run produced with the output folder.
- *
- * @example
- * const plan = await planOutput(result.files, '/repo/generated');
- * plan.stale; // ['system/v1alpha1/system.types.ts']
- */
-export async function planOutput(files: readonly OutputFile[], outDir: string): Promise<OutputPlan> {
-  const [compared, extra] = await Promise.all([compareFiles(files, outDir), findExtra(new Set(files.map((f) => f.path)), outDir)]);
-  return { ...compared, extra };
-}
-
 /** The `missing`, `stale` and `unchanged` parts of an {@link OutputPlan}, for some of a run's files. */
 export type FileComparison = Pick<OutputPlan, 'missing' | 'stale' | 'unchanged'>;
 
 /**
- * Compares files with what the output folder holds; a run can compare its files in parts
- * (see {@link mergeComparisons}) as they are produced.
+ * Compares files with what the output folder holds, in no particular order; a run compares its
+ * files in parts as they are produced, and {@link mergeComparisons} sorts the whole.
  *
  * @example
  * const ready = await compareFiles(staged.ready.files, outDir);
@@ -62,7 +50,7 @@ export async function compareFiles(files: readonly OutputFile[], outDir: string)
       else unchanged.push(f.path);
     }),
   );
-  return { missing: missing.sort(), stale: stale.sort(), unchanged: unchanged.sort() };
+  return { missing, stale, unchanged };
 }
 
 /** Files Loom generated earlier in `outDir` that are not among `produced` (relative paths). */
