@@ -102,6 +102,11 @@ export const CONNECT_ERRORS: ExceptionHandler = {
   },
 };
 
+/**
+ * The Connect code a server answers for an HTTP error of the decorator runtime. Not
+ * `codeFromHttpStatus`: that is a client's reading of a status without a Connect body, which
+ * takes a 400 for `internal` (a broken proxy), where the runtime's 400 means bad input.
+ */
 function codeOfStatus(status: number): RpcError['code'] {
   switch (status) {
     case 400: return 'invalid_argument';
