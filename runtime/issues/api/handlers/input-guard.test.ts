@@ -1,0 +1,52 @@
+/**
+ * @module The input guard on its own: which NUL answers 404 and which 422, and how the 422 names
+ * the field the way Gitea's binding errors do.
+ */
+import { describe, expect, it } from 'vitest';
+import { GiteaError } from '../errors.js';
+import { guardInput } from './input-guard.js';
+
+function failure(run: () => unknown): { status: number; message: string } {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof GiteaError) return { status: error.status, message: error.message };
+    throw error;
+  }
+  throw new Error('expected the guard to refuse the input');
+}
+
+describe('guardInput', () => {
+  it('returns clean input as it is', () => {
+    const input = { owner: 'alice', repo: 'proj', body: { title: 'Crash', labels: [1, 2], remove_deadline: false } };
+    expect(guardInput(input)).toBe(input);
+  });
+
+  it('names a body field in Go style, with array positions', () => {
+    expect(failure(() => guardInput({ owner: 'a', body: { due_date: '2025\u0000' } }))).toEqual({
+      status: 422, message: '[DueDate]: must not contain NUL characters',
+    });
+    expect(failure(() => guardInput({ owner: 'a', body: { assignees: ['ok', 'b\u0000b'] } }))).toEqual({
+      status: 422, message: '[Assignees.1]: must not contain NUL characters',
+    });
+  });
+
+  it('names a query parameter by its own name', () => {
+    expect(failure(() => guardInput({ owner: 'a', labels: 'bug\u0000' }))).toEqual({
+      status: 422, message: '[labels]: must not contain NUL characters',
+    });
+  });
+
+  it('answers a NUL in a path parameter with 404: such a name names nothing', () => {
+    expect(failure(() => guardInput({ owner: 'al\u0000ice', repo: 'proj' })).status).toBe(404);
+  });
+
+  it('leaves the keyword alone (the seed reads a keyword with NUL as empty)', () => {
+    const input = { q: 'flick\u0000er' };
+    expect(guardInput(input)).toBe(input);
+  });
+
+  it('reads a path-like key outside the path as a query (search has no path)', () => {
+    expect(failure(() => guardInput({ owner: 'x\u0000' }, new Set())).status).toBe(422);
+  });
+});
