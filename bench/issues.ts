@@ -4,7 +4,8 @@
  * and create it measures p50/p99 latency and throughput over HTTP against the real Hono app on a
  * real port, beside the same database work done directly (the baseline), so the difference is what
  * the HTTP side costs. The two sides are measured interleaved, call by call, so that load from
- * elsewhere and the caches' state fall on both alike.
+ * elsewhere and the caches' state fall on both alike, after both have run warm (3 s of pairs per
+ * operation) so that the figures are the server's steady state rather than its first seconds.
  *
  * Figures, per engine (`sqlite`, `postgres`) and operation (`get`, `list`, `search`, `create`):
  *
@@ -60,7 +61,14 @@ const REPOS = 200;
 const USERS = 20;
 const IMPORT_BATCH = 5_000;
 const SAMPLES = { get: 2_000, list: 500, search: 500, create: 500 } as const;
-const WARMUP = 50;
+/**
+ * Warm-up before each operation's samples: pairs of calls for at least `ms` and `calls`. V8 keeps
+ * compiling the request path to faster tiers for the first few thousand requests: measured on
+ * `get`, the HTTP share is 0.65 after 50 calls and settles near 0.45 after about 3,000 (both sides
+ * speed up, HTTP more, having more code to tier up). A server runs warm, so the figures describe
+ * that steady state, on both sides alike. `LOOM_BENCH_WARMUP_MS` changes the time.
+ */
+const WARMUP = { ms: Number(process.env.LOOM_BENCH_WARMUP_MS ?? 3_000), calls: 50 };
 /** The goal for `http_share`: the HTTP layer costs at most half of a median request. */
 const HTTP_SHARE_GOAL = 0.5;
 
@@ -173,7 +181,7 @@ function summarise(times: number[]): Measured {
 
 /**
  * Runs `direct(i)` and `http(i)` for i = 0..count−1 one call at a time, alternating which goes
- * first, after a warm-up of both. Interleaved, the two sides see the same machine: a burst of load
+ * first, after a warm-up of both ({@link WARMUP}). Interleaved, the two sides see the same machine: a burst of load
  * from elsewhere, the state of the caches, the database's growth during creates. Throughput is
  * calls per second of time spent in the calls.
  */
@@ -182,7 +190,8 @@ async function measurePair(
   direct: (i: number) => Promise<unknown>,
   http: (i: number) => Promise<unknown>,
 ): Promise<{ direct: Measured; http: Measured }> {
-  for (let i = 0; i < WARMUP; i++) {
+  const warmUntil = performance.now() + WARMUP.ms;
+  for (let i = 0; i < WARMUP.calls || performance.now() < warmUntil; i++) {
     await direct(i + 1_000_000);
     await http(i + 1_000_000);
   }
