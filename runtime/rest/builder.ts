@@ -6,11 +6,12 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { CorsOptions, RestRouterOptions, SchemaCompiler } from './config.js';
-import { RegistrationError } from './errors.js';
+import { errorResponse, RegistrationError } from './errors.js';
 import { restGetPath } from './hono/bind.js';
+import { joinPaths } from './hono/path.js';
 import { RestRouter } from './router.js';
 import type {
-  AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, ExceptionHandler, InjectionProvider,
+  AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, ExceptionHandler, InjectionProvider, TypeKey,
   ResponseWriter, ValueReader,
 } from './types.js';
 
@@ -38,10 +39,10 @@ export class RestBuilder {
     this.apis.push(...apis);
     return this;
   }
-  reader(typeOrMime: Class | string | ValueReader, reader?: ValueReader): this {
+  reader(typeOrMime: TypeKey | string | ValueReader, reader?: ValueReader): this {
     return this.step((r) => r.reader(typeOrMime, reader));
   }
-  writer(typeOrMime: Class | string | ResponseWriter, writer?: ResponseWriter): this {
+  writer(typeOrMime: TypeKey | string | ResponseWriter, writer?: ResponseWriter): this {
     return this.step((r) => r.writer(typeOrMime, writer));
   }
   errorHandler(...handlers: ExceptionHandler[]): this {
@@ -92,18 +93,65 @@ export class RestBuilder {
 }
 
 /**
- * Mounts resources under path prefixes, like xp-forge's `routes()` map.
+ * A resource under a `restApi` prefix, with xp-forge's `new RestApi($api, $base)`: `base` is a path
+ * prefix taken off the request before the resource's own paths are matched.
+ */
+export interface RestApiEntry {
+  readonly api: object | RestRouter;
+  /** E.g. `/api/1.0`: the resource declares `@Path('/orders')` and answers `/api/1.0/orders`. */
+  readonly base?: string;
+}
+
+/**
+ * An application's route map, like xp-forge's `routes()`: each path prefix names the resource (or
+ * router) that answers requests under it. The resources' paths are whole request paths, as in
+ * xp-forge (`'/users' => new RestApi(new Users())` with `#[Get('/users/{id}')]`); give a `base` to
+ * have it taken off first. A request under a prefix that no route matches gets that router's
+ * not-found handlers (or the JSON 404); one under no prefix the JSON 404.
  *
  * @example
  * ```ts
- * const app = restApi({ '/users': new Users(), '/admin': createRestRouter().register(Admin) });
+ * const app = restApi({
+ *   '/users': new Users(),                                    // @Path('/users') … answers /users/7
+ *   '/api/1.0': { api: new Orders(), base: '/api/1.0' },      // @Path('/orders') … answers /api/1.0/orders
+ *   '/admin': createRestRouter().register(Admin).notFound(() => Response.notFound('No such admin page')),
+ * });
  * ```
  */
-export function restApi(routes: Readonly<Record<string, object | RestRouter>>, options: RestRouterOptions = {}): Hono {
+export function restApi(routes: Readonly<Record<string, object | RestRouter | RestApiEntry>>, options: RestRouterOptions = {}): Hono {
   const app = new Hono({ getPath: restGetPath });
-  for (const [prefix, target] of Object.entries(routes)) {
-    const router = target instanceof RestRouter ? target : new RestRouter(options).register(target);
-    router.mount(app, prefix);
-  }
+  const mounted = Object.entries(routes).map(([key, target]) => {
+    const prefix = joinPaths(key);
+    const entry: RestApiEntry = isEntry(target) ? target : { api: target };
+    const router = entry.api instanceof RestRouter ? entry.api : new RestRouter(options).register(entry.api);
+    const base = joinPaths(entry.base);
+    for (const route of router.routes()) {
+      const path = joinPaths(base, route.path);
+      if (!isUnder(path, prefix)) {
+        throw new RegistrationError(`restApi: ${route.className}.${route.methodName} answers ${route.verb} ${path}, outside its prefix ${prefix} (give the entry a base to have one taken off)`);
+      }
+    }
+    const routerApp = router.app();
+    app.route(base, routerApp);
+    return { prefix, routerApp };
+  });
+  // The longest prefix is the most specific owner of a path.
+  mounted.sort((a, b) => b.prefix.length - a.prefix.length);
+  app.notFound((c) => {
+    const owner = mounted.find((m) => isUnder(c.req.path, m.prefix));
+    // The owner's own app routes nothing here (its routes are mounted above), so it answers with its
+    // not-found handlers.
+    return owner ? owner.routerApp.fetch(c.req.raw, c.env) : errorResponse({ status: 404, message: 'Not Found' });
+  });
   return app;
+}
+
+/** An entry is a plain `{ api, base }` literal; a resource is an instance of its class. */
+function isEntry(target: object | RestRouter | RestApiEntry): target is RestApiEntry {
+  return Object.getPrototypeOf(target) === Object.prototype && 'api' in target;
+}
+
+/** Whether `path` is `prefix` or below it, segment-wise (`/users2` is not below `/users`). */
+function isUnder(path: string, prefix: string): boolean {
+  return prefix === '/' || path === prefix || path.startsWith(`${prefix}/`);
 }

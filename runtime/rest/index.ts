@@ -43,6 +43,7 @@ export { catching } from './hono/catch.js';
 export { restGetPath } from './hono/bind.js';
 export { RestRouter, createRestRouter, pushContext } from './router.js';
 export { RestBuilder, restApi } from './builder.js';
+export type { RestApiEntry } from './builder.js';
 export { requirePermissions } from './permissions.js';
 export { fileWriter, contentTypeOf } from './static-files.js';
 export { WorkerPool } from './worker/pool.js';

@@ -11,7 +11,8 @@ export type HandlerResult<T> = T | RestResponse;
 /** The body a `RestResponse` carries. */
 export type ResponseBody =
   | { readonly kind: 'none' }
-  | { readonly kind: 'entity'; readonly value: unknown }
+  /** `error`: the `{status, message}` of `error()` and its kin, always written as JSON. */
+  | { readonly kind: 'entity'; readonly value: unknown; readonly error?: true }
   | { readonly kind: 'bytes'; readonly value: Uint8Array | string }
   | { readonly kind: 'stream'; readonly value: ReadableStream<Uint8Array>; readonly size?: number }
   | { readonly kind: 'next' };
@@ -86,7 +87,7 @@ export class RestResponse {
     const r = new RestResponse(code, [], NONE);
     if (message === undefined) return r;
     const text = message instanceof Error ? message.message : message;
-    return r.entity({ status: code, message: text });
+    return new RestResponse(code, [], { kind: 'entity', value: { status: code, message: text }, error: true });
   }
 
   /** Any status. */

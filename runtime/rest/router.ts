@@ -6,14 +6,14 @@
 import type { Context, Hono } from 'hono';
 import { createState } from './config.js';
 import type { CorsOptions, RestRouterOptions, RouterState, SchemaCompiler } from './config.js';
-import { RegistrationError } from './errors.js';
+import { errorMessage, RegistrationError } from './errors.js';
 import { PUSHED_KEY } from './hono/exchange.js';
 import { buildApp, sortRoutes } from './hono/bind.js';
 import { caughtClasses } from './hono/catch.js';
 import { compileClass } from './hono/compile.js';
 import type { CompiledRoute, Registered } from './hono/compile.js';
 import type {
-  AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, ExceptionHandler, InjectionProvider,
+  AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, ExceptionHandler, InjectionProvider, TypeKey,
   ResponseWriter, RouteInfo, ValueReader,
 } from './types.js';
 
@@ -60,7 +60,7 @@ export class RestRouter {
    * Registers a reader for a class (bodies of that type), a mime (bodies sent with that Content-Type),
    * or, given alone, for each mime in its own `consumes`.
    */
-  reader(typeOrMime: Class | string | ValueReader, reader?: ValueReader): this {
+  reader(typeOrMime: TypeKey | string | ValueReader, reader?: ValueReader): this {
     if (typeof typeOrMime === 'object') {
       if (!typeOrMime.consumes?.length) throw new RegistrationError('reader(): a reader registered alone needs `consumes`');
       for (const mime of typeOrMime.consumes) this.state.readers.setMime(mime, typeOrMime);
@@ -71,7 +71,7 @@ export class RestRouter {
   }
 
   /** Registers a writer for a class (results of that type) or a mime (negotiated on `Accept`); a writer alone is bound by its `produces`. */
-  writer(typeOrMime: Class | string | ResponseWriter, writer?: ResponseWriter): this {
+  writer(typeOrMime: TypeKey | string | ResponseWriter, writer?: ResponseWriter): this {
     if (typeof typeOrMime === 'object') {
       if (!typeOrMime.produces) throw new RegistrationError('writer(): a writer registered alone needs `produces`');
       this.state.writers.setMime(typeOrMime.produces, typeOrMime);
@@ -110,13 +110,29 @@ export class RestRouter {
 
   /** A not-found handler, for paths matching `pattern` or (without one) for every unmatched request. */
   notFound(pattern: RegExp | string | ((c: Context) => unknown), handler?: (c: Context) => unknown): this {
-    if (typeof pattern === 'function') this.state.notFound.push({ handler: pattern });
-    else this.state.notFound.push({ pattern: typeof pattern === 'string' ? new RegExp(pattern) : pattern, handler: handler! });
+    if (typeof pattern === 'function') {
+      this.state.notFound.push({ handler: pattern });
+      return this.changed();
+    }
+    if (typeof handler !== 'function') throw new RegistrationError(`notFound(${String(pattern)}): a pattern needs a handler`);
+    let regex: RegExp;
+    try {
+      // Without the `g`/`y` flags: those make `test` remember where it stopped, so every other
+      // request would miss.
+      regex = typeof pattern === 'string' ? new RegExp(pattern) : new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
+    } catch (e) {
+      throw new RegistrationError(`notFound(${JSON.stringify(pattern)}): ${errorMessage(e)}`);
+    }
+    this.state.notFound.push({ pattern: regex, handler });
     return this.changed();
   }
 
   /** Answers CORS preflights and adds CORS headers to every route of this router. */
   enableCors(options: CorsOptions = {}): this {
+    // Browsers refuse `Access-Control-Allow-Origin: *` together with credentials: name the origins.
+    if (options.allowCredentials && (options.origin === undefined || options.origin === '*')) {
+      throw new RegistrationError("enableCors: allowCredentials needs the allowed origins (a list or a pattern), not '*': browsers refuse credentials for any origin");
+    }
     this.state.cors = options;
     return this.changed();
   }

@@ -10,6 +10,12 @@ import type { RestResponse } from './response.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Class<T = unknown> = abstract new (...args: any[]) => T;
 
+/**
+ * A class used as a key (a reader's or writer's type, a method's result type): any constructor,
+ * private ones included (a value class built through `fromString` often hides its constructor).
+ */
+export type TypeKey<T = unknown> = Function & { readonly prototype: T };
+
 /** ajv's compiled validator shape (what the generator emits and `ajv.compile` returns). */
 export type ValidateFunction = ((data: unknown) => boolean) & { errors?: readonly ValidationErrorObject[] | null };
 
@@ -36,7 +42,7 @@ export type EnumValues = Readonly<Record<string, string | number>>;
  * What a parameter is converted to: a built-in type name, `Number`/`String`/`Boolean`/`Date`,
  * a class with a static `fromString`/`valueOf` or a string constructor, a converter or an enum object.
  */
-export type TypeRef = ParamType | Converter | EnumValues | Class | StringFactory;
+export type TypeRef = ParamType | Converter | EnumValues | TypeKey | StringFactory;
 
 /** A class with a static `fromString` (its constructor may be private). */
 export interface StringFactory {
@@ -99,7 +105,7 @@ export interface ResponseWriter<T = unknown> {
   /** Static headers added to every response it writes. */
   readonly headers?: Readonly<Record<string, string>>;
   /** The result type it accepts, checked against the method's `@Returns` at registration. */
-  readonly type?: Class;
+  readonly type?: TypeKey;
 }
 
 /** An error class, matched with `instanceof`. */

@@ -31,6 +31,7 @@ class Failing {
   @GET @Path('/method-general') @CatchWith(catching(SpecialConflict, () => Response.error(423, 'method')), catching(ConflictError, () => Response.error(409, 'method general')))
   methodGeneral() { throw new ConflictError('y'); }
   @GET @Path('/opt-out') @CatchWith() optOut() { throw new ConflictError('z'); }
+  @GET @Path('/joined') @CatchWith(catching(SpecialConflict, () => Response.error(423, 'method'))) joined() { throw new ConflictError('from the class list'); }
   @GET @Path('/global') global() { throw new TeapotError('short and stout'); }
   @GET @Path('/value') value() { throw new HttpError(400, 'bad'); }
   @GET @Path('/bad-request') badRequest() { throw new BadRequestError([{ location: 'query', name: 'q', message: 'too vague' }]); }
@@ -68,6 +69,9 @@ describe('errors', () => {
   it('method handlers come first, the first matching in order wins', async () => {
     expect((await call(app, 'GET', '/e/method')).text).toBe('{"status":423,"message":"method"}');
     expect((await call(app, 'GET', '/e/method-general')).text).toBe('{"status":409,"message":"method general"}');
+  });
+  it("a method's handlers and its class's are one list: the class's still catch what the method's do not", async () => {
+    expect((await call(app, 'GET', '/e/joined')).text).toBe('{"status":409,"message":"class: from the class list"}');
   });
   it('@CatchWith() opts a method out of class handlers (default answer)', async () => {
     expect((await call(app, 'GET', '/e/opt-out')).text).toBe('{"status":500,"message":"Internal Server Error"}');
@@ -197,6 +201,10 @@ describe('not-found handlers', () => {
     const b = await call(app, 'GET', '/other');
     expect([b.status, b.text]).toEqual([404, '{"status":404,"message":"catch-all"}']);
     expect((await call(app, 'GET', '/known')).text).toBe('known');
+  });
+  it('a pattern with the g flag matches every time (RegExp.test would otherwise resume where it stopped)', async () => {
+    const app = createRestRouter().notFound(/^\/api\//g, () => Response.notFound('api')).register(Known).app();
+    for (let i = 0; i < 3; i++) expect((await call(app, 'GET', '/api/x')).text).toBe('{"status":404,"message":"api"}');
   });
   it('a not-found handler may return a Hono response', async () => {
     const app = createRestRouter().notFound((c) => c.html('<p>gone</p>', 404)).register(Known).app();

@@ -3,12 +3,13 @@
  * Parameters: path, query (decoded and raw), matrix, header, cookie, form (urlencoded, multipart,
  * files), body, beans, context, defaults, binding by name, and every conversion with its 400.
  */
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import {
   BeanParam, BodyParam, Context, ContextReader, Convert, conversion, CookieParam, createRestRouter, DefaultValue, FormParam,
-  GET, HeaderParam, Matrix, MatrixParam, Path, PathParam, POST, pushContext, QueryParam, Raw, SeparatedBy,
+  GET, HeaderParam, Matrix, MatrixParam, Path, PathParam, POST, pushContext, QueryParam, Raw, restGetPath, SeparatedBy,
 } from '../../runtime/rest/index.js';
-import type { RouteInfo } from '../../runtime/rest/index.js';
+import type { RouteInfo, ValueReader } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 const Color = { Red: 'red', Green: 'green' } as const;
@@ -57,7 +58,7 @@ class Query {
   @GET @Path('/default')
   defaults(@QueryParam('page', { type: 'integer' }) @DefaultValue('1') page: number, @QueryParam('tag') @DefaultValue(['x']) tag: string[]) { return { page, tag }; }
   @GET @Path('/decode')
-  decode(@QueryParam('v') v: string, @QueryParam('v') @Raw() raw: string[]) { return { v, raw }; }
+  decode(@QueryParam('v') v: string, @QueryParam('v') @Raw() raw: string, @QueryParam('v', { array: true }) @Raw() raws: string[]) { return { v, raw, raws }; }
   @GET @Path('/array')
   array(@QueryParam('id', { type: 'integer', array: true }) ids: number[], @QueryParam('csv', { array: { separator: ',' } }) csv: string[]) { return { ids, csv }; }
   @GET @Path('/separated')
@@ -149,9 +150,9 @@ describe('query parameters and conversions', () => {
     expect((await call(app, 'GET', '/q/default')).text).toBe('{"page":1,"tag":["x"]}');
     expect((await call(app, 'GET', '/q/default?page=3&tag=y')).text).toBe('{"page":3,"tag":"y"}');
   });
-  it('decodes query values (+ is a space); @Raw keeps them as sent', async () => {
-    const r = await call(app, 'GET', '/q/decode?v=a+b%26c');
-    expect(r.text).toBe('{"v":"a b&c","raw":["a+b%26c"]}');
+  it('decodes query values (+ is a space); @Raw keeps them as sent, one value unless array', async () => {
+    const r = await call(app, 'GET', '/q/decode?v=a+b%26c&v=x%20y');
+    expect(r.text).toBe('{"v":"a b&c","raw":"a+b%26c","raws":["a+b%26c","x%20y"]}');
   });
   it('array: true collects repeated values; a separator splits one', async () => {
     expect((await call(app, 'GET', '/q/array?id=1&id=2&csv=a,b,c')).text).toBe('{"ids":[1,2],"csv":["a","b","c"]}');
@@ -399,5 +400,82 @@ describe('bean parameters', () => {
   });
   it('missing constructor values are 400', async () => {
     expect((await call(app, 'GET', '/bean/ctor?x=1')).json()).toMatchObject({ violations: [{ location: 'query', name: 'y', message: 'is required' }] });
+  });
+});
+
+describe('path segments, binding by name and readers', () => {
+  @Path('/p')
+  class Segments {
+    @GET @Path('/inventory/{filter}')
+    inventory(@PathParam('filter') @Convert(Matrix()) filter: Record<string, unknown>) { return filter; }
+    @GET @Path('/raw/{id}')
+    raw(@PathParam('id') id: string, @PathParam('id') @Raw() sent: string) { return { id, sent }; }
+    @POST @Path('/ops/{id}:cancel')
+    cancel(@PathParam('id') id: string) { return { cancelled: id }; }
+    @GET @Path('/files/{name}.{ext}')
+    file(@PathParam('name') name: string, @PathParam('ext') ext: string) { return { name, ext }; }
+    @GET @Path('/v{major:[0-9]+}/info')
+    version(@PathParam('major', { type: 'integer' }) major: number) { return { major }; }
+    @GET @Path('/paged/{id}')
+    paged(id: string, page = 1, size = 20) { return { id, page, size }; }
+    @GET @Path('/needs')
+    needs(q: string) { return { q }; }
+    @GET @Path('/price')
+    price(@QueryParam('max', { type: Money }) max: Money) { return { cents: max.cents }; }
+    @GET @Path('/context') @ContextReader(() => new Tenant('from-reader'))
+    context(@Context(Tenant) tenant: Tenant, @Context('route') route: RouteInfo) { return { tenant: tenant.id, method: route.methodName }; }
+    @GET @Path('/optional')
+    optional(@QueryParam('limit', { type: 'integer' }) limit: number | undefined, @QueryParam('flag', { type: 'boolean' }) @DefaultValue('true') flag: boolean, @QueryParam('s') s: string | undefined) {
+      return { limit: limit ?? null, flag, s };
+    }
+    @POST @Path('/upload')
+    upload(@FormParam('title') title: string) { return { title }; }
+  }
+  const cents: ValueReader<Money> = { type: Money, read: (s) => Money.fromString(s.replace(',', '.')) };
+  const app = createRestRouter().reader(Money, cents).register(Segments).app();
+
+  it('Matrix() on a path parameter reads the whole segment, matrix parameters included', async () => {
+    const r = await call(app, 'GET', '/p/inventory/status=COMPLETED;orgunits=A,B;flag');
+    expect(r.text).toBe('{"status":"COMPLETED","orgunits":["A","B"],"flag":null}');
+  });
+  it('@Raw on a path parameter gives the segment as sent; without it the value is decoded', async () => {
+    expect((await call(app, 'GET', '/p/raw/a%2Bb%20c;v=1')).text).toBe('{"id":"a+b c","sent":"a%2Bb%20c"}');
+  });
+  it('the segment is found under a prefix the router does not know', async () => {
+    const outer = new Hono({ getPath: restGetPath }).route('/api/v2', app);
+    expect((await call(outer, 'GET', '/api/v2/p/raw/x%2Fy')).text).toBe('{"id":"x/y","sent":"x%2Fy"}');
+    expect((await call(outer, 'GET', '/api/v2/p/inventory/a=1;b=2,3')).text).toBe('{"a":"1","b":["2","3"]}');
+  });
+  it('a variable may share its segment with text or another variable', async () => {
+    expect((await call(app, 'POST', '/p/ops/42:cancel')).text).toBe('{"cancelled":"42"}');
+    expect((await call(app, 'POST', '/p/ops/42')).status).toBe(404);
+    // The first variable takes as much as it can, as in JAX-RS.
+    expect((await call(app, 'GET', '/p/files/archive.tar.gz')).text).toBe('{"name":"archive.tar","ext":"gz"}');
+    expect((await call(app, 'GET', '/p/v3/info')).text).toBe('{"major":3}');
+    expect((await call(app, 'GET', '/p/vx/info')).status).toBe(404);
+  });
+  it('binding by name reaches parameters after one with a default, and leaves absent ones to their defaults', async () => {
+    expect((await call(app, 'GET', '/p/paged/5?page=3&size=7')).text).toBe('{"id":"5","page":"3","size":"7"}');
+    expect((await call(app, 'GET', '/p/paged/5')).text).toBe('{"id":"5","page":1,"size":20}');
+  });
+  it('a parameter bound by name without a default is required (xp-forge: "Missing argument" is a 400)', async () => {
+    const r = await call(app, 'GET', '/p/needs');
+    expect([r.status, r.json()]).toEqual([400, { status: 400, message: 'query q: is required', violations: [{ location: 'query', name: 'q', message: 'is required' }] }]);
+    expect((await call(app, 'GET', '/p/needs?q=x')).text).toBe('{"q":"x"}');
+  });
+  it('a reader registered for a class reads query values of that class too', async () => {
+    expect((await call(app, 'GET', '/p/price?max=3,50')).text).toBe('{"cents":350}');
+  });
+  it("a method's @ContextReader provides its type, not the built-in context values", async () => {
+    expect((await call(app, 'GET', '/p/context')).text).toBe('{"tenant":"from-reader","method":"context"}');
+  });
+  it('an empty value of a number or a boolean is an absent one; a string keeps it', async () => {
+    expect((await call(app, 'GET', '/p/optional?limit=&flag=&s=')).text).toBe('{"limit":null,"flag":true,"s":""}');
+    expect((await call(app, 'GET', '/p/optional?limit=5&flag=false')).text).toBe('{"limit":5,"flag":false}');
+  });
+  it('a malformed multipart body is a 400, not a 500', async () => {
+    const r = await call(app, 'POST', '/p/upload', { body: 'zz', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    expect(r.status).toBe(400);
+    expect((r.json() as { violations: { message: string }[] }).violations[0]!.message).toMatch(/^cannot be read as a form/);
   });
 });

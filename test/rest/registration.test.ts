@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  BeanParam, BodyParam, Consumes, createRestRouter, DefaultValue, FormParam, GET, HEAD, Header, Path, PathParam, POST,
-  QueryParam, RegistrationError, Returns, ResponseWriter, Status, SuppressCheck, ValidateResult,
+  BeanParam, Blocking, BodyParam, Consumes, createRestRouter, DefaultValue, FormParam, GET, HEAD, Header, Path, PathParam, POST,
+  QueryParam, RegistrationError, Returns, ResponseWriter, RouteOrder, Status, SuppressCheck, ValidateResult,
 } from '../../runtime/rest/index.js';
-import type { ValueReader } from '../../runtime/rest/index.js';
+import type { ResponseWriter as ResponseWriterType, ValueReader } from '../../runtime/rest/index.js';
 
 function registering(target: object): () => void {
   return () => createRestRouter().register(target);
@@ -43,6 +43,12 @@ class Report {}
 @Path('/x') class WriterMismatch { @GET @Returns(Report) @ResponseWriter({ type: Money, write: String }) get() { return new Report(); } }
 @Path('/x') class WriterMismatchSuppressed { @GET @Returns(Report) @SuppressCheck() @ResponseWriter({ type: Money, write: String }) get() { return new Report(); } }
 @Path('/x') class Fine { @GET @Consumes('application/json') get() { return 1; } }
+@Path('/x') class BadPattern { @GET get(@QueryParam('q', { pattern: '[' }) q: string) { return q; } }
+@Path('/x') class UnknownType { @GET get(@QueryParam('n', { type: 'integr' as 'integer' }) n: number) { return n; } }
+@Path('/x') class UnknownFormat { @GET get(@QueryParam('ip', { format: 'ipv4' }) ip: string) { return ip; } }
+@Path('/x') class BadDefault { @GET get(@QueryParam('n', { type: 'integer' }) @DefaultValue('abc') n: number) { return n; } }
+@Path('/x') class NaNOrder { @GET @RouteOrder(Number.NaN) get() { return 1; } }
+@Path('/x') class RelativeBlocking { @GET @Blocking({ module: './fib.mjs', export: 'fib' }) get() { return 1; } }
 
 describe('registration errors', () => {
   const cases: [string, object, string][] = [
@@ -65,6 +71,12 @@ describe('registration errors', () => {
     ['an invalid result schema', new BadResultSchema(), 'BadResultSchema.get: invalid result JSON Schema:'],
     ['a reader whose type does not fit the parameter', new ReaderMismatch(), 'ReaderMismatch.get parameter 0: the parameter reader produces Money but the parameter is Other (add @SuppressCheck() to skip this check)'],
     ['a writer whose type does not fit the result', new WriterMismatch(), 'WriterMismatch.get: @ResponseWriter writes Money but the method returns Report (add @SuppressCheck() to skip this check)'],
+    ['a pattern that is no regular expression', new BadPattern(), 'BadPattern.get parameter 0: Invalid regular expression'],
+    ['an unknown parameter type', new UnknownType(), 'UnknownType.get parameter 0: unknown parameter type "integr"'],
+    ['an unknown format', new UnknownFormat(), 'UnknownFormat.get parameter 0: unknown format "ipv4" (known: date, date-time, email, uuid, uri)'],
+    ['a default of the wrong type', new BadDefault(), 'BadDefault.get parameter 0: @DefaultValue("abc") must be an integer, got "abc"'],
+    ['a route order that is not an integer', new NaNOrder(), 'NaNOrder.get: @RouteOrder(NaN) is not an integer'],
+    ['a relative @Blocking module', new RelativeBlocking(), `RelativeBlocking.get: @Blocking module "./fib.mjs" is relative; pass new URL('./fib.mjs', import.meta.url) or an absolute path`],
   ];
   for (const [what, target, message] of cases) {
     it(`reports ${what}`, () => {
@@ -72,6 +84,21 @@ describe('registration errors', () => {
       expect(registering(target)).toThrow(message);
     });
   }
+  it('a not-found pattern without a handler, and credentials for any origin, are refused', () => {
+    expect(() => createRestRouter().notFound('^/api')).toThrow("notFound(^/api): a pattern needs a handler");
+    expect(() => createRestRouter().enableCors({ allowCredentials: true })).toThrow("enableCors: allowCredentials needs the allowed origins (a list or a pattern), not '*'");
+  });
+  it('classes with a private constructor are usable as reader, writer and result types', () => {
+    // A compile-time check as much as a run-time one: `Class` types refused private constructors.
+    class Cents {
+      private constructor(readonly value: number) {}
+      static fromString(s: string) { return new Cents(Number(s)); }
+    }
+    @Path('/x') class Prices { @GET @Returns(Cents) get() { return Cents.fromString('5'); } }
+    const reader: ValueReader<Cents> = { read: (s) => Cents.fromString(s) };
+    const writer: ResponseWriterType<Cents> = { type: Cents, write: (v) => String(v.value) };
+    expect(() => createRestRouter().reader(Cents, reader).writer(Cents, writer).register(Prices).app()).not.toThrow();
+  });
   it('@SuppressCheck skips the reader type check', () => {
     expect(registering(new ReaderMismatchSuppressed())).not.toThrow();
   });

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  BodyParam, Consumes, createRestRouter, fileWriter, GET, Path, PathParam, POST, Produces, RequestReader, Response,
-  ResponseWriter, Status,
+  BodyParam, CatchWith, catching, Consumes, createRestRouter, fileWriter, GET, Get, Header, Path, PathParam, POST, Produces,
+  RequestReader, Response, ResponseWriter, Status,
 } from '../../runtime/rest/index.js';
 import type { HandlerResult, ResponseWriter as Writer, ValueReader } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
@@ -203,6 +203,62 @@ describe('readers, writers and content negotiation', () => {
   it('a route without @Produces falls back to JSON for other Accept values', async () => {
     const r = await call(app, 'GET', '/w/open', { headers: { accept: 'image/png' } });
     expect([r.headers.get('content-type'), r.text]).toEqual(['application/json', '{"any":true}']);
+  });
+});
+
+describe('the declared type and the built-in writers', () => {
+  @Path('/t')
+  class Typed {
+    @GET @Path('/html') @Produces('text/html') html() { return '<h1>hi</h1>'; }
+    @Get('/csv', { produces: 'text/csv' }) csv() { return 'a,b'; }
+    @GET @Path('/header-type') @Header('Content-Type: text/csv') headerType() { return 'a,b'; }
+    @GET @Path('/vendor') @Produces('application/vnd.api+json') vendor() { return { data: [] }; }
+    @GET @Path('/bytes') bytes() { return new Uint8Array([1, 2]); }
+    @GET @Path('/either') @Produces('application/json', 'text/html') either() { return { a: 1 }; }
+    @GET @Path('/text-error') @Produces('text/plain') textError() { return Response.notFound('nope'); }
+    @GET @Path('/text-throw') @Produces('text/csv') @CatchWith(catching(RangeError, (e) => Response.error(409, e.message)))
+    textThrow(): string { throw new RangeError('taken'); }
+    @GET @Path('/plain-object') plainObject() { return { a: 1 }; }
+    @GET @Path('/map') map() { return new Map<string, number>([['a', 1], ['b', 2]]); }
+    @GET @Path('/set') set() { return new Set(['x', 'y']); }
+    @GET @Path('/generator') *generator() { yield 1; yield 2; }
+  }
+  const app = createRestRouter().writer(xmlWriter).register(Typed).app();
+  it('@Produces, the shorthand and @Header name the Content-Type of the string a method returns', async () => {
+    const html = await call(app, 'GET', '/t/html');
+    expect([html.headers.get('content-type'), html.text]).toEqual(['text/html; charset=utf-8', '<h1>hi</h1>']);
+    expect((await call(app, 'GET', '/t/csv')).headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect((await call(app, 'GET', '/t/header-type')).headers.get('content-type')).toBe('text/csv; charset=utf-8');
+  });
+  it('a JSON-based type is written as JSON under its own name', async () => {
+    const r = await call(app, 'GET', '/t/vendor');
+    expect([r.headers.get('content-type'), r.text]).toEqual(['application/vnd.api+json', '{"data":[]}']);
+  });
+  it('bytes without a declared type are application/octet-stream', async () => {
+    expect((await call(app, 'GET', '/t/bytes')).headers.get('content-type')).toBe('application/octet-stream');
+  });
+  it('an object under a text type is written as its JSON text, never [object Object]', async () => {
+    const r = await call(app, 'GET', '/t/either', { headers: { accept: 'text/html' } });
+    expect([r.headers.get('content-type'), r.text]).toEqual(['text/html; charset=utf-8', '{"a":1}']);
+  });
+  it("an error's {status, message} is JSON whatever the route produces", async () => {
+    const returned = await call(app, 'GET', '/t/text-error');
+    expect([returned.status, returned.headers.get('content-type'), returned.text]).toEqual([404, 'application/json', '{"status":404,"message":"nope"}']);
+    const caught = await call(app, 'GET', '/t/text-throw');
+    expect([caught.status, caught.headers.get('content-type'), caught.text]).toEqual([409, 'application/json', '{"status":409,"message":"taken"}']);
+  });
+  it('a registered mime writer does not take Accept: */* from JSON', async () => {
+    for (const accept of ['*/*', 'application/json, */*']) {
+      const r = await call(app, 'GET', '/t/plain-object', { headers: { accept } });
+      expect([r.headers.get('content-type'), r.text]).toEqual(['application/json', '{"a":1}']);
+    }
+    const xml = await call(app, 'GET', '/t/plain-object', { headers: { accept: 'application/xml' } });
+    expect(xml.headers.get('content-type')).toBe('application/xml');
+  });
+  it('a Map is written as an object, a Set and a generator as arrays', async () => {
+    expect((await call(app, 'GET', '/t/map')).text).toBe('{"a":1,"b":2}');
+    expect((await call(app, 'GET', '/t/set')).text).toBe('["x","y"]');
+    expect((await call(app, 'GET', '/t/generator')).text).toBe('[1,2]');
   });
 });
 

@@ -232,10 +232,28 @@ describe('prefixes, mounting and builders', () => {
   it('RestBuilder without an API fails with a clear message', () => {
     expect(() => new RestBuilder().build()).toThrow('No REST API given, register at least one! Use: .register(api)');
   });
-  it('restApi mounts several resources under path prefixes', async () => {
-    const app = restApi({ '/one': new Prefixed(), '/two': createRestRouter().register(new Vars()) });
+  it('restApi mounts several resources under path prefixes; a base is taken off before matching', async () => {
+    const app = restApi({ '/one': { api: new Prefixed(), base: '/one' }, '/two': { api: createRestRouter().register(new Vars()), base: '/two' } });
     expect((await call(app, 'GET', '/one/p/x')).text).toBe('{"ok":true}');
     expect((await call(app, 'GET', '/two/jaxrs/a/b')).text).toBe('{"a":"a","b":"b"}');
+  });
+  it("restApi matches a resource's paths against the whole request path, as xp-forge's routes() does", async () => {
+    @Path('/users') class Users { @GET @Path('/{id}') get(@PathParam('id') id: string) { return { user: id }; } }
+    @Path('/admin') class Admin { @GET @Path('/stats') stats() { return { stats: true }; } }
+    const app = restApi({
+      '/users': new Users(),
+      '/admin': createRestRouter().register(Admin).notFound(() => Response.notFound('no such admin page')),
+    });
+    expect((await call(app, 'GET', '/users/1549')).text).toBe('{"user":"1549"}');
+    expect((await call(app, 'GET', '/admin/stats')).text).toBe('{"stats":true}');
+    // Unmatched under a prefix: that router's not-found handler; under none: the JSON 404.
+    expect((await call(app, 'GET', '/admin/nope')).text).toBe('{"status":404,"message":"no such admin page"}');
+    const outside = await call(app, 'GET', '/elsewhere');
+    expect([outside.status, outside.text]).toEqual([404, '{"status":404,"message":"Not Found"}']);
+  });
+  it('restApi refuses a resource whose routes lie outside its prefix', () => {
+    @Path('/other') class Misplaced { @GET get() { return 1; } }
+    expect(() => restApi({ '/users': new Misplaced() })).toThrow('restApi: Misplaced.get answers GET /other, outside its prefix /users (give the entry a base to have one taken off)');
   });
   it('two routers never share registrations', async () => {
     const a = createRestRouter().register(new Prefixed()).app();

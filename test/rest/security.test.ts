@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  ANY_STATUS, Authenticate, Authorize, BodyParam, Context, createRestRouter, DefaultValue, DELETE, DenyAll, Event, Events, GET, HttpError, Path,
-  PermitAll, POST, RestBuilder, RolesAllowed, Status,
+  ANY_STATUS, Authenticate, Authorize, BodyParam, Context, createRestRouter, DefaultValue, DELETE, DenyAll, Event, Events, GET, HttpError, OPTIONS, Path,
+  PermitAll, POST, Produces, RestBuilder, RolesAllowed, Status,
 } from '../../runtime/rest/index.js';
 import type { AuthenticationProvider, AuthorizationProvider, RestUser } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
@@ -39,12 +39,17 @@ class Secured {
   @GET @Path('/service') @Authenticate(apiKey) @RolesAllowed('service') service() { return 'service'; }
   @GET @Path('/broken') @Authenticate(failing) broken() { return 'never'; }
   @GET @Path('/public') @Authenticate(null) @PermitAll publicRoute() { return 'public'; }
+  @GET @Path('/json') @Produces('application/json') json() { return { ok: true }; }
 }
 
 
 describe('authentication, authorization and roles', () => {
   const app = createRestRouter().authenticateWith(bearer).register(new Secured()).app();
   const as = (user: string) => ({ headers: { authorization: `Bearer ${user}` } });
+  it('authentication comes before content negotiation: an anonymous caller gets 401, not 406', async () => {
+    expect((await call(app, 'GET', '/sec/json', { headers: { accept: 'text/html' } })).status).toBe(401);
+    expect((await call(app, 'GET', '/sec/json', { headers: { accept: 'text/html', ...as('bob').headers } })).status).toBe(406);
+  });
   it('no credentials is 401 in the default shape', async () => {
     const r = await call(app, 'GET', '/sec/me');
     expect([r.status, r.text]).toEqual([401, '{"status":401,"message":"Unauthorized"}']);
@@ -162,6 +167,15 @@ describe('CORS', () => {
     const app = createRestRouter().enableCors({ origin: 'https://.*\\.example' }).register(C).app();
     const r = await call(app, 'GET', '/c', { headers: { origin: 'https://evil.test' } });
     expect(r.headers.get('access-control-allow-origin')).toBeNull();
+  });
+  it('a plain OPTIONS (no Access-Control-Request-Method) reaches its route, with CORS headers', async () => {
+    @Path('/o') class WithOptions { @OPTIONS options() { return { allow: 'GET, OPTIONS' }; } @GET get() { return 1; } }
+    const app = createRestRouter().enableCors({ origin: ['https://one.test'], exposeHeaders: ['X-Total'] }).register(WithOptions).app();
+    const plain = await call(app, 'OPTIONS', '/o', { headers: { origin: 'https://one.test' } });
+    expect([plain.status, plain.text, plain.headers.get('access-control-allow-origin'), plain.headers.get('access-control-expose-headers')])
+      .toEqual([200, '{"allow":"GET, OPTIONS"}', 'https://one.test', 'X-Total']);
+    const preflight = await call(app, 'OPTIONS', '/o', { headers: { origin: 'https://one.test', 'access-control-request-method': 'GET' } });
+    expect([preflight.status, preflight.text]).toEqual([204, '']);
   });
   it('a list of exact origins', async () => {
     const app = createRestRouter().enableCors({ origin: ['https://one.test'] }).register(C).app();

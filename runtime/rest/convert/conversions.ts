@@ -21,11 +21,26 @@ export function SeparatedBy(separator: string): Conversion {
 }
 
 /**
+ * Marks a conversion that reads a path parameter's whole segment as sent, matrix parameters
+ * included (routing strips them from the values of other path parameters).
+ */
+export const WHOLE_SEGMENT: unique symbol = Symbol('loom.rest.wholeSegment');
+
+/**
  * Parses a matrix segment: `status=COMPLETED;orgunits=A,B` → `{ status: 'COMPLETED', orgunits: ['A', 'B'] }`.
  * A value containing `,` becomes a list, a key without `=` maps to `null`; non-strings pass through.
+ * On a path parameter it receives the whole segment, decoded (as xp-forge does).
+ *
+ * @example
+ * ```ts
+ * @GET @Path('/inventory/{filter}')
+ * list(@PathParam('filter') @Convert(Matrix()) filter: Record<string, string | string[] | null>) { … }
+ * // GET /inventory/status=COMPLETED;orgunits=A,B → { status: 'COMPLETED', orgunits: ['A', 'B'] }
+ * ```
  */
-export function Matrix(): Conversion {
+export function Matrix(): Conversion & { readonly [WHOLE_SEGMENT]: true } {
   return {
+    [WHOLE_SEGMENT]: true,
     convert: (input) => {
       if (typeof input !== 'string') return input;
       const out: Record<string, string | string[] | null> = {};

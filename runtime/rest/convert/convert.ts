@@ -102,7 +102,7 @@ export function compileConversion(type: TypeRef | undefined): ConvertFn {
 }
 
 function assertNeverType(type: never): never {
-  throw new Error(`Unknown parameter type "${String(type)}"`);
+  throw new Error(`unknown parameter type "${String(type)}" (known: string, number, integer, int64, boolean, date, date-time, json, file)`);
 }
 
 function toNumber(v: string): number {
@@ -187,7 +187,9 @@ export function compileConstraints(options: ParamOptions): ((value: unknown) => 
   }
   if (format !== undefined) {
     const re = FORMATS[format];
-    if (re) checks.push((v) => (typeof v === 'string' && !re.test(v) ? `must be a valid ${format}` : undefined));
+    // A format nothing checks would silently let every value through.
+    if (!re) throw new Error(`unknown format "${format}" (known: ${Object.keys(FORMATS).join(', ')})`);
+    checks.push((v) => (typeof v === 'string' && !re.test(v) ? `must be a valid ${format}` : undefined));
   }
   if (checks.length === 0) return undefined;
   return (value) => {

@@ -4,7 +4,7 @@
  * `@Consumes`, `@Produces`, `@Status`, `@Header` and `@RouteOrder`.
  */
 import { rawCommon, rawMethod } from '../metadata/store.js';
-import type { HttpVerb } from '../types.js';
+import type { HttpVerb, TypeKey } from '../types.js';
 
 /** A decorator usable on a class or a method. */
 export type ClassOrMethodDecorator = (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => void;
@@ -180,7 +180,7 @@ export function RouteOrder(order: number): MethodDecorator {
 }
 
 /** Declares the result type, used to check a `@ResponseWriter`'s `type` at registration. */
-export function Returns(type: abstract new (...args: never[]) => unknown): MethodDecorator {
+export function Returns(type: TypeKey): MethodDecorator {
   return (target, key) => {
     rawMethod(target, key).returns = type;
   };

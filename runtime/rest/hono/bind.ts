@@ -4,7 +4,7 @@
  * providers, not-found handlers and the default error answer. Nothing here is shared between apps.
  */
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
 import type { CorsOptions, RouterState } from '../config.js';
@@ -37,9 +37,31 @@ function allowedOrigins(origin: CorsOptions['origin'] = '*'): string | string[] 
   return (o) => (re.test(o) ? o : null);
 }
 
-function corsMiddleware(options: CorsOptions) {
+/**
+ * CORS: Hono's middleware answers preflights (an `OPTIONS` with `Access-Control-Request-Method`)
+ * and decorates every other response. Hono takes every `OPTIONS` for a preflight, so a plain one is
+ * passed to its route here, with the headers of a simple request.
+ */
+function corsMiddleware(options: CorsOptions): MiddlewareHandler {
+  const origins = allowedOrigins(options.origin);
+  const handle = honoCors(options, origins);
+  const expose = [...(options.exposeHeaders ?? [])];
+  return async function restCors(c, next) {
+    if (c.req.method !== 'OPTIONS' || c.req.header('access-control-request-method') !== undefined) return handle(c, next);
+    await next();
+    const origin = c.req.header('origin');
+    const allowed = origin === undefined ? undefined : typeof origins === 'string' ? origins : Array.isArray(origins) ? (origins.includes(origin) ? origin : undefined) : origins(origin) ?? undefined;
+    if (allowed === undefined) return;
+    c.res.headers.set('Access-Control-Allow-Origin', allowed);
+    if (allowed !== '*') c.res.headers.append('Vary', 'Origin');
+    if (options.allowCredentials) c.res.headers.set('Access-Control-Allow-Credentials', 'true');
+    if (expose.length > 0) c.res.headers.set('Access-Control-Expose-Headers', expose.join(','));
+  };
+}
+
+function honoCors(options: CorsOptions, origins: ReturnType<typeof allowedOrigins>): MiddlewareHandler {
   return cors({
-    origin: allowedOrigins(options.origin),
+    origin: origins,
     credentials: options.allowCredentials ?? false,
     ...(options.maxAge !== undefined ? { maxAge: options.maxAge } : {}),
     allowHeaders: [...(options.allowHeaders ?? ['Content-Type', 'Authorization'])],

@@ -65,7 +65,7 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
     const byMime = mime ? state.readers.forMime(mime) : undefined;
     if (byMime) return read(x, byMime);
     if (mime === '' || mime === 'application/json' || mime.endsWith('+json')) return readJson(x);
-    if (isForm(mime)) return x.c.req.parseBody({ all: true });
+    if (isForm(mime)) return parseForm(x);
     if (mime.startsWith('text/')) {
       const text = await x.c.req.text();
       return text === '' ? undefined : text;
@@ -73,15 +73,7 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
     const bytes = new Uint8Array(await x.c.req.arrayBuffer());
     return bytes.byteLength === 0 ? undefined : bytes;
   };
-  const readForm = async (x: Exchange, reader: FormBodyReader): Promise<unknown> => {
-    let form;
-    try {
-      form = await x.c.req.parseBody({ all: true });
-    } catch (e) {
-      return unreadable(e);
-    }
-    return reader.readForm(form);
-  };
+  const readForm = async (x: Exchange, reader: FormBodyReader): Promise<unknown> => reader.readForm(await parseForm(x));
   // Not async: a JSON body is read with a single promise.
   return (x) => {
     const type = checkConsumes(x, consumes);
@@ -99,8 +91,17 @@ export function compileFormReader(consumes: readonly string[]): (x: Exchange) =>
     if (!isForm(type)) {
       throw new HttpError(415, 'Unsupported Media Type: form parameters need application/x-www-form-urlencoded or multipart/form-data');
     }
-    return (await x.c.req.parseBody({ all: true })) as Exchange['form'];
+    return (await parseForm(x)) as Exchange['form'];
   };
+}
+
+/** Parses a url-encoded or multipart body; a malformed one (a broken multipart boundary) is a 400. */
+async function parseForm(x: Exchange): Promise<Record<string, string | File | (string | File)[]>> {
+  try {
+    return await x.c.req.parseBody({ all: true });
+  } catch (e) {
+    throw new BadRequestError([{ location: 'body', name: 'body', message: `cannot be read as a form: ${errorMessage(e)}` }]);
+  }
 }
 
 function isForm(mime: string): boolean {

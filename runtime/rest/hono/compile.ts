@@ -4,6 +4,8 @@
  * parameter extractors, the instance to call, result validation, writing, errors and events. All
  * decisions are made here, once; a request runs the precompiled steps.
  */
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Context, Next } from 'hono';
 import type { RouterState } from '../config.js';
 import { BadRequestError, errorMessage, HttpError, RegistrationError } from '../errors.js';
@@ -12,7 +14,7 @@ import { compileInstance } from './instances.js';
 import type { InstanceFactory } from './instances.js';
 import type { Violation } from '../errors.js';
 import { createNegotiator } from '../io/negotiate.js';
-import { parameterNames, resolveClass } from '../metadata/builder.js';
+import { parameterList, resolveClass } from '../metadata/builder.js';
 import type { ResolvedClass, ResolvedMethod } from '../metadata/builder.js';
 import type { ParamSource, RawParam } from '../metadata/raw.js';
 import { DUPLICATE_SOURCE } from '../decorators/params.js';
@@ -95,6 +97,7 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   }
   const status = method.status ?? 200;
   if (!Number.isInteger(status) || status < 100 || status > 599) throw new RegistrationError(`${where}: @Status(${status}) is not an HTTP status`);
+  if (method.order !== undefined && !Number.isSafeInteger(method.order)) throw new RegistrationError(`${where}: @RouteOrder(${method.order}) is not an integer`);
 
   const cRules = headerRules(cls.headers, cls.name);
   const mRules = headerRules(method.headers, where);
@@ -111,7 +114,7 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   const info: RouteInfo = { className: cls.name, methodName: method.name, verb, path: template.declared, consumes, produces, status, order: method.order ?? 0 };
 
   // Parameters: decorated ones as declared, the rest bound by name (path variable, then query or body by verb).
-  const names = method.params.length < method.arity || method.params.some((p) => p?.source === undefined) ? parameterNames((cls.cls as { prototype: Record<string, Function> }).prototype[method.name]!) : [];
+  const declared = method.params.length < method.arity || method.params.some((p) => p?.source === undefined) ? parameterList((cls.cls as { prototype: Record<string, Function> }).prototype[method.name]!) : [];
   const reader = method.reader ?? cls.reader;
   const contextReader = method.contextReader ?? cls.contextReader;
   const plans: ParamPlan[] = [];
@@ -120,14 +123,19 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
     const raw: RawParam = method.params[i] ?? {};
     let source: ParamSource | undefined = raw.source;
     if (source?.kind === 'context' && source.token === DUPLICATE_SOURCE) throw new RegistrationError(`${where} parameter ${i}: more than one source decorator`);
+    let options = raw.options;
     if (!source) {
-      const name = names[i];
+      const name = declared[i]?.name;
       if (!name || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new RegistrationError(`${where} parameter ${i}: no source decorator and no usable parameter name`);
       source = template.variables.includes(name) ? { kind: 'path', name } : QUERY_BY_NAME.has(verb) ? { kind: 'query', name } : { kind: 'body' };
+      // xp-forge: a parameter without a default is required ("Missing argument" is a 400); one with a
+      // default gets `undefined` when absent, so that JavaScript applies the default.
+      if (options?.required === undefined && !declared[i]!.hasDefault) options = { ...options, required: true };
     }
-    const plan = compileParam(raw, source, {
+    const plan = compileParam(options === raw.options ? raw : { ...raw, options }, source, {
       where: `${where} parameter ${i}`,
       variables: template.variables,
+      template,
       state,
       ...(reader ? { reader } : {}),
       ...(contextReader ? { contextReader } : {}),
@@ -149,15 +157,21 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   const validateResult = compileResultValidator(method, state, where);
   const resultStatus = method.validateResultStatus ?? 500;
   const security = compileSecurity(method, cls, state, info);
-  const catchWith = method.catchWith !== undefined ? method.catchWith : (cls.catchWith ?? []);
+  // rest.vertx joins the lists: the method's handlers, then the class's; an empty @CatchWith() on
+  // the method opts out of the class's and the router's.
   const optOut = method.catchWith !== undefined && method.catchWith.length === 0;
+  const catchWith = optOut ? [] : [...(method.catchWith ?? []), ...(cls.catchWith ?? [])];
   const events = method.events ?? [];
   const onError = state.options.onError ?? ((e: unknown) => console.error('[loom/rest] event failed:', e));
-  const writePlan: WritePlan = { status, staticHeaders: headers, ...(writer ? { writer } : {}), produces, negotiate: createNegotiator(produces.length ? produces : [...state.writers.mimeList, 'application/json', 'text/plain']), state };
-  // Error entities never go through the method's own writer (a file writer cannot write `{status,message}`).
-  const errorPlan: WritePlan = { status, staticHeaders: [], produces, negotiate: writePlan.negotiate, state };
+  // Without @Produces, JSON comes first so that `Accept: */*` keeps it; a registered mime writer
+  // answers when Accept names its type.
+  const anyType = createNegotiator(['application/json', ...state.writers.mimeList, 'text/plain']);
+  const writePlan: WritePlan = { status, staticHeaders: headers, ...(writer ? { writer } : {}), produces, negotiate: produces.length ? createNegotiator(produces) : anyType, state };
+  // What an exception handler returns is not written with the method's writer or type (an image or
+  // CSV route cannot carry `{status,message}`), but as a route without @Produces would write it.
+  const errorPlan: WritePlan = { status, staticHeaders: [], produces: [], negotiate: anyType, state };
   const blocking = method.blocking;
-  const blockingModule = blocking ? (blocking.module instanceof URL ? blocking.module.href : blocking.module.startsWith('file:') ? blocking.module : new URL(blocking.module, 'file://').href) : '';
+  const blockingModule = blocking ? blockingModuleUrl(blocking.module, where) : '';
   const pool = blocking ? () => poolFor(state, blocking.pool ?? 'default') : undefined;
   const methodName = method.name;
   const readBody = bodyPlan ? compileBodyReader(bodyPlan, consumes, state) : undefined;
@@ -175,8 +189,10 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
     let entity: unknown;
     let response: Response;
     try {
-      if (checkAccept && (x.accepted = writePlan.negotiate(c.req.header('accept'))) === undefined) throw new HttpError(406, notAcceptable);
+      // The seed's order: authentication and authorization first, so an anonymous caller learns
+      // nothing about the route (406) before its 401.
       if (security) await security(x);
+      if (checkAccept && (x.accepted = writePlan.negotiate(c.req.header('accept'))) === undefined) throw new HttpError(406, notAcceptable);
       if (readBody) x.body = await readBody(x);
       if (readForm) x.form = await readForm(x);
       const violations: Violation[] = [];
@@ -209,6 +225,18 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   };
 
   return { info, honoPath: template.hono, template, sequence, handler };
+}
+
+/**
+ * The module a `@Blocking` method runs in, as a URL the worker can import. A relative path would
+ * resolve against an unknown directory (the worker's, not the decorating module's), so it is refused.
+ */
+function blockingModuleUrl(module: string | URL, where: string): string {
+  if (module instanceof URL) return module.href;
+  // Before the scheme test: a Windows drive (`C:\\…`) looks like one.
+  if (isAbsolute(module)) return pathToFileURL(module).href;
+  if (/^[a-z][a-z0-9+.-]+:/i.test(module)) return new URL(module).href;
+  throw new RegistrationError(`${where}: @Blocking module "${module}" is relative; pass new URL('${module}', import.meta.url) or an absolute path`);
 }
 
 /** Writes an exception handler's answer; when `Accept` fits nothing produced, falls back to JSON. */

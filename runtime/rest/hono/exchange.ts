@@ -24,6 +24,7 @@ export class Exchange {
   /** The `@Produces` type `Accept` chose, once the route checked it: writing the answer need not negotiate again. */
   accepted: string | undefined = undefined;
   private matrixCache: Map<string, string[]> | undefined = undefined;
+  private segmentsCache: string[] | undefined = undefined;
   private rawQueryCache: Map<string, string[]> | undefined = undefined;
   contextCache: Map<unknown, unknown> | undefined = undefined;
 
@@ -72,6 +73,27 @@ export class Exchange {
     return this.rawQueryCache.get(name);
   }
 
+  /**
+   * A path segment exactly as sent (undecoded, matrix parameters included), counted from the end
+   * of the path (1 is the last), so that a prefix the router does not know changes nothing.
+   */
+  rawSegment(fromEnd: number): string | undefined {
+    if (!this.segmentsCache) {
+      const url = this.c.req.url;
+      const start = url.indexOf('/', url.indexOf('//') + 2);
+      let end = url.length;
+      for (const stop of ['?', '#']) {
+        const at = url.indexOf(stop, start);
+        if (at >= 0 && at < end) end = at;
+      }
+      const segments = url.slice(start, end).split('/');
+      // A trailing slash (a non-strict app routes `/a/b/` as `/a/b`) adds no segment.
+      if (segments.length > 2 && segments.at(-1) === '') segments.pop();
+      this.segmentsCache = segments;
+    }
+    return this.segmentsCache[this.segmentsCache.length - fromEnd];
+  }
+
   /** Response headers a handler added through `@Context('headers')`. */
   headers(): Headers {
     return (this.responseHeaders ??= new Headers());
@@ -82,6 +104,15 @@ function append(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/** Percent-decodes a path segment (`+` is itself there); a malformed escape is kept as sent. */
+export function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** Percent-decodes (with `+` as a space); a malformed escape is kept as sent rather than failing the request. */

@@ -5,7 +5,8 @@
  * that were built for it. Extractors push violations instead of throwing, so one 400 lists them all.
  */
 import { getCookie } from 'hono/cookie';
-import { compileConstraints, compileConversion, typeName } from '../convert/convert.js';
+import { compileConstraints, compileConversion, isConverter, typeName } from '../convert/convert.js';
+import { WHOLE_SEGMENT } from '../convert/conversions.js';
 import type { ConvertFn } from '../convert/convert.js';
 import { assertNever, errorMessage, RegistrationError } from '../errors.js';
 import type { Violation, ViolationLocation } from '../errors.js';
@@ -15,7 +16,8 @@ import type { RouterState } from '../config.js';
 import { HONO_CONTEXT } from '../decorators/params.js';
 import type { Class, ContextProvider, Conversion, ParamOptions, TypeRef, ValidateFunction, ValueReader } from '../types.js';
 import { createDefaultAjv, failedValidation } from '../validation.js';
-import { Exchange, PUSHED_KEY } from './exchange.js';
+import { decodeSegment, Exchange, PUSHED_KEY, stripMatrix } from './exchange.js';
+import type { PathTemplate } from './path.js';
 
 /** Reads one argument; may return a promise only when `async` is set on its plan. */
 export type Extractor = (x: Exchange, violations: Violation[]) => unknown;
@@ -37,6 +39,8 @@ export interface ParamScope {
   /** `Class.method parameter 2` or `Class field x`: used in registration errors. */
   readonly where: string;
   readonly variables: readonly string[] | undefined;
+  /** The route's path template: where each variable sits (see `PathTemplate`). */
+  readonly template?: Pick<PathTemplate, 'compound' | 'fromEnd'>;
   readonly state: RouterState;
   readonly reader?: ValueReader;
   readonly contextReader?: ContextProvider;
@@ -51,17 +55,12 @@ export function compileParam(param: RawParam, source: ParamSource, scope: ParamS
       if (scope.variables && !scope.variables.includes(source.name)) {
         throw new RegistrationError(`${scope.where}: @PathParam('${source.name}') names no variable of the path (variables: ${scope.variables.join(', ') || 'none'})`);
       }
-      // Hono decodes path values; `@Raw` asks for them percent-encoded again.
-      return stringPlan(param, source, scope, options, param.raw
-        ? (x) => {
-            const v = x.c.req.param(source.name);
-            return v === undefined ? undefined : encodeURIComponent(v);
-          }
-        : (x) => x.c.req.param(source.name));
+      return stringPlan(param, source, scope, options, pathReader(param, source.name, scope));
     case 'query': {
       const name = source.name;
+      // `@Raw`: the value as sent, one value like any other query parameter unless `array`.
       const read = param.raw
-        ? (x: Exchange) => x.rawQuery(name)
+        ? options.array === true ? (x: Exchange) => x.rawQuery(name) : (x: Exchange) => x.rawQuery(name)?.[0]
         : options.array === true
           ? (x: Exchange) => x.c.req.queries(name)
           : (x: Exchange) => x.c.req.query(name);
@@ -96,6 +95,35 @@ function location(source: ParamSource): ViolationLocation {
   return source.kind;
 }
 
+/**
+ * How a path variable is read. Hono hands out values decoded and, since routing strips matrix
+ * parameters, without them. `@Raw` gets the segment as sent; `Matrix()` the whole segment with its
+ * `;k=v` parts (decoded unless `@Raw`); a variable sharing its segment is cut from Hono's value.
+ */
+function pathReader(param: RawParam, name: string, scope: ParamScope): (x: Exchange) => string | undefined {
+  const shared = scope.template?.compound.get(name);
+  if (shared) return (x) => shared.pattern.exec(x.c.req.param(shared.param) ?? '')?.groups?.[name];
+  const wholeSegment = (param.conversions ?? []).some((c) => WHOLE_SEGMENT in c);
+  const fromEnd = scope.template?.fromEnd.get(name);
+  if ((param.raw || wholeSegment) && fromEnd !== undefined) {
+    return (x) => {
+      const sent = x.rawSegment(fromEnd);
+      if (sent === undefined) return undefined;
+      const value = wholeSegment ? sent : stripMatrix(sent);
+      return param.raw ? value : decodeSegment(value);
+    };
+  }
+  // Where the segment cannot be found (a variable spanning segments comes later), the best
+  // approximation of "as sent".
+  if (param.raw) {
+    return (x) => {
+      const v = x.c.req.param(name);
+      return v === undefined ? undefined : encodeURIComponent(v);
+    };
+  }
+  return (x) => x.c.req.param(name);
+}
+
 function checkReaderType(reader: ValueReader | undefined, type: TypeRef | undefined, scope: ParamScope, what: string): void {
   if (!reader?.type || type === undefined || scope.suppressCheck) return;
   const fits =
@@ -117,16 +145,28 @@ function stringPlan(
 ): ParamPlan {
   const loc = location(source);
   const name = source.name;
-  const reader = options.reader;
+  // The seed's order: the parameter's reader, then one registered for its class.
+  const reader = options.reader ?? (typeof options.type === 'function' ? scope.state.readers.forType(options.type) : undefined);
   checkReaderType(reader, options.type, scope, 'the parameter');
-  const conversion: ConvertFn | undefined = reader ? undefined : compileConversion(options.type);
+  const conversion: ConvertFn | undefined = reader ? undefined : atRegistration(scope, () => compileConversion(options.type));
   const conversions: readonly Conversion[] = param.conversions ?? [];
   const separator = typeof options.array === 'object' ? options.array.separator : undefined;
   const required = source.kind === 'path' || options.required === true;
-  const constraints = compileConstraints(options);
+  const constraints = atRegistration(scope, () => compileConstraints(options));
   const validate = compileValidator(options, scope);
   const hasDefault = param.hasDefault === true;
   const defaultValue = param.defaultValue;
+  // A default that cannot be converted would answer 400 to every request that omits the value.
+  if (hasDefault && typeof defaultValue === 'string' && conversion && conversions.length === 0) {
+    try {
+      conversion(defaultValue);
+    } catch (e) {
+      throw new RegistrationError(`${scope.where}: @DefaultValue(${JSON.stringify(defaultValue)}) ${errorMessage(e)}`);
+    }
+  }
+  // `?limit=` from a form or a generated client's empty field means "not given" for a number, a
+  // boolean, a date or an enum (the seed's readers return null for empty input); a string keeps it.
+  const emptyIsAbsent = !reader && conversions.length === 0 && options.array === undefined && isNonTextType(options.type);
 
   // Built once per route: a request allocates no closures here (tsx/esbuild also wraps each closure
   // created at run time in a naming helper, which shows up in profiles).
@@ -154,6 +194,7 @@ function stringPlan(
 
   const extract: Extractor = (x, violations) => {
     let value: unknown = read(x);
+    if (emptyIsAbsent && value === '') value = undefined;
     if (value === undefined || (Array.isArray(value) && value.length === 0 && !hasDefault && options.array !== true)) {
       if (hasDefault) value = defaultValue;
       else if (required) {
@@ -178,6 +219,24 @@ function stringPlan(
   return { extract, source, needs: 'none', async: reader !== undefined };
 }
 
+/** Types whose conversion of `''` can only fail: an empty value of them is an absent one. */
+function isNonTextType(type: TypeRef | undefined): boolean {
+  if (type === undefined || type === 'string' || type === String || type === 'file') return false;
+  if (typeof type === 'string' || type === Number || type === Boolean || type === Date) return true;
+  // An enum object (not a class, not a converter): `''` is never one of its values.
+  return typeof type === 'object' && !isConverter(type);
+}
+
+/** Runs registration-time compilation; a bad option (an unknown type, a broken pattern) names its parameter. */
+function atRegistration<T>(scope: ParamScope, compile: () => T): T {
+  try {
+    return compile();
+  } catch (e) {
+    if (e instanceof RegistrationError) throw e;
+    throw new RegistrationError(`${scope.where}: ${errorMessage(e)}`);
+  }
+}
+
 function compileValidator(options: ParamOptions, scope: ParamScope): ValidateFunction | undefined {
   if (options.validate) return options.validate;
   if (!options.schema) return undefined;
@@ -195,7 +254,7 @@ function bodyPlan(param: RawParam, scope: ParamScope, options: ParamOptions): Pa
   const reader = options.reader ?? scope.reader ?? typeReader;
   checkReaderType(reader, options.type, scope, 'the body');
   const validate = compileValidator(options, scope);
-  const constraints = compileConstraints(options);
+  const constraints = atRegistration(scope, () => compileConstraints(options));
   const required = options.required === true;
   const hasDefault = param.hasDefault === true;
   const conversions = param.conversions ?? [];
@@ -311,7 +370,9 @@ function contextPlan(param: RawParam, token: unknown, scope: ParamScope): ParamP
   const settle = (x: Exchange, violations: Violation[], value: unknown): unknown =>
     value instanceof Promise ? value.then((v) => fallback(x, violations, v)) : fallback(x, violations, value);
 
-  const reader = param.contextReader ?? scope.contextReader;
+  // A method's or class's @ContextReader provides the types it was written for; the built-in tokens
+  // (the Hono context, the request, the user) stay what they are. One on the parameter is explicit.
+  const reader = param.contextReader ?? (builtin(token) ? undefined : scope.contextReader);
   const source: ParamSource = { kind: 'context', token };
   if (reader) return { extract: (x, v) => settle(x, v, callProvider(reader, x)), source, needs: 'none', async: true };
   const fixed = builtin(token);

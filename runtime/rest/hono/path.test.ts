@@ -27,6 +27,31 @@ describe('path templates', () => {
   });
 });
 
+describe('segments with text beside variables', () => {
+  it('route the whole segment as one Hono parameter and cut the variables with named groups', () => {
+    const t = toHonoPath('/ops/{id}:cancel');
+    expect(t.hono).toBe('/ops/:__loom_s1{(?:[^/]+):cancel}');
+    expect(t.variables).toEqual(['id']);
+    expect(t.compound.get('id')!.pattern.exec('42:cancel')?.groups).toEqual({ id: '42' });
+  });
+  it("escape the text and keep each variable's own expression", () => {
+    const t = toHonoPath('/files/{name}.{ext:[a-z]+}');
+    expect(t.hono).toBe('/files/:__loom_s1{(?:[^/]+)\\.(?:[a-z]+)}');
+    expect(t.compound.get('ext')!.pattern.exec('a.b.gz')?.groups).toEqual({ name: 'a.b', ext: 'gz' });
+    expect(t.ranks).toEqual([3, 2]);
+  });
+});
+
+describe('positions from the end', () => {
+  it('count whole-segment variables from the end of the path', () => {
+    expect([...toHonoPath('/a/{x}/b/{y}').fromEnd]).toEqual([['y', 1], ['x', 3]]);
+  });
+  it('stop at a variable that may span segments', () => {
+    const t = toHonoPath('/a/{x}/{rest:.+}/{y:[0-9]+}');
+    expect([...t.fromEnd]).toEqual([['y', 1]]);
+  });
+});
+
 describe('specificity ranks', () => {
   it('ranks literals over regex variables over plain variables', () => {
     expect(toHonoPath('/a/{b:[0-9]+}/{c}/:d/:e:[a-z]+').ranks).toEqual([3, 2, 1, 1, 2]);

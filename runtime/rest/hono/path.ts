@@ -1,8 +1,18 @@
 /**
  * @module
  * Path templates: joins prefixes and turns `{name}`, `:name`, `{name:regex}` and `:name:regex`
- * into Hono's `:name` / `:name{regex}` syntax, listing the variables.
+ * into Hono's `:name` / `:name{regex}` syntax, listing the variables. A segment that mixes text and
+ * variables (`{name}.{ext}`, `{name}:cancel`, `v{major}`) becomes one Hono parameter for the whole
+ * segment, which the variables are cut from by a regular expression with named groups.
  */
+
+/** A segment holding text and variables, routed as one Hono parameter. */
+export interface CompoundSegment {
+  /** The Hono parameter that holds the whole segment. */
+  readonly param: string;
+  /** Cuts the segment into its variables (named groups), anchored at both ends. */
+  readonly pattern: RegExp;
+}
 
 /** A translated path template. */
 export interface PathTemplate {
@@ -11,10 +21,18 @@ export interface PathTemplate {
   /** Hono's syntax (`/users/:id{[0-9]+}`). */
   readonly hono: string;
   readonly variables: readonly string[];
+  /** Variables that share a segment with text or other variables, by name. */
+  readonly compound: ReadonlyMap<string, CompoundSegment>;
   /**
-   * Per segment: 3 literal, 2 variable with a regular expression, 1 plain variable. Routes that can
-   * match the same request are tried most specific first (as JAX-RS does), so `/issues/pinned` wins
-   * over `/issues/{index}` whatever the declaration order.
+   * For variables that are a whole segment: its position counted from the end of the path (1 is
+   * the last), which finds the segment as sent also under a prefix the router does not know. Absent
+   * when a variable whose expression may span segments (`{path:.+}`) comes later.
+   */
+  readonly fromEnd: ReadonlyMap<string, number>;
+  /**
+   * Per segment: 3 literal, 2 variable with a regular expression (or text beside it), 1 plain
+   * variable. Routes that can match the same request are tried most specific first (as JAX-RS
+   * does), so `/issues/pinned` wins over `/issues/{index}` whatever the declaration order.
    */
   readonly ranks: readonly number[];
 }
@@ -29,7 +47,23 @@ export function compareSpecificity(a: PathTemplate, b: PathTemplate): number {
   return 0;
 }
 
-function segmentRanks(path: string): number[] {
+/** Joins path parts with single slashes; the result starts with `/` and has no trailing slash (except `/`). */
+export function joinPaths(...parts: (string | undefined)[]): string {
+  const joined = parts
+    .filter((p): p is string => p !== undefined && p !== '')
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter((p) => p !== '')
+    .join('/');
+  return `/${joined}`;
+}
+
+type Token = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'var'; readonly name: string; readonly regex: string | undefined };
+
+/** A variable's expression when none is given: one segment, as JAX-RS and Hono have it. */
+const SEGMENT = '[^/]+';
+
+/** Splits a path on the slashes outside `{…}`, keeping empty segments out. */
+function splitSegments(path: string): string[] {
   const segments: string[] = [];
   let depth = 0;
   let current = '';
@@ -41,22 +75,47 @@ function segmentRanks(path: string): number[] {
       current = '';
     } else current += ch;
   }
+  if (depth > 0) throw new Error(`unclosed "{" in path "${path}"`);
   if (current !== '') segments.push(current);
-  return segments.map((seg) => {
-    if (seg.startsWith(':')) return seg.indexOf(':', 1) > 0 || seg.includes('{') ? 2 : 1;
-    if (seg.includes('{')) return seg.includes(':') ? 2 : 1;
-    return 3;
-  });
+  return segments;
 }
 
-/** Joins path parts with single slashes; the result starts with `/` and has no trailing slash (except `/`). */
-export function joinPaths(...parts: (string | undefined)[]): string {
-  const joined = parts
-    .filter((p): p is string => p !== undefined && p !== '')
-    .map((p) => p.replace(/^\/+|\/+$/g, ''))
-    .filter((p) => p !== '')
-    .join('/');
-  return `/${joined}`;
+/** The text and variables of one segment. */
+function tokenize(segment: string, path: string): Token[] {
+  if (segment.startsWith(':')) {
+    // `:name`, `:name:regex` or `:name{regex}`: the whole segment.
+    const m = /^:([A-Za-z_][A-Za-z0-9_]*)(?::(.+)|\{(.+)\})?$/.exec(segment);
+    if (!m) throw new Error(`bad variable at "${segment}" in path "${path}"`);
+    return [{ kind: 'var', name: m[1]!, regex: m[2] ?? m[3] }];
+  }
+  const tokens: Token[] = [];
+  let text = '';
+  for (let i = 0; i < segment.length; ) {
+    if (segment[i] !== '{') {
+      text += segment[i++];
+      continue;
+    }
+    let depth = 1;
+    let j = i + 1;
+    while (j < segment.length && depth > 0) {
+      if (segment[j] === '{') depth++;
+      else if (segment[j] === '}') depth--;
+      j++;
+    }
+    if (depth !== 0) throw new Error(`unclosed "{" in path "${path}"`);
+    if (text !== '') tokens.push({ kind: 'text', text });
+    text = '';
+    const body = segment.slice(i + 1, j - 1);
+    const colon = body.indexOf(':');
+    tokens.push({ kind: 'var', name: colon < 0 ? body : body.slice(0, colon), regex: colon < 0 ? undefined : body.slice(colon + 1) });
+    i = j;
+  }
+  if (text !== '') tokens.push({ kind: 'text', text });
+  return tokens;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
@@ -65,43 +124,61 @@ export function joinPaths(...parts: (string | undefined)[]): string {
  * @example
  * ```ts
  * toHonoPath('/files/{name:.+}').hono; // '/files/:name{.+}'
+ * toHonoPath('/ops/{id}:cancel').hono; // '/ops/:__loom_s1{(?:[^/]+):cancel}'
  * ```
  */
 export function toHonoPath(path: string): PathTemplate {
-  let out = '';
   const variables: string[] = [];
-  let i = 0;
-  while (i < path.length) {
-    const ch = path[i]!;
-    if (ch === '{') {
-      let depth = 1;
-      let j = i + 1;
-      while (j < path.length && depth > 0) {
-        if (path[j] === '{') depth++;
-        else if (path[j] === '}') depth--;
-        j++;
-      }
-      if (depth !== 0) throw new Error(`unclosed "{" in path "${path}"`);
-      const body = path.slice(i + 1, j - 1);
-      const colon = body.indexOf(':');
-      const name = colon < 0 ? body : body.slice(0, colon);
-      const regex = colon < 0 ? undefined : body.slice(colon + 1);
-      out += variable(name, regex, path, variables);
-      i = j;
-    } else if (ch === ':' && (i === 0 || path[i - 1] === '/')) {
-      const m = /^:([A-Za-z_][A-Za-z0-9_]*)(?::([^/]+)|\{([^}]+)\})?/.exec(path.slice(i));
-      if (!m) throw new Error(`bad variable at "${path.slice(i)}" in path "${path}"`);
-      out += variable(m[1]!, m[2] ?? m[3], path, variables);
-      i += m[0].length;
-    } else {
-      out += ch;
-      i++;
+  const compound = new Map<string, CompoundSegment>();
+  const wholeAt = new Map<string, number>();
+  const ranks: number[] = [];
+  const out: string[] = [];
+  const segments = splitSegments(path);
+  // Counting from the end is exact only while no later segment may swallow slashes.
+  let spanningAfter = false;
+  const fromEnd = new Map<string, number>();
+
+  segments.forEach((segment, index) => {
+    const tokens = tokenize(segment, path);
+    for (const t of tokens) if (t.kind === 'var') declare(t.name, t.regex, path, variables);
+    const vars = tokens.filter((t): t is Extract<Token, { kind: 'var' }> => t.kind === 'var');
+    if (vars.length === 0) {
+      out.push(segment);
+      ranks.push(3);
+      return;
     }
+    if (tokens.length === 1) {
+      const v = vars[0]!;
+      out.push(v.regex === undefined ? `:${v.name}` : `:${v.name}{${v.regex}}`);
+      ranks.push(v.regex === undefined ? 1 : 2);
+      wholeAt.set(v.name, index);
+      return;
+    }
+    // Text beside variables: one Hono parameter with the whole segment's expression (no capturing
+    // groups, which Hono's RegExpRouter refuses), cut into the variables with named groups later.
+    const param = `__loom_s${index}`;
+    out.push(`:${param}{${tokens.map((t) => (t.kind === 'text' ? escapeRegex(t.text) : `(?:${t.regex ?? SEGMENT})`)).join('')}}`);
+    const pattern = new RegExp(`^${tokens.map((t) => (t.kind === 'text' ? escapeRegex(t.text) : `(?<${t.name}>${t.regex ?? SEGMENT})`)).join('')}$`);
+    for (const v of vars) compound.set(v.name, { param, pattern });
+    ranks.push(2);
+  });
+
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const spans = tokenize(segments[i]!, path).some((t) => t.kind === 'var' && t.regex !== undefined && maySpanSegments(t.regex));
+    if (spanningAfter) break;
+    for (const [name, at] of wholeAt) if (at === i && !spans) fromEnd.set(name, segments.length - i);
+    spanningAfter = spans;
   }
-  return { declared: path, hono: out, variables, ranks: segmentRanks(path) };
+  return { declared: path, hono: `/${out.join('/')}`, variables, compound, fromEnd, ranks };
 }
 
-function variable(name: string, regex: string | undefined, path: string, variables: string[]): string {
+/** Whether a variable's expression can match across a `/` (`.+` can, `[0-9]+` cannot), probed. */
+function maySpanSegments(regex: string): boolean {
+  const whole = new RegExp(`^(?:${regex})$`);
+  return ['a/b', '0/1', 'a/', '/'].some((probe) => whole.test(probe));
+}
+
+function declare(name: string, regex: string | undefined, path: string, variables: string[]): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`bad variable name "${name}" in path "${path}"`);
   if (variables.includes(name)) throw new Error(`variable "${name}" appears twice in path "${path}"`);
   if (regex !== undefined) {
@@ -112,5 +189,4 @@ function variable(name: string, regex: string | undefined, path: string, variabl
     }
   }
   variables.push(name);
-  return regex === undefined ? `:${name}` : `:${name}{${regex}}`;
 }

@@ -30,25 +30,48 @@ function isJsonMime(mime: string): boolean {
   return bare === JSON_TYPE || bare.endsWith('+json');
 }
 
-/** Chooses the writer and content type for an entity. Throws 406 when `Accept` fits nothing produced. */
+/** `text/*` types name their charset: the built-in writers write UTF-8. */
+function withCharset(mime: string): string {
+  return bareMime(mime).startsWith('text/') && !/;\s*charset=/i.test(mime) ? `${mime}; charset=utf-8` : mime;
+}
+
+/**
+ * A built-in writer for `mime` (the route's declared type), or for the value itself when the route
+ * declares none: JSON for JSON types and structured values, the string form (or the bytes) otherwise.
+ * The Content-Type is the route's: a built-in writer has no type of its own to impose.
+ */
+function builtInWriter(value: unknown, mime: string | undefined): [ResponseWriter, string] {
+  if (mime !== undefined) return [isJsonMime(mime) ? JSON_WRITER : TEXT_WRITER, withCharset(mime)];
+  if (typeof value === 'string') return [TEXT_WRITER, TEXT_WRITER.produces!];
+  if (value instanceof Uint8Array) return [TEXT_WRITER, 'application/octet-stream'];
+  return [JSON_WRITER, JSON_TYPE];
+}
+
+/**
+ * Chooses the writer and the Content-Type for an entity (rest.vertx's order: the method's writer,
+ * the writer for the result's class, the writer for the negotiated mime, the general writer). A
+ * registered writer's own `produces` wins over the route's. Throws 406 when `Accept` fits nothing
+ * produced.
+ */
 function chooseWriter(plan: WritePlan, x: Exchange, value: unknown): [ResponseWriter, string | undefined] {
   if (plan.writer) return [plan.writer, plan.writer.produces ?? plan.produces[0]];
   const byType = plan.state.writers.forValue(value);
-  if (byType) return [byType, byType.produces];
+  if (byType) return [byType, byType.produces ?? plan.produces[0]];
   if (plan.produces.length > 0) {
     const mime = x.accepted ?? plan.negotiate(x.c.req.header('accept'));
     if (mime === undefined) throw new HttpError(406, `Not Acceptable: this resource produces ${plan.produces.join(', ')}`);
-    return [plan.state.writers.forMime(mime) ?? (isJsonMime(mime) ? JSON_WRITER : TEXT_WRITER), mime];
+    const registered = plan.state.writers.forMime(mime);
+    return registered ? [registered, registered.produces ?? mime] : builtInWriter(value, mime);
   }
+  // Without @Produces a registered mime writer answers only when Accept prefers its type to JSON,
+  // which comes first in this route's list: `*/*` (curl, fetch) keeps getting JSON.
   const accept = x.c.req.header('accept');
   if (accept !== undefined && plan.state.writers.hasMimes) {
     const mime = plan.negotiate(accept);
     const registered = mime === undefined ? undefined : plan.state.writers.forMime(mime);
     if (registered) return [registered, registered.produces ?? mime];
   }
-  if (typeof value === 'string') return [TEXT_WRITER, TEXT_WRITER.produces];
-  if (value instanceof Uint8Array) return [TEXT_WRITER, 'application/octet-stream'];
-  return [JSON_WRITER, JSON_TYPE];
+  return builtInWriter(value, undefined);
 }
 
 function addHeaders(target: Headers, plan: WritePlan, x: Exchange): void {
@@ -56,17 +79,19 @@ function addHeaders(target: Headers, plan: WritePlan, x: Exchange): void {
   x.responseHeaders?.forEach((v, n) => target.set(n, v));
 }
 
-/** Writes an entity with a status, honouring a `type()` override and extra headers. */
-async function writeEntity(plan: WritePlan, x: Exchange, value: unknown, status: number, extra: RestResponse | undefined): Promise<Response> {
+/**
+ * Writes an entity with a status, honouring a `type()` override and extra headers. An error's
+ * `{status, message}` is always JSON: the route's type (an image, a CSV) cannot carry it.
+ */
+async function writeEntity(plan: WritePlan, x: Exchange, value: unknown, status: number, extra: RestResponse | undefined, error = false): Promise<Response> {
   const headers = new Headers();
   addHeaders(headers, plan, x);
   let body: WriterOutput = null;
   if (value !== undefined && value !== null) {
-    const [writer, mime] = chooseWriter(plan, x, value);
+    const [writer, type] = error ? [JSON_WRITER, JSON_TYPE] : chooseWriter(plan, x, value);
     body = await writer.write(value, x.c);
     if (body instanceof globalThis.Response) return body;
     if (writer.headers) for (const [n, v] of Object.entries(writer.headers)) headers.set(n, v);
-    const type = writer.produces ?? mime;
     if (type) headers.set('content-type', type);
   }
   if (extra) {
@@ -74,6 +99,19 @@ async function writeEntity(plan: WritePlan, x: Exchange, value: unknown, status:
     if (extra.contentType) headers.set('content-type', extra.contentType);
   }
   return new Response(body as BodyInit | null, { status, headers });
+}
+
+/**
+ * A `Map` is written as an object keyed by its keys, a `Set` or a generator as an array (xp-forge
+ * writes maps and generators so); only at the top, where a handler returns one, to keep the common
+ * path free of a JSON replacer.
+ */
+function plainResult(result: unknown): unknown {
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return result;
+  if (result instanceof Map) return Object.fromEntries(result);
+  if (result instanceof Set) return [...result];
+  if (typeof (result as Iterator<unknown>).next === 'function' && Symbol.iterator in result) return Array.from(result as Iterable<unknown>);
+  return result;
 }
 
 /**
@@ -100,9 +138,9 @@ export function writeResult(plan: WritePlan, x: Exchange, result: unknown): Resp
     !plan.state.writers.hasTypes &&
     (plan.produces.length === 0 ? !plan.state.writers.hasMimes : plan.produces.length === 1 && plan.produces[0] === JSON_TYPE && (x.accepted ?? plan.negotiate(x.c.req.header('accept'))) !== undefined)
   ) {
-    return new Response(JSON.stringify(result), { status: plan.status, headers: { 'content-type': JSON_TYPE } });
+    return new Response(JSON.stringify(plainResult(result)), { status: plan.status, headers: { 'content-type': JSON_TYPE } });
   }
-  return writeEntity(plan, x, result, plan.status, undefined);
+  return writeEntity(plan, x, plainResult(result), plan.status, undefined);
 }
 
 function isStreamable(value: unknown): boolean {
@@ -113,7 +151,7 @@ async function writeBuilt(plan: WritePlan, x: Exchange, r: RestResponse): Promis
   const content = r.content;
   switch (content.kind) {
     case 'entity':
-      return writeEntity(plan, x, content.value, r.statusCode, r);
+      return writeEntity(plan, x, plainResult(content.value), r.statusCode, r, content.error === true);
     case 'none':
     case 'next':
       return writeEntity(plan, x, undefined, r.statusCode || 200, r);

@@ -4,7 +4,7 @@
  * (JSON and plain text).
  */
 import { bareMime, mimeMatches } from './negotiate.js';
-import type { Class, ResponseWriter, ValueReader } from '../types.js';
+import type { ResponseWriter, TypeKey, ValueReader } from '../types.js';
 
 /** The built-in JSON writer (`application/json`). */
 export const JSON_WRITER: ResponseWriter = {
@@ -12,10 +12,17 @@ export const JSON_WRITER: ResponseWriter = {
   write: (value) => (value === undefined ? null : JSON.stringify(value)),
 };
 
-/** The built-in text writer (`text/plain`): the string form of the result. */
+/**
+ * The built-in text writer (`text/plain`, or the route's declared type): the string form of the
+ * result. A JavaScript object's useful string form is its JSON, not `[object Object]`.
+ */
 export const TEXT_WRITER: ResponseWriter = {
   produces: 'text/plain; charset=utf-8',
-  write: (value) => (value === undefined || value === null ? null : value instanceof Uint8Array ? value : String(value)),
+  write: (value) => {
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'string' || value instanceof Uint8Array) return value;
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  },
 };
 
 /** The built-in JSON reader. */
@@ -29,7 +36,7 @@ export class TypedRegistry<T> {
   private readonly types = new Map<Function, T>();
   private readonly mimes: [string, T][] = [];
 
-  setType(type: Class | Function, item: T): void {
+  setType(type: TypeKey, item: T): void {
     this.types.set(type, item);
   }
 

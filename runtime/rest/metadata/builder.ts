@@ -75,7 +75,9 @@ export function resolveClass(cls: Class | Function): ResolvedClass {
     if (typeof fn !== 'function' && merged.verb !== undefined) {
       throw new RegistrationError(`${cls.name}.${name}: decorated as a route but is not a method`);
     }
-    merged.arity = Math.max(typeof fn === 'function' ? fn.length : 0, params.length);
+    // `fn.length` stops counting at the first parameter with a default (`list(id, page = 1, size = 20)`
+    // has length 1), so the source is read too.
+    merged.arity = Math.max(typeof fn === 'function' ? Math.max(fn.length, parameterList(fn).length) : 0, params.length);
     methods.push(merged as unknown as ResolvedMethod);
   }
 
@@ -94,8 +96,15 @@ export function resolveClass(cls: Class | Function): ResolvedClass {
   };
 }
 
-/** Reads a function's parameter names from its source (for binding by name where no decorator is given). */
-export function parameterNames(fn: Function): string[] {
+/** A parameter as declared in a function's source. */
+export interface DeclaredParameter {
+  readonly name: string;
+  /** Declared with a default value (`page = 1`): absent input leaves the default to JavaScript. */
+  readonly hasDefault: boolean;
+}
+
+/** Reads a function's parameters (name, whether it has a default) from its source, for binding by name. */
+export function parameterList(fn: Function): DeclaredParameter[] {
   const src = Function.prototype.toString.call(fn);
   const open = src.indexOf('(');
   if (open < 0) return [];
@@ -125,5 +134,8 @@ export function parameterNames(fn: Function): string[] {
     } else current += ch;
   }
   if (current.trim()) parts.push(current);
-  return parts.map((p) => p.trim().replace(/^\.\.\./, '').split('=')[0]!.trim());
+  return parts.map((p) => {
+    const [name = '', ...rest] = p.trim().replace(/^\.\.\./, '').split('=');
+    return { name: name.trim(), hasDefault: rest.length > 0 };
+  });
 }

@@ -4,7 +4,7 @@
  */
 import type {
   AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, Conversion, ErrorClass, ExceptionHandler,
-  HttpVerb, ParamOptions, ResponseWriter, RestEvent, ValidateFunction, ValueReader,
+  HttpVerb, ParamOptions, ResponseWriter, RestEvent, TypeKey, ValidateFunction, ValueReader,
 } from '../types.js';
 
 /** Where a parameter's value comes from. */
@@ -79,7 +79,7 @@ export interface RawMethod extends RawCommon {
   validateResult?: ValidateFunction | object;
   validateResultStatus?: number;
   blocking?: BlockingOptions;
-  returns?: Class;
+  returns?: TypeKey;
   params: RawParam[];
 }
 
