@@ -122,4 +122,12 @@ describe('HttpClient.send', () => {
     const bytes = new HttpClient({ baseUrl: 'http://h', fetch: recorder(new Response(new Uint8Array([1, 2]), { headers: { 'content-type': 'application/octet-stream' } })).fetch });
     expect((await bytes.send(listIssues, { owner: 'o', repo: 'r' })).data).toEqual(new Uint8Array([1, 2]));
   });
+
+  it('reads a binary operation as bytes whatever the Content-Type; its errors are parsed as usual', async () => {
+    const rawFile: OperationSpec = { name: 'repoGetRawFile', method: 'GET', path: '/raw/{path}', params: [{ name: 'path', key: 'path', in: 'path' }], binary: true };
+    const text = new HttpClient({ baseUrl: 'http://h', fetch: recorder(new Response('a,b\n', { headers: { 'content-type': 'text/plain' } })).fetch });
+    expect((await text.send(rawFile, { path: 'x.csv' })).data).toEqual(new TextEncoder().encode('a,b\n'));
+    const missing = new HttpClient({ baseUrl: 'http://h', fetch: recorder(Response.json({ message: 'not found' }, { status: 404 })).fetch });
+    await expect(missing.send(rawFile, { path: 'y' })).rejects.toMatchObject({ status: 404, body: { message: 'not found' } });
+  });
 });

@@ -49,6 +49,11 @@ export interface OperationSpec {
   readonly delimited?: Readonly<Record<string, string>>;
   /** `Accept` header: the success response's media types. */
   readonly accept?: string;
+  /**
+   * The success response is binary (`format: binary`, an image, a file): its body is read as a
+   * `Uint8Array` whatever Content-Type the server labels it with (a raw file may come as `text/plain`).
+   */
+  readonly binary?: boolean;
 }
 
 /** Sends operations; one per generated client instance. */
@@ -67,7 +72,7 @@ export class HttpClient {
   async send<T>(op: OperationSpec, input: object, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const request = await this.build(op, input, options);
     const response = await this.#fetch(request);
-    const data = await readBody(response, op.method);
+    const data = op.binary && response.ok ? await readBytes(response, op.method) : await readBody(response, op.method);
     if (!response.ok) throw new ApiError(response, data, op.name);
     return { data: data as T, response };
   }
@@ -150,6 +155,11 @@ function formEntries(value: unknown, delimited: OperationSpec['delimited']): [st
 }
 
 /** JSON when the server says so, text for `text/*`, bytes otherwise; `undefined` for empty bodies. */
+async function readBytes(response: Response, method: string): Promise<Uint8Array | undefined> {
+  if (method === 'HEAD' || response.status === 204 || response.status === 205 || response.status === 304) return undefined;
+  return new Uint8Array(await response.arrayBuffer());
+}
+
 async function readBody(response: Response, method: string): Promise<unknown> {
   if (method === 'HEAD' || response.status === 204 || response.status === 205 || response.status === 304) return undefined;
   const type = (response.headers.get('content-type') ?? '').toLowerCase();

@@ -53,7 +53,7 @@ export { createDefaultAjv, validationViolations } from './validation.js';
 export type { RestRouterOptions, CorsOptions, WorkerPoolOptions, SchemaCompiler } from './config.js';
 export type {
   AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, Conversion, Converter, EnumValues, ErrorClass,
-  ExceptionHandler, HttpVerb, InjectionProvider, ParamOptions, ParamType, RestEvent, RestUser, RouteInfo, TypeRef,
-  ValidateFunction, ValidationErrorObject, ValueReader, WriterOutput,
+  ExceptionHandler, HttpVerb, InjectionProvider, ObjectQuery, ParamOptions, ParamType, RestEvent, RestUser, RouteInfo, TypeKey,
+  TypeRef, ValidateFunction, ValidationErrorObject, ValueReader, WriterOutput,
 } from './types.js';
 export type { Context as HonoContext } from 'hono';

@@ -4,6 +4,7 @@
  * providers, authentication and authorization, events, injection, conversions and parameter options.
  */
 import type { Context } from 'hono';
+import type { FormFields } from './form-coercion.js';
 import type { RestResponse } from './response.js';
 
 /** Any class, abstract or not. `any` because constructor parameter lists are unknowable here. */
@@ -70,6 +71,29 @@ export interface ParamOptions {
   readonly schema?: object;
   /** A reader for this parameter (takes precedence over every other reader). */
   readonly reader?: ValueReader;
+  /** An object-valued query parameter (see {@link ObjectQuery}); `validate` then checks the object. */
+  readonly object?: ObjectQuery;
+}
+
+/**
+ * An object sent in the query, as OpenAPI's `style` and `explode` describe it:
+ * - `deepObject`: `filter[name]=rex&filter[age]=3`;
+ * - `form`, exploded (OpenAPI's default for query objects): each field its own query parameter,
+ *   `name=rex&age=3` (only the listed fields are read);
+ * - `form`, not exploded: `filter=name,rex,age,3`.
+ *
+ * Field values are converted by their types (those of `formBody`) before `validate` runs.
+ *
+ * @example
+ * ```ts
+ * list(@QueryParam('filter', { object: { style: 'deepObject', fields: { name: 'string', age: 'integer' } } }) filter: PetFilter) { … }
+ * ```
+ */
+export interface ObjectQuery {
+  readonly style: 'deepObject' | 'form';
+  /** @default true */
+  readonly explode?: boolean;
+  readonly fields: FormFields;
 }
 
 /**

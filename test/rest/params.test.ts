@@ -479,3 +479,38 @@ describe('path segments, binding by name and readers', () => {
     expect((r.json() as { violations: { message: string }[] }).violations[0]!.message).toMatch(/^cannot be read as a form/);
   });
 });
+
+describe('object query parameters', () => {
+  interface PetFilter { name?: string; age?: number; tags?: string[] }
+  const validateFilter = Object.assign((v: unknown) => {
+    const ok = typeof (v as PetFilter).age !== 'number' || (v as PetFilter).age! >= 0;
+    validateFilter.errors = ok ? null : [{ instancePath: '/age', keyword: 'minimum', message: 'must be >= 0' }];
+    return ok;
+  }, { errors: null as { instancePath: string; keyword: string; message: string }[] | null });
+  const fields = { name: 'string', age: 'integer', tags: ['string'] } as const;
+  @Path('/objects')
+  class Objects {
+    @GET @Path('/deep') deep(@QueryParam('filter', { object: { style: 'deepObject', fields }, validate: validateFilter }) filter: PetFilter | undefined) { return { filter: filter ?? null }; }
+    @GET @Path('/form') form(@QueryParam('filter', { object: { style: 'form', fields } }) filter: PetFilter | undefined, @QueryParam('page', { type: 'integer' }) page: number) { return { filter: filter ?? null, page }; }
+    @GET @Path('/flat') flat(@QueryParam('filter', { object: { style: 'form', explode: false, fields }, required: true }) filter: PetFilter) { return { filter }; }
+  }
+  const app = createRestRouter().register(Objects).app();
+  it('deepObject: filter[field]=value, fields converted by type', async () => {
+    expect((await call(app, 'GET', '/objects/deep?filter[name]=rex&filter[age]=3&filter[tags]=a&filter[tags]=b')).text)
+      .toBe('{"filter":{"name":"rex","age":3,"tags":["a","b"]}}');
+    expect((await call(app, 'GET', '/objects/deep')).text).toBe('{"filter":null}');
+  });
+  it('form, exploded: each field is its own query parameter', async () => {
+    expect((await call(app, 'GET', '/objects/form?name=rex&age=3&page=2')).text).toBe('{"filter":{"name":"rex","age":3},"page":2}');
+  });
+  it('form, not exploded: name,value pairs in one parameter', async () => {
+    expect((await call(app, 'GET', '/objects/flat?filter=name,rex,age,3')).text).toBe('{"filter":{"name":"rex","age":3}}');
+    expect((await call(app, 'GET', '/objects/flat')).status).toBe(400);
+  });
+  it('a field that does not convert, or an object the validator refuses, is a 400 naming the field', async () => {
+    const bad = await call(app, 'GET', '/objects/deep?filter[age]=old');
+    expect([bad.status, (bad.json() as { violations: unknown[] }).violations]).toEqual([400, [{ location: 'query', name: 'filter/age', message: 'must be an integer, got "old"' }]]);
+    const negative = await call(app, 'GET', '/objects/deep?filter[age]=-1');
+    expect((negative.json() as { violations: unknown[] }).violations).toEqual([{ location: 'query', name: 'filter/age', message: 'must be >= 0' }]);
+  });
+});

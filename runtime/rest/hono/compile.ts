@@ -91,7 +91,9 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   }
   let template;
   try {
-    template = toHonoPath(joinPaths(state.options.prefix, cls.path, method.path));
+    // A method path's trailing slash is part of it: a schema's `/items/` is not `/items`.
+    const joined = joinPaths(state.options.prefix, cls.path, method.path);
+    template = toHonoPath(method.path !== undefined && method.path.length > 1 && method.path.endsWith('/') && joined !== '/' ? `${joined}/` : joined);
   } catch (e) {
     throw new RegistrationError(`${where}: ${errorMessage(e)}`);
   }

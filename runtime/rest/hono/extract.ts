@@ -14,7 +14,8 @@ import type { ParamSource, RawParam } from '../metadata/raw.js';
 import { resolveClass } from '../metadata/builder.js';
 import type { RouterState } from '../config.js';
 import { HONO_CONTEXT } from '../decorators/params.js';
-import type { Class, ContextProvider, Conversion, ParamOptions, TypeRef, ValidateFunction, ValueReader } from '../types.js';
+import type { Class, ContextProvider, Conversion, ObjectQuery, ParamOptions, TypeRef, ValidateFunction, ValueReader } from '../types.js';
+import { FormBodyReader, formBody } from '../form-coercion.js';
 import { createDefaultAjv, failedValidation } from '../validation.js';
 import { decodeSegment, Exchange, PUSHED_KEY, stripMatrix } from './exchange.js';
 import type { PathTemplate } from './path.js';
@@ -57,6 +58,7 @@ export function compileParam(param: RawParam, source: ParamSource, scope: ParamS
       }
       return stringPlan(param, source, scope, options, pathReader(param, source.name, scope));
     case 'query': {
+      if (options.object) return objectQueryPlan(param, source, scope, options, options.object);
       const name = source.name;
       // `@Raw`: the value as sent, one value like any other query parameter unless `array`.
       const read = param.raw
@@ -102,7 +104,7 @@ function location(source: ParamSource): ViolationLocation {
  */
 function pathReader(param: RawParam, name: string, scope: ParamScope): (x: Exchange) => string | undefined {
   const shared = scope.template?.compound.get(name);
-  if (shared) return (x) => shared.pattern.exec(x.c.req.param(shared.param) ?? '')?.groups?.[name];
+  if (shared) return (x) => shared.pattern.exec(x.c.req.param(shared.param) ?? '')?.groups?.[shared.group];
   const wholeSegment = (param.conversions ?? []).some((c) => WHOLE_SEGMENT in c);
   const fromEnd = scope.template?.fromEnd.get(name);
   if ((param.raw || wholeSegment) && fromEnd !== undefined) {
@@ -235,6 +237,53 @@ function atRegistration<T>(scope: ParamScope, compile: () => T): T {
     if (e instanceof RegistrationError) throw e;
     throw new RegistrationError(`${scope.where}: ${errorMessage(e)}`);
   }
+}
+
+/**
+ * An object-valued query parameter: its fields gathered from the query as `style` says, converted
+ * by type as form fields are, then validated as a whole; violations are named `filter/age`.
+ */
+function objectQueryPlan(param: RawParam, source: ParamSource & { name: string }, scope: ParamScope, options: ParamOptions, object: ObjectQuery): ParamPlan {
+  const name = source.name;
+  const validator = compileValidator(options, scope);
+  const typed = atRegistration(scope, () => formBody(object.fields, validator ? { validate: validator } : {}));
+  const reader = typed.reader as FormBodyReader;
+  const validate = typed.validate!;
+  const fieldNames = Object.keys(object.fields);
+  const explode = object.explode ?? true;
+  const gather = (x: Exchange): Record<string, string | string[]> | undefined => {
+    const form: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+    if (object.style === 'deepObject') {
+      for (const [key, values] of Object.entries(x.c.req.queries())) {
+        if (key.length > name.length + 2 && key.startsWith(`${name}[`) && key.endsWith(']')) form[key.slice(name.length + 1, -1)] = values.length === 1 ? values[0]! : values;
+      }
+    } else if (explode) {
+      for (const field of fieldNames) {
+        const values = x.c.req.queries(field);
+        if (values !== undefined) form[field] = values.length === 1 ? values[0]! : values;
+      }
+    } else {
+      const text = x.c.req.query(name);
+      if (text === undefined) return undefined;
+      const parts = text === '' ? [] : text.split(',');
+      for (let i = 0; i < parts.length; i += 2) form[parts[i]!] = parts[i + 1] ?? '';
+    }
+    return Object.keys(form).length > 0 ? form : undefined;
+  };
+  const required = options.required === true;
+  const extract: Extractor = (x, violations) => {
+    const form = gather(x);
+    if (form === undefined) {
+      if (param.hasDefault) return param.defaultValue;
+      if (required) violations.push({ location: 'query', name, message: 'is required' });
+      return undefined;
+    }
+    return reader.readForm(form).then((value) => {
+      if (!validate(value)) violations.push(...failedValidation(validate, 'query', name));
+      return value;
+    });
+  };
+  return { extract, source, needs: 'none', async: true };
 }
 
 function compileValidator(options: ParamOptions, scope: ParamScope): ValidateFunction | undefined {

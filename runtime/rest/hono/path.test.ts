@@ -20,7 +20,7 @@ describe('path templates', () => {
     expect(toHonoPath('/y/{year:[0-9]{4}}').hono).toBe('/y/:year{[0-9]{4}}');
   });
   it('rejects bad names, duplicates, unclosed braces and bad expressions', () => {
-    expect(() => toHonoPath('/{1x}')).toThrow('bad variable name "1x" in path "/{1x}"');
+    expect(() => toHonoPath('/{a b}')).toThrow('bad variable name "a b" in path "/{a b}"');
     expect(() => toHonoPath('/{a}/{a}')).toThrow('variable "a" appears twice');
     expect(() => toHonoPath('/{a')).toThrow('unclosed "{"');
     expect(() => toHonoPath('/{a:(}')).toThrow('bad regular expression "("');
@@ -32,13 +32,28 @@ describe('segments with text beside variables', () => {
     const t = toHonoPath('/ops/{id}:cancel');
     expect(t.hono).toBe('/ops/:__loom_s1{(?:[^/]+):cancel}');
     expect(t.variables).toEqual(['id']);
-    expect(t.compound.get('id')!.pattern.exec('42:cancel')?.groups).toEqual({ id: '42' });
+    const id = t.compound.get('id')!;
+    expect(id.pattern.exec('42:cancel')?.groups?.[id.group]).toBe('42');
   });
   it("escape the text and keep each variable's own expression", () => {
     const t = toHonoPath('/files/{name}.{ext:[a-z]+}');
     expect(t.hono).toBe('/files/:__loom_s1{(?:[^/]+)\\.(?:[a-z]+)}');
-    expect(t.compound.get('ext')!.pattern.exec('a.b.gz')?.groups).toEqual({ name: 'a.b', ext: 'gz' });
+    const [name, ext] = [t.compound.get('name')!, t.compound.get('ext')!];
+    const groups = name.pattern.exec('a.b.gz')?.groups;
+    expect([groups?.[name.group], groups?.[ext.group]]).toEqual(['a.b', 'gz']);
     expect(t.ranks).toEqual([3, 2]);
+  });
+});
+
+describe('names and slashes as OpenAPI has them', () => {
+  it('accepts variable names that are no identifiers', () => {
+    const t = toHonoPath('/activitypub/user-id/{user-id}/{file.name}.{ext}');
+    expect(t.variables).toEqual(['user-id', 'file.name', 'ext']);
+    expect(t.hono.startsWith('/activitypub/user-id/:user-id/')).toBe(true);
+  });
+  it('keeps a trailing slash', () => {
+    expect(toHonoPath('/items/').hono).toBe('/items/');
+    expect(toHonoPath('/').hono).toBe('/');
   });
 });
 

@@ -12,6 +12,8 @@ export interface CompoundSegment {
   readonly param: string;
   /** Cuts the segment into its variables (named groups), anchored at both ends. */
   readonly pattern: RegExp;
+  /** The group of `pattern` holding this variable (variable names need not be identifiers). */
+  readonly group: string;
 }
 
 /** A translated path template. */
@@ -158,8 +160,9 @@ export function toHonoPath(path: string): PathTemplate {
     // groups, which Hono's RegExpRouter refuses), cut into the variables with named groups later.
     const param = `__loom_s${index}`;
     out.push(`:${param}{${tokens.map((t) => (t.kind === 'text' ? escapeRegex(t.text) : `(?:${t.regex ?? SEGMENT})`)).join('')}}`);
-    const pattern = new RegExp(`^${tokens.map((t) => (t.kind === 'text' ? escapeRegex(t.text) : `(?<${t.name}>${t.regex ?? SEGMENT})`)).join('')}$`);
-    for (const v of vars) compound.set(v.name, { param, pattern });
+    const group = (name: string) => `v${vars.findIndex((v) => v.name === name)}`;
+    const pattern = new RegExp(`^${tokens.map((t) => (t.kind === 'text' ? escapeRegex(t.text) : `(?<${group(t.name)}>${t.regex ?? SEGMENT})`)).join('')}$`);
+    for (const v of vars) compound.set(v.name, { param, pattern, group: group(v.name) });
     ranks.push(2);
   });
 
@@ -169,7 +172,9 @@ export function toHonoPath(path: string): PathTemplate {
     for (const [name, at] of wholeAt) if (at === i && !spans) fromEnd.set(name, segments.length - i);
     spanningAfter = spans;
   }
-  return { declared: path, hono: `/${out.join('/')}`, variables, compound, fromEnd, ranks };
+  // A trailing slash is part of the path (FastAPI and Django publish such paths; Hono routes strictly).
+  const trailing = path.length > 1 && path.endsWith('/') ? '/' : '';
+  return { declared: path, hono: `/${out.join('/')}${trailing}`, variables, compound, fromEnd, ranks };
 }
 
 /** Whether a variable's expression can match across a `/` (`.+` can, `[0-9]+` cannot), probed. */
@@ -178,8 +183,14 @@ function maySpanSegments(regex: string): boolean {
   return ['a/b', '0/1', 'a/', '/'].some((probe) => whole.test(probe));
 }
 
+/**
+ * Names a variable may have: OpenAPI allows any name (Gitea has `{user-id}`); these are the
+ * characters a path segment carries unescaped, plus `$`.
+ */
+const VARIABLE_NAME = /^[A-Za-z0-9_$.~-]+$/;
+
 function declare(name: string, regex: string | undefined, path: string, variables: string[]): void {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`bad variable name "${name}" in path "${path}"`);
+  if (!VARIABLE_NAME.test(name)) throw new Error(`bad variable name "${name}" in path "${path}"`);
   if (variables.includes(name)) throw new Error(`variable "${name}" appears twice in path "${path}"`);
   if (regex !== undefined) {
     try {
