@@ -138,6 +138,12 @@ describe('MessageCodec', () => {
     }
   });
 
+  it('skips unknown fields and unknown enum names when asked to, and still rejects wrong types', () => {
+    const lenient = { ignoreUnknownFields: true };
+    expect(Simple.fromJson({ name: 'a', nope: { deep: [1] }, color: 'BLUE' }, lenient)).toEqual({ name: 'a', force: false, color: 0 });
+    expect(() => Simple.fromJson({ name: 5, nope: 1 }, lenient)).toThrow(/^cannot decode message demo\.Simple from JSON: .*demo\.Simple\.name/);
+  });
+
   it('rejects truncated binary with invalid_argument', () => {
     const bytes = Simple.encode({ name: 'a long service name' });
     expect(() => Simple.decode(bytes.subarray(0, 5))).toThrow(/cannot decode message demo\.Simple from binary/);

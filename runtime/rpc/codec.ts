@@ -13,7 +13,7 @@
 import protobuf from 'protobufjs';
 import protojson from 'protobufjs/ext/protojson.js';
 import { RpcError, errorMessage } from './errors.js';
-import type { MessageCodec } from './types.js';
+import type { JsonReadOptions, MessageCodec } from './types.js';
 
 type PbType = protobuf.Type;
 type PbField = protobuf.Field;
@@ -21,6 +21,7 @@ type Plain = Record<string, unknown>;
 
 const LONG_TYPES: ReadonlySet<string> = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 const UNSIGNED_LONG: ReadonlySet<string> = new Set(['uint64', 'fixed64']);
+const IGNORE_UNKNOWN = { ignoreUnknownFields: true } as const;
 
 /** How one field's value differs between protobufjs and Loom's plain objects. */
 type ValueKind = 'same' | 'long' | 'message' | 'wkt';
@@ -113,10 +114,10 @@ class ReflectionCodec<T> implements MessageCodec<T> {
     return protojson.toJson(this.#type, toWire(this.#type, message as Plain, this.#planOf));
   }
 
-  fromJson(json: unknown): T {
+  fromJson(json: unknown, options?: JsonReadOptions): T {
     let parsed: protobuf.Message;
     try {
-      parsed = protojson.fromJson(this.#type, json);
+      parsed = protojson.fromJson(this.#type, json, options?.ignoreUnknownFields ? IGNORE_UNKNOWN : undefined);
     } catch (error) {
       throw new RpcError('invalid_argument', `cannot decode message ${this.typeName} from JSON: ${errorMessage(error)}`, { cause: error });
     }

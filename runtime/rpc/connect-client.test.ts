@@ -41,6 +41,26 @@ describe('createConnectClient', () => {
     });
   });
 
+  it('sends Connect-Timeout-Ms as whole milliseconds of at most ten digits, and arms no timer beyond Node\'s longest', async () => {
+    const seen: { header: string | null; abortedAfterATick: boolean }[] = [];
+    const client = createConnectClient(service, {
+      baseUrl: 'http://h',
+      fetch: async (_input, init) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        seen.push({ header: new Headers(init?.headers).get('connect-timeout-ms'), abortedAfterATick: init?.signal?.aborted ?? false });
+        return Response.json({ text: 'pong' });
+      },
+    });
+    for (const timeoutMs of [250.2, 99.01, 3e9, 1e12, Infinity]) await client.ping({}, { timeoutMs });
+    expect(seen).toEqual([
+      { header: '251', abortedAfterATick: false },
+      { header: '100', abortedAfterATick: false },
+      { header: '3000000000', abortedAfterATick: false },
+      { header: '9999999999', abortedAfterATick: false },
+      { header: '9999999999', abortedAfterATick: false },
+    ]);
+  });
+
   it('reads Connect error bodies into RpcError', async () => {
     const s = stub(Response.json({ code: 'permission_denied', message: 'no' }, { status: 403 }));
     const client = createConnectClient(service, { baseUrl: 'http://h', fetch: s.fetch });

@@ -3,6 +3,9 @@
  * A Connect protocol client over `fetch`: unary calls in JSON or binary, errors
  * as `RpcError` read from the Connect error body (or inferred from the HTTP
  * status when a proxy answered instead of the server).
+ *
+ * A deadline (`timeoutMs`) is both sent (`Connect-Timeout-Ms`, whole milliseconds) and kept
+ * here: a server that never answers ends the call with `deadline_exceeded` all the same.
  */
 import { RpcError, codeFromHttpStatus, errorMessage, isRpcCode } from './errors.js';
 import type { RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
@@ -25,6 +28,11 @@ export interface ConnectClientOptions {
 }
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
+
+/** Node's longest timer (2^31 − 1 ms); a longer one would fire at once, so none is armed. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** `Connect-Timeout-Ms` has at most ten digits. */
+const MAX_HEADER_MS = 9_999_999_999;
 
 /**
  * A typed Connect client for a service descriptor.
@@ -64,31 +72,73 @@ function connectCall(method: AnyMethod, options: ConnectClientOptions) {
   const baseHeaders = new Headers(options.headers);
   baseHeaders.set('content-type', contentType);
   baseHeaders.set('connect-protocol-version', '1');
-  if (options.timeoutMs !== undefined) baseHeaders.set('connect-timeout-ms', String(options.timeoutMs));
+  if (options.timeoutMs !== undefined) baseHeaders.set('connect-timeout-ms', timeoutHeader(options.timeoutMs));
   const doFetch = options.fetch ?? fetch;
   return async function call(request: unknown = {}, callOptions: RpcCallOptions = {}): Promise<unknown> {
     let headers: Headers = baseHeaders;
     if (callOptions.headers !== undefined || callOptions.timeoutMs !== undefined) {
       headers = new Headers(baseHeaders);
       if (callOptions.headers) new Headers(callOptions.headers).forEach((value, key) => headers.set(key, value));
-      if (callOptions.timeoutMs !== undefined) headers.set('connect-timeout-ms', String(callOptions.timeoutMs));
+      if (callOptions.timeoutMs !== undefined) headers.set('connect-timeout-ms', timeoutHeader(callOptions.timeoutMs));
     }
+    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs;
+    if (timeoutMs !== undefined && timeoutMs <= 0) throw deadlineExceeded(timeoutMs);
+    const deadline = timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS ? AbortSignal.timeout(Math.ceil(timeoutMs)) : undefined;
+    const signal = deadline && callOptions.signal ? AbortSignal.any([callOptions.signal, deadline]) : (deadline ?? callOptions.signal);
     const body = binary
       ? (method.input.encode(request as never) as Uint8Array<ArrayBuffer>)
       : JSON.stringify(method.input.toJson(request as never));
-    let response: Response;
+    // One try around the whole exchange: the deadline or a cancel can strike while the body is read too.
     try {
-      response = await doFetch(url, { method: 'POST', headers, body, signal: callOptions.signal });
+      let response: Response;
+      try {
+        response = await doFetch(url, { method: 'POST', headers, body, signal });
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        throw new RpcError('unavailable', `cannot reach ${url}: ${errorMessage(error)}`, { cause: error });
+      }
+      if (response.status === 200) {
+        if (binary) {
+          const bytes = new Uint8Array(await response.arrayBuffer());
+          return decodeResponse(url, () => method.output.decode(bytes));
+        }
+        const json = await readJson(response, url);
+        // Unknown fields are skipped, as binary decoding skips unknown field numbers: a newer server stays readable.
+        return decodeResponse(url, () => method.output.fromJson(json, { ignoreUnknownFields: true }));
+      }
+      throw await errorFromResponse(response);
     } catch (error) {
+      if (error instanceof RpcError) throw error;
       if (callOptions.signal?.aborted) throw new RpcError('canceled', 'call canceled', { cause: error });
-      throw new RpcError('unavailable', `cannot reach ${url}: ${errorMessage(error)}`, { cause: error });
+      if (deadline?.aborted) throw deadlineExceeded(timeoutMs!, error);
+      throw error;
     }
-    if (response.status === 200) {
-      if (binary) return method.output.decode(new Uint8Array(await response.arrayBuffer()));
-      return method.output.fromJson(await readJson(response, url));
-    }
-    throw await errorFromResponse(response);
   };
+}
+
+/** `Connect-Timeout-Ms`: whole milliseconds (rounded up, so a deadline never shrinks), ten digits at most. */
+function timeoutHeader(timeoutMs: number): string {
+  if (Number.isNaN(timeoutMs)) throw new RpcError('invalid_argument', 'timeoutMs must be a number of milliseconds');
+  return String(Math.min(Math.max(Math.ceil(timeoutMs), 0), MAX_HEADER_MS));
+}
+
+function deadlineExceeded(timeoutMs: number, cause?: unknown): RpcError {
+  return new RpcError('deadline_exceeded', `deadline of ${timeoutMs} ms exceeded`, cause === undefined ? {} : { cause });
+}
+
+/**
+ * A 200 whose message does not decode is the server's fault (or a proxy's), not the caller's:
+ * `internal`, never the `invalid_argument` the codec raises for bad input.
+ */
+function decodeResponse(url: string, decode: () => unknown): unknown {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof RpcError && error.code === 'invalid_argument') {
+      throw new RpcError('internal', `invalid response from ${url}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
 }
 
 /** A 200 whose body is not JSON came from something other than a Connect server: `internal`, not a bare `SyntaxError`. */

@@ -18,6 +18,7 @@
 import type { Context } from 'hono';
 import { BadRequestError, HttpError } from '../rest/errors.js';
 import type { ExceptionHandler, ParamOptions, ValueReader } from '../rest/types.js';
+import { connectPeer } from './connect-request.js';
 import { checkProtocolHeaders, decodeJson, encodingOf, errorResponse, runUnary, unsupportedContentType } from './connect-server.js';
 import type { ConnectRoutesOptions } from './connect-server.js';
 import { RpcError, toRpcError } from './errors.js';
@@ -58,6 +59,10 @@ export function connectMessage<I>(method: RpcMethodDescriptor<I, unknown>): Para
  * `Content-Encoding`, applies `Connect-Timeout-Ms` and `authorize`, calls `call` and answers in
  * the request's encoding. Failures are thrown as `RpcError`s for {@link CONNECT_ERRORS}.
  *
+ * Unlike {@link connectRoutes}, this runs after the decorator runtime has read and decoded the
+ * body (`@BodyParam`), so `authorize` comes after the body and `maxBodyBytes` does not apply: put
+ * `connectRoutes` where unauthenticated callers or large bodies are a concern.
+ *
  * @example
  * return connectCall(SystemServiceDescriptor.methods.getService, c, request, this.options, (m, ctx) => this.api.getService(m, ctx));
  */
@@ -71,7 +76,7 @@ export function connectCall<I, O>(
   const request = c.req.raw;
   checkProtocolHeaders(request.headers, options.requireProtocolVersion ?? false);
   const binary = encodingOf(request.headers.get('content-type')) === true;
-  return runUnary(method as AnyMethod, call as (message: unknown, ctx: RpcContext) => Promise<unknown>, message, binary, request.headers, request.signal, options);
+  return runUnary(method as AnyMethod, call as (message: unknown, ctx: RpcContext) => Promise<unknown>, message, binary, request.headers, request.signal, options, connectPeer(c));
 }
 
 /**

@@ -6,11 +6,16 @@
  * the same encoding, or with a Connect error (`{ "code", "message" }` and the
  * protocol's HTTP status).
  *
+ * A call is checked in the order that costs least to a server under abuse: headers first
+ * (content type, protocol version, deadline), then `authorize` (which sees headers and the peer
+ * only), then the body, read at most `maxBodyBytes` bytes, then the handler.
+ *
  * @see https://connectrpc.com/docs/protocol
  */
 import { Hono } from 'hono';
+import { DEFAULT_MAX_BODY_BYTES, connectPeer, readBody } from './connect-request.js';
 import { RpcError, errorMessage, toRpcError } from './errors.js';
-import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
+import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcPeer, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
 
 /** Options for {@link connectRoutes}. */
 export interface ConnectRoutesOptions extends RpcServerOptions {
@@ -20,13 +25,28 @@ export interface ConnectRoutesOptions extends RpcServerOptions {
    * @default false
    */
   readonly requireProtocolVersion?: boolean;
+  /**
+   * The largest request body accepted, in bytes. A larger one is refused with
+   * `resource_exhausted` (HTTP 429): at once when `Content-Length` declares it, otherwise as
+   * soon as that many bytes have arrived, without reading the rest.
+   * @default 4194304 (4 MiB, grpc-js' default receive limit, so both transports take the same messages)
+   */
+  readonly maxBodyBytes?: number;
 }
+
+/**
+ * The longest delay Node's timers take (2^31 − 1 ms, almost 25 days): a longer one fires at once.
+ * `Connect-Timeout-Ms` may have ten digits, so a deadline beyond this arms no timer at all.
+ */
+const MAX_TIMER_MS = 2_147_483_647;
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
 type UnaryHandler = (request: unknown, ctx: RpcContext) => Promise<unknown>;
 
 const JSON_HEADERS: HeadersInit = { 'content-type': 'application/json' };
 const PROTO_HEADERS: HeadersInit = { 'content-type': 'application/proto' };
+// Not fatal, as `Request.text()` was: a stray byte becomes U+FFFD, which name validation refuses.
+const TEXT = new TextDecoder();
 
 /**
  * A Hono app serving `impl` over the Connect protocol. Mount it with `app.route('/', …)`.
@@ -46,11 +66,11 @@ export function connectRoutes<M extends RpcMethods>(
   const app = new Hono();
   for (const method of Object.values(descriptor.methods) as AnyMethod[]) {
     const handler = connectHandler(method, (impl as Record<string, UnaryHandler>)[method.localName], impl, options);
-    app.post(method.path, (c) => handler(c.req.raw));
-    // Connect unary GET needs `idempotency_level = NO_SIDE_EFFECTS`; without it only POST is allowed.
-    app.on(['GET', 'PUT', 'PATCH', 'DELETE'], method.path, () =>
-      new Response(null, { status: 405, headers: { allow: 'POST' } }),
-    );
+    app.post(method.path, (c) => handler(c.req.raw, connectPeer(c)));
+    // Every other verb on a method that exists (GET, OPTIONS, PUT, …) is 405, not the 404 of an
+    // unknown method: Connect unary GET needs `idempotency_level = NO_SIDE_EFFECTS`, which these
+    // methods lack, so only POST is allowed.
+    app.all(method.path, () => new Response(null, { status: 405, headers: { allow: 'POST' } }));
   }
   // Connect clients read a 404 as `unimplemented`; say so in the protocol's own shape.
   app.all(`/${descriptor.typeName}/*`, (c) =>
@@ -68,21 +88,26 @@ export function connectHandler(
   fn: UnaryHandler | undefined,
   self: unknown,
   options: ConnectRoutesOptions = {},
-): (request: Request) => Promise<Response> {
+): (request: Request, peer?: RpcPeer) => Promise<Response> {
   const { requireProtocolVersion = false } = options;
+  const maxBodyBytes = bodyLimitOf(options);
   const input = method.input;
   // Known at registration: such a method answers every request with the same error.
   if (method.clientStreaming || method.serverStreaming) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is a streaming method; use gRPC`));
   if (!fn) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is not implemented`));
   const bound = fn.bind(self);
-  return async function connectUnary(request: Request): Promise<Response> {
+  return async function connectUnary(request: Request, peer?: RpcPeer): Promise<Response> {
     try {
       const headers = request.headers;
       const binary = encodingOf(headers.get('content-type'));
       if (binary === undefined) return unsupportedContentType(headers.get('content-type'));
       checkProtocolHeaders(headers, requireProtocolVersion);
-      const message = binary ? input.decode(new Uint8Array(await request.arrayBuffer())) : decodeJson(input, await request.text());
-      return await runUnary(method, bound, message, binary, headers, request.signal, options);
+      // The body is read only after `authorize` has accepted the call (inside serveUnary).
+      const readMessage = async () => {
+        const bytes = await readBody(request, maxBodyBytes);
+        return binary ? input.decode(bytes) : decodeJson(input, TEXT.decode(bytes));
+      };
+      return await serveUnary(method, bound, readMessage, binary, headers, request.signal, peer, options);
     } catch (error) {
       return errorResponse(toRpcError(error));
     }
@@ -90,11 +115,12 @@ export function connectHandler(
 }
 
 /**
- * One unary call after its message is decoded: the deadline of `Connect-Timeout-Ms`, `authorize`,
- * the handler, and the answer in the request's encoding. Throws an `RpcError` for anything that
- * went wrong (an unexpected error is reported to `onError` first, and becomes `internal`).
+ * One unary call whose message is decoded already (the decorator runtime reads bodies itself):
+ * the deadline of `Connect-Timeout-Ms`, `authorize`, the handler, and the answer in the
+ * request's encoding. Throws an `RpcError` for anything that went wrong (an unexpected error is
+ * reported to `onError` first, and becomes `internal`).
  */
-export async function runUnary(
+export function runUnary(
   method: AnyMethod,
   call: UnaryHandler,
   message: unknown,
@@ -102,12 +128,32 @@ export async function runUnary(
   headers: Headers,
   requestSignal: AbortSignal,
   options: RpcServerOptions,
+  peer?: RpcPeer,
+): Promise<Response> {
+  return serveUnary(method, call, async () => message, binary, headers, requestSignal, peer, options);
+}
+
+/**
+ * The deadline, then `authorize` (headers and peer only), then `readMessage` (the body), then the
+ * handler, and the answer in the request's encoding.
+ */
+async function serveUnary(
+  method: AnyMethod,
+  call: UnaryHandler,
+  readMessage: () => Promise<unknown>,
+  binary: boolean,
+  headers: Headers,
+  requestSignal: AbortSignal,
+  peer: RpcPeer | undefined,
+  options: RpcServerOptions,
 ): Promise<Response> {
   const timeout = parseTimeout(headers.get('connect-timeout-ms'));
   let signal = requestSignal;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let deadline: Promise<never> | undefined;
-  if (timeout !== undefined) {
+  // Beyond Node's longest timer the deadline is too far away to matter: no timer rather than one
+  // that Node would fire after 1 ms.
+  if (timeout !== undefined && timeout <= MAX_TIMER_MS) {
     const controller = new AbortController();
     signal = AbortSignal.any([requestSignal, controller.signal]);
     deadline = new Promise<never>((_, reject) => {
@@ -118,10 +164,11 @@ export async function runUnary(
       }, timeout);
     });
   }
-  // Both parts exist already, so a plain object (gRPC builds them lazily: `GrpcCallContext`).
-  const ctx: RpcContext = { method, protocol: 'connect', headers, signal };
+  // Every part exists already, so a plain object (gRPC builds them lazily: `GrpcCallContext`).
+  const ctx: RpcContext = peer === undefined ? { method, protocol: 'connect', headers, signal } : { method, protocol: 'connect', headers, signal, peer };
   try {
     if (options.authorize) await options.authorize(ctx);
+    const message = deadline ? await Promise.race([readMessage(), deadline]) : await readMessage();
     const pending = call(message, ctx);
     const result = deadline ? await Promise.race([pending, deadline]) : await pending;
     const output = method.output;
@@ -157,9 +204,19 @@ export function unsupportedContentType(contentType: string | null): Response {
   );
 }
 
-/** A message from its JSON text; malformed JSON is `invalid_argument`. */
+/**
+ * A message from its JSON text; malformed JSON is `invalid_argument`. Unknown fields are skipped,
+ * as the binary decoder skips unknown field numbers and as other Connect servers (connect-go,
+ * connect-es) read JSON: a client built from a newer schema still gets through.
+ */
 export function decodeJson(input: AnyMethod['input'], text: string): unknown {
-  return input.fromJson(parseJson(text, input.typeName));
+  return input.fromJson(parseJson(text, input.typeName), { ignoreUnknownFields: true });
+}
+
+function bodyLimitOf(options: ConnectRoutesOptions): number {
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`maxBodyBytes must be a non-negative integer, got ${limit}`);
+  return limit;
 }
 
 /** A handler that answers every request with `error`, for methods Connect cannot serve. */

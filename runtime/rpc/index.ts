@@ -6,6 +6,7 @@
 export { createCodecRegistry } from './codec.js';
 export type { CodecRegistry } from './codec.js';
 export { connectHandler, connectRoutes, errorResponse } from './connect-server.js';
+export { connectPeer, DEFAULT_MAX_BODY_BYTES, readBody } from './connect-request.js';
 export type { ConnectApp, ConnectRoutesOptions } from './connect-server.js';
 export { CONNECT_ERRORS, connectCall, connectMessage, connectUnimplemented } from './connect-decorated.js';
 export { createConnectClient } from './connect-client.js';
@@ -19,6 +20,6 @@ export type { GrpcClient, GrpcClientOptions } from './grpc-client.js';
 export { CONNECT_HTTP_STATUS, GRPC_STATUS, RpcError, codeFromGrpcStatus, codeFromHttpStatus, isRpcCode, toRpcError } from './errors.js';
 export type { RpcCode } from './errors.js';
 export type {
-  MessageCodec, RpcAuthorize, RpcCallOptions, RpcClient, RpcClientMethod, RpcContext, RpcHandler,
-  RpcMethodDescriptor, RpcMethods, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl,
+  JsonReadOptions, MessageCodec, RpcAuthorize, RpcCallOptions, RpcClient, RpcClientMethod, RpcContext, RpcHandler,
+  RpcMethodDescriptor, RpcMethods, RpcPeer, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl,
 } from './types.js';

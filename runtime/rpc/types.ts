@@ -21,8 +21,22 @@ export interface MessageCodec<T> {
   decode(bytes: Uint8Array): T;
   /** Proto3 canonical JSON: camelCase keys, enum names, int64 as strings, zero values omitted. */
   toJson(message: Partial<T>): unknown;
-  /** Accepts JSON names and proto names, enum names or numbers; rejects unknown fields and wrong types. */
-  fromJson(json: unknown): T;
+  /**
+   * Accepts JSON names and proto names, enum names or numbers; rejects wrong types, and unknown
+   * fields unless `options.ignoreUnknownFields` (then unknown fields and unknown enum names are
+   * skipped, as protojson readers such as connect-es and connect-go do by default).
+   */
+  fromJson(json: unknown, options?: JsonReadOptions): T;
+}
+
+/** Options of {@link MessageCodec.fromJson}. */
+export interface JsonReadOptions {
+  /**
+   * Skip fields the message does not have (and enum names it does not know) instead of failing,
+   * so that a peer built from a newer schema can still be read.
+   * @default false
+   */
+  readonly ignoreUnknownFields?: boolean;
 }
 
 /** One RPC of a service. */
@@ -58,6 +72,24 @@ export interface RpcContext {
   readonly headers: Headers;
   /** Aborted when the client cancels or the deadline passes. */
   readonly signal: AbortSignal;
+  /**
+   * The connection a Connect call came in on, when it came through a Node socket
+   * (`@hono/node-server`). Absent when there is no socket to ask (`app.request()` in tests, other
+   * runtimes) and on gRPC.
+   */
+  readonly peer?: RpcPeer;
+}
+
+/** The connection a call came in on (see {@link RpcContext.peer}). */
+export interface RpcPeer {
+  /**
+   * The peer's IP address as Node reports it (`127.0.0.1`, `::1`, `::ffff:192.0.2.7`), or
+   * undefined when the socket has none to report: a Unix socket, or a TCP connection that
+   * closed before anyone asked.
+   */
+  readonly address: string | undefined;
+  /** The server listens on a Unix socket (the peer is on this machine, its address undefined). */
+  readonly unixSocket: boolean;
 }
 
 type InputOf<D> = D extends RpcMethodDescriptor<infer I, unknown> ? I : never;

@@ -97,6 +97,15 @@ describe('parseConfig', () => {
     expect(failure(['--system-token', 'x'])).toBe('--system-token is not accepted on the command line (it would show in ps); set SYSTEM_TOKEN instead');
   });
 
+  it('refuses a SYSTEM_TOKEN no client could send, without echoing it', () => {
+    const hint = '; use printable ASCII without spaces (it is sent as "authorization: Bearer <token>")';
+    expect(failure([], { SYSTEM_TOKEN: 'correct horse battery' })).toBe(`invalid SYSTEM_TOKEN: contains a space at position 8${hint}`);
+    expect(failure([], { SYSTEM_TOKEN: 'abc\u0007def' })).toBe(`invalid SYSTEM_TOKEN: contains a control character at position 4${hint}`);
+    expect(failure([], { SYSTEM_TOKEN: 'pässword' })).toBe(`invalid SYSTEM_TOKEN: contains a non-ASCII character at position 2${hint}`);
+    // Surrounding whitespace is trimmed like every variable's (a trailing newline from a secret file).
+    expect(run([], { SYSTEM_TOKEN: ' s3cret-~!#\n' }).systemToken).toBe('s3cret-~!#');
+  });
+
   it('refuses conflicting settings', () => {
     expect(failure([], { PORT: '5000', GRPC_PORT: '5000' })).toBe('PORT and GRPC_PORT must differ (both are 5000)');
     // Without the System service there is no gRPC listener to clash with.

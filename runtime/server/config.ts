@@ -5,6 +5,7 @@
  * Every problem becomes a {@link ConfigError} whose message is one line naming the
  * flag or variable the user actually set, so `main.ts` can print it and exit 2.
  */
+import { bearerTokenProblem } from '../system/token-syntax.js';
 import {
   HOST_ADAPTERS,
   LOG_FORMATS,
@@ -116,7 +117,7 @@ export function parseConfig(argv: readonly string[], env: Environment): ConfigRe
     hostAdapter: parseChoice(required('hostAdapter'), HOST_ADAPTERS),
     simulatedHostFile: optional(raw('simulatedHostFile'), parseNonEmpty),
     simulatedHostState: optional(raw('simulatedHostState'), parseNonEmpty),
-    systemToken: optional(raw('systemToken'), (value) => value.text),
+    systemToken: optional(raw('systemToken'), parseToken),
     logLevel: parseChoice(required('logLevel'), LOG_LEVELS),
     logFormat: parseChoice(required('logFormat'), LOG_FORMATS),
     shutdownTimeoutMs: parseInteger(required('shutdownTimeoutMs'), 0, MAX_SHUTDOWN_TIMEOUT_MS),
@@ -253,6 +254,13 @@ function parseDatabaseUrl(value: RawValue): string {
   }
   if (text.endsWith('/')) throw invalid(value, 'names a directory; give a SQLite file such as ./data/loom.db');
   return text;
+}
+
+/** A bearer token clients can actually send; the message never echoes it. */
+function parseToken(value: RawValue): string {
+  const problem = bearerTokenProblem(value.text);
+  if (problem !== undefined) throw new ConfigError(`invalid ${value.source}: ${problem}`);
+  return value.text;
 }
 
 function parsePublicUrl(value: RawValue): string {

@@ -180,7 +180,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     key: 'systemToken',
     env: 'SYSTEM_TOKEN',
     kind: 'secret',
-    description: 'Bearer token the System service requires on Connect and gRPC; unset means no token check.',
+    description: 'Bearer token the System service requires on Connect and gRPC (printable ASCII, no spaces); unset means Connect answers callers on this machine only.',
   },
   {
     key: 'logLevel',

@@ -34,3 +34,19 @@ describe('requireBearerToken', () => {
     expect(() => requireBearerToken('')).toThrow('requireBearerToken: the token must not be empty');
   });
 });
+
+describe('requireBearerToken and tokens no header can carry', () => {
+  it.each([
+    ['a space', 'two words', 'contains a space at position 4'],
+    ['a tab', 'tab\there', 'contains a control character at position 4'],
+    ['a newline', 'line\nbreak', 'contains a control character at position 5'],
+    ['a non-ASCII letter', 'tökén', 'contains a non-ASCII character at position 2'],
+  ])('refuses a token with %s at once, instead of refusing every caller later', (_label, token, problem) => {
+    expect(() => requireBearerToken(token)).toThrow(`requireBearerToken: the token ${problem}; use printable ASCII without spaces (it is sent as "authorization: Bearer <token>")`);
+  });
+
+  it('accepts every printable ASCII character', () => {
+    const token = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
+    expect(outcome(requireBearerToken(token), `Bearer ${token}`)).toBe('ok');
+  });
+});

@@ -7,6 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { RpcError, type RpcContext } from '../rpc/index.js';
+import { bearerTokenProblem } from './token-syntax.js';
 
 /**
  * Returns an authorize hook that refuses calls without the token with UNAUTHENTICATED.
@@ -20,7 +21,9 @@ import { RpcError, type RpcContext } from '../rpc/index.js';
  * ```
  */
 export function requireBearerToken(token: string): (ctx: Pick<RpcContext, 'headers'>) => void {
-  if (token === '') throw new Error('requireBearerToken: the token must not be empty');
+  // A token no header can carry would refuse every caller; say so now rather than at each call.
+  const problem = bearerTokenProblem(token);
+  if (problem !== undefined) throw new Error(`requireBearerToken: the token ${problem}`);
   const expected = digest(token);
   return function authorizeBearerToken(ctx) {
     const header = ctx.headers.get('authorization');

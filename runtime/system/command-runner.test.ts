@@ -68,3 +68,28 @@ describe('limitConcurrency', () => {
     await expect(limited.run('x', [])).rejects.toThrow('boom');
   });
 });
+
+describe('limitConcurrency and cancellation', () => {
+  it('drops a waiting call whose signal aborts: it rejects and its command never runs', async () => {
+    const ran: string[] = [];
+    let finishFirst!: () => void;
+    const runner: CommandRunner = {
+      async run(file) {
+        ran.push(file);
+        if (file === 'first') await new Promise<void>((resolve) => (finishFirst = resolve));
+        return { exitCode: 0, stdout: '', stderr: '' };
+      },
+    };
+    const limited = limitConcurrency(runner, 1);
+    const first = limited.run('first', []);
+    const controller = new AbortController();
+    const canceled = limited.run('canceled', [], { signal: controller.signal });
+    const third = limited.run('third', []);
+    controller.abort(new Error('client went away'));
+    await expect(canceled).rejects.toThrow('client went away');
+    finishFirst();
+    await first;
+    await third;
+    expect(ran).toEqual(['first', 'third']);
+  });
+});

@@ -81,22 +81,50 @@ export function createExecFileRunner(): CommandRunner {
 
 /**
  * Caps how many commands run at once (the notes recommend a small global limit on `systemctl`
- * processes: fifty racing clients must not fork fifty of them).
+ * processes: fifty racing clients must not fork fifty of them). A call whose `signal` aborts while
+ * it waits for a slot leaves the queue without running: a canceled StartService must not start
+ * the service later.
+ *
+ * Adapters keep one limit for queries and another for start/stop jobs (which block until the
+ * service settles), so that a query never waits behind a slow start.
  */
 export function limitConcurrency(runner: CommandRunner, limit: number): CommandRunner {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limitConcurrency: limit must be a positive integer, got ${limit}`);
   let running = 0;
   const waiting: Array<() => void> = [];
+  const release = () => {
+    // Hand the slot directly to the next waiter; otherwise free it.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  const acquire = (signal: AbortSignal | undefined): Promise<void> => {
+    if (running < limit) {
+      running++;
+      return Promise.resolve();
+    }
+    signal?.throwIfAborted();
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const index = waiting.indexOf(granted);
+        if (index !== -1) waiting.splice(index, 1);
+        reject(signal!.reason);
+      };
+      const granted = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      waiting.push(granted);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  };
   return {
     async run(file, args, options) {
-      if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-      else running++;
+      await acquire(options?.signal);
       try {
         return await runner.run(file, args, options);
       } finally {
-        // Hand the slot directly to the next waiter; otherwise free it.
-        const next = waiting.shift();
-        if (next) next();
-        else running--;
+        release();
       }
     },
   };

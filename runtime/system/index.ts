@@ -21,8 +21,9 @@ export type { HostAdapter, HostAdapterKind, HostErrorKind, ServiceInfo, ServiceO
 export { KeyedMutex } from './keyed-mutex.js';
 export { createSimulatedNameRules, SYSTEMD_NAME_RULES, WINDOWS_NAME_RULES } from './service-name.js';
 export type { NormalizedServiceName, ServiceNameRules } from './service-name.js';
-export { GrpcListenError, serveSystemGrpc, systemAuthorize, systemConnectRoutes } from './serve.js';
-export type { ServeSystemGrpcOptions, SystemGrpcHandle, SystemTransportOptions } from './serve.js';
+export { isLoopbackAddress, isLoopbackHost, REMOTE_CALL_REFUSED, requireLocalPeer } from './peer-access.js';
+export { GrpcListenError, serveSystemGrpc, systemAuthorize, systemConnectAuthorize, systemConnectRoutes } from './serve.js';
+export type { ServeSystemGrpcOptions, SystemConnectOptions, SystemGrpcHandle, SystemTransportOptions } from './serve.js';
 export { DEFAULT_HOST_TABLE } from './simulated/default-table.js';
 export { HostTableError, loadHostTableFile, parseHostTable, parseHostTableText } from './simulated/host-table.js';
 export type { SimulatedHostTable, SimulatedServiceSpec } from './simulated/host-table.js';

@@ -14,6 +14,7 @@ import {
 } from '../../generated/system/v1alpha1/system.server.js';
 import type { RpcAuthorize, RpcContext } from '../rpc/index.js';
 import { requireBearerToken } from './bearer-token.js';
+import { requireLocalPeer } from './peer-access.js';
 import type { SystemHandler } from './system-handler.js';
 
 /** What the Connect routes and the gRPC listeners share. */
@@ -22,6 +23,12 @@ export interface SystemTransportOptions {
   readonly token?: string;
   /** Sees errors that are not `RpcError`s (bugs), for logging. */
   readonly onError?: (error: unknown, ctx: RpcContext) => void;
+}
+
+/** Options of {@link systemConnectRoutes}. */
+export interface SystemConnectOptions extends SystemTransportOptions {
+  /** Largest request body in bytes (`resource_exhausted` beyond it). @default 4 MiB, as on gRPC */
+  readonly maxBodyBytes?: number;
 }
 
 /** Options of {@link serveSystemGrpc}: where to listen (TCP, a Unix socket, or both) and the shared transport options. */
@@ -45,11 +52,13 @@ export interface SystemGrpcHandle {
 }
 
 /**
- * The authorize hook for both transports, or undefined when no token is configured.
+ * The token check of both transports, or undefined when no token is configured. On its own it is
+ * the gRPC rule (whose listener is loopback unless `GRPC_HOST` says otherwise); the Connect routes
+ * add {@link systemConnectAuthorize}'s loopback rule when there is no token.
  *
  * @example
  * ```ts
- * connectRoutes(SystemServiceDescriptor, handler, { authorize: systemAuthorize(process.env.SYSTEM_TOKEN) });
+ * addSystemServiceToGrpc(server, handler, { authorize: systemAuthorize(process.env.SYSTEM_TOKEN) });
  * ```
  */
 export function systemAuthorize(token: string | undefined): RpcAuthorize | undefined {
@@ -57,15 +66,34 @@ export function systemAuthorize(token: string | undefined): RpcAuthorize | undef
 }
 
 /**
+ * The access rule of the Connect routes: with a token, the token check; without one, calls from
+ * this machine only (PERMISSION_DENIED for other hosts), because the HTTP port listens on every
+ * interface by default and StartService and StopService change node state.
+ *
+ * @example
+ * ```ts
+ * connectRoutes(SystemServiceDescriptor, handler, { authorize: systemConnectAuthorize(process.env.SYSTEM_TOKEN) });
+ * ```
+ */
+export function systemConnectAuthorize(token: string | undefined): RpcAuthorize {
+  return token ? requireBearerToken(token) : requireLocalPeer();
+}
+
+/**
  * The Connect routes (`POST /v1alpha1.System/<Method>`, JSON and binary) to mount on the app.
+ * Without a token they answer callers on this machine only (see {@link systemConnectAuthorize}).
  *
  * @example
  * ```ts
  * app.route('/', systemConnectRoutes(handler, { token: config.systemToken }));
  * ```
  */
-export function systemConnectRoutes(handler: SystemHandler, options: SystemTransportOptions = {}): Hono {
-  return generatedSystemConnectRoutes(handler, { authorize: systemAuthorize(options.token), onError: options.onError });
+export function systemConnectRoutes(handler: SystemHandler, options: SystemConnectOptions = {}): Hono {
+  return generatedSystemConnectRoutes(handler, {
+    authorize: systemConnectAuthorize(options.token),
+    onError: options.onError,
+    maxBodyBytes: options.maxBodyBytes,
+  });
 }
 
 /**

@@ -2,12 +2,14 @@
  * @module
  * The System service module: picks the host adapter (`HOST_ADAPTER`), mounts the Connect
  * routes (`POST /v1alpha1.System/<Method>`) on the shared app and serves the same handler
- * over gRPC on `GRPC_PORT` (and `GRPC_SOCKET`), with the `SYSTEM_TOKEN` check on both.
+ * over gRPC on `GRPC_PORT` (and `GRPC_SOCKET`), with the `SYSTEM_TOKEN` check on both. Without
+ * a token the Connect routes answer callers on this machine only (gRPC listens on loopback).
  */
 import { join } from 'node:path';
 import * as grpcJs from '@grpc/grpc-js';
 import { createHostAdapter } from '../../system/adapter-factory.js';
 import { isHostError, type HostAdapter } from '../../system/host-adapter.js';
+import { isLoopbackHost } from '../../system/peer-access.js';
 import { GrpcListenError, serveSystemGrpc, systemConnectRoutes, type SystemGrpcHandle } from '../../system/serve.js';
 import { SystemHandler } from '../../system/system-handler.js';
 import type { ReadinessCheck } from '../health.js';
@@ -47,6 +49,11 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
     throw new StartupError(`cannot open the ${config.hostAdapter} host adapter: ${error instanceof Error ? error.message : String(error)}`);
   }
   logger.info({ adapter: host.kind, requested: config.hostAdapter }, 'host adapter ready');
+  if (config.systemToken === undefined && !isLoopbackHost(config.host)) {
+    // HOST listens beyond this machine, but without a token the Connect routes refuse such callers:
+    // say so once, so that an operator who sees PERMISSION_DENIED knows which setting to change.
+    logger.info({ host: config.host }, 'System Connect calls from other hosts are refused because SYSTEM_TOKEN is not set; set SYSTEM_TOKEN to allow them');
+  }
   // grpc-js writes its own diagnostics to stderr; route them into the structured log instead,
   // where the operator's log pipeline (and LOG_LEVEL) applies.
   const grpcLog = logger.child({ component: 'grpc-js' });
@@ -111,7 +118,7 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
       return {
         facts: [
           ['Host adapter', config.hostAdapter === 'auto' ? `${host.kind} (detected; HOST_ADAPTER=auto)` : host.kind],
-          ['System token', config.systemToken === undefined ? 'not required (set SYSTEM_TOKEN to require one)' : 'required'],
+          ['System token', config.systemToken === undefined ? 'not set: Connect calls from other hosts are refused (set SYSTEM_TOKEN to allow them)' : 'required'],
         ],
         examples,
       };

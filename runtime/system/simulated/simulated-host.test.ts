@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -239,13 +239,84 @@ describe('SimulatedHost persistence and host files', () => {
     await writeFile(stateFile, JSON.stringify({ services: [{ name: 'db', status: 'STOPPED' }, { name: 'web', status: 'RUNNING' }] }));
     await writeFile(table, 'services: [{ name: db, status: STOPPED }, { name: web, dependsOn: [db] }]');
     await expect(createSimulatedHost({ tableFile: table, stateFile })).rejects.toThrow(
-      'simulated host table with saved statuses (delete the state file to start from the table): services[1]: web is RUNNING but its dependency db is not',
+      `simulated host table with the statuses saved in ${stateFile} (delete it to start from the statuses of the host table): services[1]: web is RUNNING but its dependency db is not`,
     );
   });
 
   it('refuses a corrupt state file with a clear error', async () => {
     const stateFile = join(dir, 'sim.json');
     await writeFile(stateFile, '{ not json');
-    await expect(createSimulatedHost({ stateFile })).rejects.toThrow(`${stateFile}: not valid JSON (delete it to start from the host table)`);
+    await expect(createSimulatedHost({ stateFile })).rejects.toThrow(
+      new RegExp(`^${escape(stateFile)}: not valid JSON: .* \\(delete ${escape(stateFile)} to start from the statuses of the host table\\)$`),
+    );
+  });
+
+  it('says how to get going again for every state file it cannot use', async () => {
+    const cases: Array<[string, string | undefined, string]> = [
+      ['a directory in the way', undefined, 'cannot read simulated host state'],
+      ['a status only a transition has', '{"services":[{"name":"db","status":"PAUSED"}]}', 'only RUNNING or STOPPED can be configured'],
+      ['an unknown key', '{"services":[],"colour":"red"}', 'colour: unknown key'],
+      ['an unknown enum name', '{"services":[{"name":"db","status":"SLEEPING"}]}', 'expected one of'],
+    ];
+    for (const [label, content, problem] of cases) {
+      const stateFile = join(dir, label.replaceAll(' ', '-'));
+      if (content === undefined) await mkdir(stateFile);
+      else await writeFile(stateFile, content);
+      const error = await createSimulatedHost({ stateFile }).then(() => undefined, (e: unknown) => e as Error);
+      expect(error?.message, label).toContain(problem);
+      expect(error?.message, label).toMatch(new RegExp(`\\(delete ${escape(stateFile)} to start from the statuses of the host table\\)$`));
+    }
+  });
+
+  it.each([
+    ['a start', { startDelayMs: 60_000, stopDelayMs: 1 }, 'cache', 'web', ['db=RUNNING', 'web=STOPPED', 'worker=STOPPED', 'cache=STOPPED', 'legacy=STOPPED']],
+    ['a stop', { startDelayMs: 1, stopDelayMs: 60_000 }, 'web', 'cache', ['db=RUNNING', 'web=RUNNING', 'worker=STOPPED', 'cache=RUNNING', 'legacy=STOPPED']],
+  ] as const)('saves the status %s in flight is leaving, so that a crash leaves a file the next start takes', async (_label, delays, slow, quick, expected) => {
+    const stateFile = join(dir, 'state.json');
+    const crashed = join(dir, 'crashed.json');
+    const first = await createSimulatedHost({ stateFile, ...delays });
+    try {
+      // The slow transition stays pending; the quick one settles and saves while it is.
+      const slowOp = slow === 'cache' ? first.startService('cache') : first.stopService('web', { force: false });
+      if (quick === 'web') await first.stopService('web', { force: false });
+      else await first.startService('cache');
+      expect((await first.getService(slow)).status).toBe(slow === 'cache' ? START_PENDING : STOP_PENDING);
+      const saved = async () => {
+        const text = await readFile(stateFile, 'utf8').catch(() => '{"services":[]}');
+        return (JSON.parse(text).services as { name: string; status: string }[]).map((s) => `${s.name}=${s.status}`);
+      };
+      await expect.poll(saved).toEqual(expected);
+      // What a crash (kill -9) now would leave behind: this file, the slow transition unfinished.
+      await writeFile(crashed, await readFile(stateFile));
+      const restarted = await createSimulatedHost({ stateFile: crashed });
+      expect((await restarted.getService(slow)).status).toBe(slow === 'cache' ? STOPPED : RUNNING);
+      await restarted.close();
+      await first.close();
+      await slowOp;
+    } finally {
+      await first.close();
+    }
+  });
+
+  it('reads a pending status saved by an older version as the status the transition started from', async () => {
+    const stateFile = join(dir, 'old.json');
+    await writeFile(stateFile, JSON.stringify({
+      services: [
+        { name: 'db', status: 'RUNNING' },
+        { name: 'web', status: 'STOP_PENDING' },
+        { name: 'worker', status: STOP_PENDING },
+        { name: 'cache', status: 'START_PENDING' },
+        { name: 'legacy', status: START_PENDING },
+      ],
+    }));
+    const h = await createSimulatedHost({ stateFile });
+    expect(h.snapshot().services.map((s) => `${s.name}=${STATUS_NAME[s.status]}`)).toEqual([
+      'db=RUNNING', 'web=RUNNING', 'worker=RUNNING', 'cache=STOPPED', 'legacy=STOPPED',
+    ]);
+    await h.close();
   });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -17,6 +17,9 @@
  * - A DISABLED service refuses to start (`precondition_failed`), as does a service needing one.
  * - Transitions run to completion even if the caller's signal aborts: the caller just stops waiting.
  * - `close()` settles transitions in flight at once, so a shutdown never waits for a simulated delay.
+ * - The state file only ever holds settled statuses: a service in transition is saved with the
+ *   status it is leaving (STOPPED while START_PENDING, RUNNING while STOP_PENDING), so a crash in
+ *   the middle of a transition leaves a file the next start accepts.
  */
 import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/system.types.js';
 import { raceAbort } from '../abort.js';
@@ -65,6 +68,8 @@ interface Entry {
   /** Keys of the services that depend on this one. */
   readonly neededBy: string[];
   status: ServiceStatus;
+  /** The last settled status: `status`, or while in transition the status it is leaving. What is saved. */
+  settled: ServiceStatus;
   /** Set while START_PENDING or STOP_PENDING; resolves when the status settles. */
   transition?: Promise<void>;
   /** Ends the current transition's delay at once (used by close()). */
@@ -116,7 +121,7 @@ export class SimulatedHost implements HostAdapter {
       })),
     };
     const label = options.initialStatuses
-      ? 'simulated host table with saved statuses (delete the state file to start from the table)'
+      ? `simulated host table with the statuses saved in ${options.stateFile?.path ?? 'the state file'} (delete it to start from the statuses of the host table)`
       : 'simulated host table';
     const checked = parseHostTable(tableToJson(table), label, this.nameRules);
     this.#biosSerial = checked.biosSerial;
@@ -126,6 +131,7 @@ export class SimulatedHost implements HostAdapter {
         needs: spec.dependsOn.map((d) => this.#key(d)),
         neededBy: [],
         status: spec.status,
+        settled: spec.status,
       });
     }
     for (const [key, entry] of this.#entries) {
@@ -159,6 +165,19 @@ export class SimulatedHost implements HostAdapter {
     return {
       biosSerial: this.#biosSerial,
       services: [...this.#entries.values()].map((e) => ({ ...e.spec, status: e.status })),
+    };
+  }
+
+  /**
+   * The table as the state file keeps it: settled statuses only. A transition in flight when the
+   * process dies never happened, as far as the next start is concerned, and a table of settled
+   * statuses is always one `parseHostTable` accepts (a service starts only once its dependencies
+   * have settled at RUNNING, and stops only once its dependents have settled at STOPPED).
+   */
+  #settledTable(): SimulatedHostTable {
+    return {
+      biosSerial: this.#biosSerial,
+      services: [...this.#entries.values()].map((e) => ({ ...e.spec, status: e.settled })),
     };
   }
 
@@ -241,7 +260,7 @@ export class SimulatedHost implements HostAdapter {
       entry.transition = undefined;
       entry.settleNow = undefined;
       this.#setStatus(entry, settled);
-      this.#stateFile?.save(this.snapshot());
+      this.#stateFile?.save(this.#settledTable());
     });
     entry.transition = transition;
     entry.settleNow = settleNow;
@@ -250,6 +269,7 @@ export class SimulatedHost implements HostAdapter {
 
   #setStatus(entry: Entry, status: ServiceStatus): void {
     entry.status = status;
+    if (status !== ServiceStatus.START_PENDING && status !== ServiceStatus.STOP_PENDING) entry.settled = status;
     this.#onStatusChange?.(entry.spec.name, status);
   }
 

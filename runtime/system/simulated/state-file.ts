@@ -6,6 +6,11 @@
  * The file has the shape of a host file (it can itself serve as `SIMULATED_HOST_FILE`); on load
  * only the statuses of services that the current table still has are taken from it. Writes go to
  * a temporary file renamed over the old one, one at a time, so a crash never leaves half a file.
+ *
+ * The host saves settled statuses only, but a file written by an older version may hold a pending
+ * one: START_PENDING is read as STOPPED and STOP_PENDING as RUNNING, the status the transition
+ * started from (it never finished). Every other problem is an error that names the file and says
+ * that deleting it starts from the host table.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -33,23 +38,36 @@ export class StateFile {
     private readonly rules: ServiceNameRules,
   ) {}
 
-  /** The saved statuses by service key, or undefined when nothing was saved yet. */
+  /**
+   * The saved statuses by service key, or undefined when nothing was saved yet.
+   * @throws HostTableError for a file that cannot be read or used; its message says to delete it.
+   */
   async load(): Promise<Map<string, ServiceStatus> | undefined> {
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new HostTableError(`cannot read simulated host state ${this.path}: ${(error as Error).message}`);
+      throw this.#loadError(`cannot read simulated host state ${this.path}: ${(error as Error).message}`);
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new HostTableError(`${this.path}: not valid JSON (delete it to start from the host table): ${(error as Error).message}`);
+      throw this.#loadError(`${this.path}: not valid JSON: ${(error as Error).message}`);
     }
-    const table = parseHostTable(value, this.path, this.rules);
+    let table: SimulatedHostTable;
+    try {
+      table = parseHostTable(settlePending(value), this.path, this.rules);
+    } catch (error) {
+      if (error instanceof HostTableError) throw this.#loadError(error.message);
+      throw error;
+    }
     return new Map(table.services.map((s) => [this.rules.normalize(s.name).key, s.status]));
+  }
+
+  #loadError(message: string): HostTableError {
+    return new HostTableError(`${message} (delete ${this.path} to start from the statuses of the host table)`);
   }
 
   /** Queues a write of `table`; writes never overlap and the last one wins. */
@@ -77,6 +95,31 @@ export class StateFile {
       throw error;
     }
   }
+}
+
+/** What an unfinished transition is read as: the status it started from. */
+const SETTLED_FROM_PENDING = new Map<unknown, string>([
+  ['START_PENDING', 'STOPPED'],
+  [ServiceStatus.START_PENDING, 'STOPPED'],
+  ['STOP_PENDING', 'RUNNING'],
+  [ServiceStatus.STOP_PENDING, 'RUNNING'],
+]);
+
+/** A copy of a parsed state file whose pending statuses are replaced by {@link SETTLED_FROM_PENDING}. */
+function settlePending(value: unknown): unknown {
+  if (!isRecord(value) || !Array.isArray(value.services)) return value;
+  return {
+    ...value,
+    services: value.services.map((service: unknown) => {
+      if (!isRecord(service)) return service;
+      const settled = SETTLED_FROM_PENDING.get(service.status);
+      return settled === undefined ? service : { ...service, status: settled };
+    }),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function toJson(table: SimulatedHostTable): unknown {

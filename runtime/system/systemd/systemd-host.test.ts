@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/system.types.js';
 import { HostError } from '../host-adapter.js';
+import { GatedRunner } from '../testing/gated-runner.js';
 import { failed, ok, ScriptedRunner, type ScriptedStep } from '../testing/scripted-runner.js';
 import { readDmiSerial } from './dmi-serial.js';
 import { SystemdHost } from './systemd-host.js';
@@ -275,6 +276,25 @@ describe('readDmiSerial errors', () => {
     expect((await hostError(readDmiSerial('/x', failing('EPERM')))).kind).toBe('permission_denied');
     const missing = await hostError(readDmiSerial('/x', failing('ENOENT')));
     expect([missing.kind, missing.message]).toEqual(['unavailable', 'no BIOS serial on this host: /x does not exist (no SMBIOS/DMI, e.g. in a container)']);
+  });
+});
+
+describe('SystemdHost process pools', () => {
+  it('answers GetService while start jobs fill their pool (a blocking systemctl start holds its slot)', async () => {
+    const runner = new GatedRunner({
+      isJob: (call) => call.args[0] === 'start',
+      // Units are inactive until their start job is released, active after.
+      reply: (call, released) => (call.args[0] === 'start' ? ok('') : ok(unit(call.args.at(-1)!, released ? {} : { ActiveState: 'inactive', SubState: 'dead' }))),
+    });
+    const host = new SystemdHost({ runner, pollIntervalMs: 1 });
+    const starts = ['a', 'b', 'c', 'd', 'e'].map((name) => host.startService(`${name}.service`));
+    await runner.jobsRunning(4);
+    // Generous bound, only so that a regression fails here instead of hanging until the test timeout.
+    const answered = await Promise.race([host.getService('other.service'), new Promise((resolve) => setTimeout(resolve, 10_000, 'still waiting'))]);
+    expect(answered).toMatchObject({ displayName: 'other.service description', status: ServiceStatus.STOPPED });
+    runner.release();
+    await Promise.all(starts);
+    expect(runner.peakJobs).toBe(4);
   });
 });
 

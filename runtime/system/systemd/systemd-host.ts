@@ -11,6 +11,10 @@
  *   `ConsistsOf`, `RequisiteOf`, §6.5). With active dependents, `force: false` refuses
  *   (`dependents_running`, like Win32 return code 3); `force: true` names them in the same
  *   `systemctl stop` transaction. Then polling until the unit is stopped.
+ *
+ * `systemctl start` and `stop` block until their job ends, which can take the whole wait. They run
+ * in a pool of their own, apart from the `systemctl show` queries (GetService, `/readyz`, the
+ * checks and polling of start and stop), so that a query never waits behind a slow job.
  */
 import { raceAbort, sleep } from '../abort.js';
 import { createExecFileRunner, limitConcurrency, spawnFailureToHostError, type CommandRunner } from '../command-runner.js';
@@ -31,8 +35,12 @@ import { isActiveState, toServiceStatus, toStartType } from './state-mapping.js'
 
 /** Options of {@link SystemdHost}. */
 export interface SystemdHostOptions {
-  /** Runs `systemctl`. @default four concurrent `execFile` processes at most */
+  /** Runs `systemctl`, within the two limits below. @default `execFile` */
   readonly runner?: CommandRunner;
+  /** Most `systemctl show` queries at once. @default 4 */
+  readonly maxConcurrentQueries?: number;
+  /** Most `systemctl start`/`stop` jobs at once (a pool apart from the queries). @default 4 */
+  readonly maxConcurrentJobs?: number;
   /** @default 'systemctl' */
   readonly systemctl?: string;
   /** @default '/sys/class/dmi/id/product_serial' */
@@ -58,14 +66,19 @@ export const STOP_PROPAGATING_PROPERTIES = ['RequiredBy', 'BoundBy', 'ConsistsOf
 export class SystemdHost implements HostAdapter {
   readonly kind = 'systemd';
   readonly nameRules = SYSTEMD_NAME_RULES;
-  readonly #runner: CommandRunner;
+  /** `systemctl show`: quick, never queued behind a job. */
+  readonly #queries: CommandRunner;
+  /** `systemctl start`/`stop`: each holds its slot until the job ends. */
+  readonly #jobs: CommandRunner;
   readonly #systemctl: string;
   readonly #serialPath: string;
   readonly #waitTimeoutMs: number;
   readonly #pollIntervalMs: number;
 
   constructor(options: SystemdHostOptions = {}) {
-    this.#runner = options.runner ?? limitConcurrency(createExecFileRunner(), 4);
+    const runner = options.runner ?? createExecFileRunner();
+    this.#queries = limitConcurrency(runner, options.maxConcurrentQueries ?? 4);
+    this.#jobs = limitConcurrency(runner, options.maxConcurrentJobs ?? 4);
     this.#systemctl = options.systemctl ?? 'systemctl';
     this.#serialPath = options.serialPath ?? DMI_PRODUCT_SERIAL;
     this.#waitTimeoutMs = options.waitTimeoutMs ?? 30_000;
@@ -113,7 +126,7 @@ export class SystemdHost implements HostAdapter {
     const deadline = AbortSignal.timeout(this.#waitTimeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
     try {
-      const result = await this.#run(args, signal);
+      const result = await this.#run(this.#jobs, args, signal);
       if (result.exitCode !== 0) throw classifySystemctlFailure(result, action, unit);
       for (;;) {
         const props = await this.#show([unit], STATE_PROPERTIES, signal).then((units) => units[0] ?? new Map<string, string>());
@@ -150,14 +163,14 @@ export class SystemdHost implements HostAdapter {
   }
 
   async #show(units: string[], properties: string[], signal?: AbortSignal): Promise<UnitProperties[]> {
-    const result = await this.#run(['show', `--property=${properties.join(',')}`, '--', ...units], signal);
+    const result = await this.#run(this.#queries, ['show', `--property=${properties.join(',')}`, '--', ...units], signal);
     if (result.exitCode !== 0) throw classifySystemctlFailure(result, 'show', units.join(' '));
     return parseShowOutput(result.stdout);
   }
 
-  async #run(args: string[], signal?: AbortSignal) {
+  async #run(pool: CommandRunner, args: string[], signal?: AbortSignal) {
     try {
-      return await raceAbort(this.#runner.run(this.#systemctl, args, { signal }), signal);
+      return await raceAbort(pool.run(this.#systemctl, args, { signal }), signal);
     } catch (error) {
       throw spawnFailureToHostError(error, this.#systemctl, signal);
     }

@@ -89,9 +89,12 @@ export const START_SERVICE_SCRIPT = wrap(String.raw`
 `);
 
 /**
- * Win32_Service.StopService(). Running dependents are found breadth-first through
- * Win32_DependentService (`ASSOCIATORS OF … Role = Antecedent`); without force they are reported, with force they are stopped deepest
- * first (for A <- B <- C: C, B, then A), as csi-proxy does.
+ * Win32_Service.StopService(). Running dependents are found through Win32_DependentService
+ * (`ASSOCIATORS OF … Role = Antecedent`); without force they are reported, with force they are
+ * stopped first, in dependents-first order: a depth-first walk that lists a service only after
+ * every running service that depends on it (post-order). For A <- B <- C that is C, B, then A;
+ * where dependents also depend on one another (A <- B, A <- C, C <- B) it is B, C, then A, where
+ * a reversed breadth-first list (csi-proxy's) could stop C while B, which needs it, still runs.
  */
 export const STOP_SERVICE_SCRIPT = wrap(String.raw`
   $name = $env:LOOM_SERVICE_NAME
@@ -102,24 +105,21 @@ export const STOP_SERVICE_SCRIPT = wrap(String.raw`
   if ($svc.State -eq 'Stopped') { Out-Result @{ ok = $true; changed = $false }; return }
   $order = New-Object System.Collections.ArrayList
   $seen = @{}
-  $queue = New-Object System.Collections.Queue
-  $queue.Enqueue($svc)
-  while ($queue.Count -gt 0) {
-    $current = $queue.Dequeue()
-    foreach ($dep in (Get-LoomDependents ([string]$current.Name))) {
-      if ($dep.State -ne 'Stopped' -and -not $seen.ContainsKey($dep.Name)) {
-        $seen[$dep.Name] = $true
+  function Add-LoomDependentsFirst($service) {
+    foreach ($dep in (Get-LoomDependents ([string]$service.Name))) {
+      if ($dep.State -ne 'Stopped' -and -not $seen.ContainsKey([string]$dep.Name)) {
+        $seen[[string]$dep.Name] = $true
+        Add-LoomDependentsFirst $dep
         [void]$order.Add($dep)
-        $queue.Enqueue($dep)
       }
     }
   }
+  Add-LoomDependentsFirst $svc
   if ($order.Count -gt 0 -and -not $force) {
     $names = ($order | ForEach-Object { $_.Name }) -join ', '
     Out-Result @{ ok = $false; kind = 'dependents_running'; message = ('cannot stop {0}: dependent services are running: {1} (use force to stop them too)' -f $name, $names) }
     return
   }
-  $order.Reverse()
   [void]$order.Add($svc)
   foreach ($target in $order) {
     $rv = [int](Invoke-CimMethod -InputObject $target -MethodName StopService).ReturnValue

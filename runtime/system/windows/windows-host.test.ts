@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/system.types.js';
 import { HostError } from '../host-adapter.js';
+import { GatedRunner } from '../testing/gated-runner.js';
 import { failed, ok, ScriptedRunner, type ScriptedStep } from '../testing/scripted-runner.js';
 import { BIOS_SERIAL_SCRIPT, GET_SERVICE_SCRIPT, START_SERVICE_SCRIPT, STOP_SERVICE_SCRIPT } from './powershell-scripts.js';
 import { parseScriptOutput, WindowsHost } from './windows-host.js';
@@ -103,6 +104,44 @@ describe('WindowsHost', () => {
     const { host } = windows([{ reply: Object.assign(new Error('spawn powershell.exe ENOENT'), { code: 'ENOENT' }) }]);
     const error = await hostError(host.getService('x'));
     expect([error.kind, error.message]).toEqual(['unavailable', 'powershell.exe is not installed on this host']);
+  });
+});
+
+describe('STOP_SERVICE_SCRIPT stop order (PowerShell cannot run here: the script text is checked)', () => {
+  it('lists running dependents depth-first, each after its own dependents, and stops them in that order before the service', () => {
+    const walk = /function Add-LoomDependentsFirst\(\$service\) \{([\s\S]*?)\n {2}\}\n/.exec(STOP_SERVICE_SCRIPT);
+    expect(walk, 'the depth-first walk').not.toBeNull();
+    const body = walk![1]!;
+    // Post-order: recurse into a dependent's dependents before listing the dependent itself, so
+    // for A <- B, A <- C, C <- B the list is B, C (never C before B, which needs it).
+    expect(body.indexOf('Add-LoomDependentsFirst $dep')).toBeGreaterThan(-1);
+    expect(body.indexOf('Add-LoomDependentsFirst $dep')).toBeLessThan(body.indexOf('[void]$order.Add($dep)'));
+    expect(body).toContain("$dep.State -ne 'Stopped'");
+    // The list is used as built (a reversed breadth-first list is what stopped C before B).
+    expect(STOP_SERVICE_SCRIPT).not.toMatch(/Reverse\(|Queue/);
+    const after = STOP_SERVICE_SCRIPT.slice(STOP_SERVICE_SCRIPT.indexOf('Add-LoomDependentsFirst $svc'));
+    expect(after.indexOf('[void]$order.Add($svc)')).toBeLessThan(after.indexOf('foreach ($target in $order)'));
+  });
+});
+
+describe('WindowsHost process pools', () => {
+  it('answers GetService while StartService and StopService scripts fill their pool', async () => {
+    // Start and stop scripts get LOOM_TIMEOUT_MS (they wait for the service inside PowerShell); queries do not.
+    const runner = new GatedRunner({
+      isJob: (call) => call.env?.LOOM_TIMEOUT_MS !== undefined,
+      reply: (call) => ok(call.env?.LOOM_TIMEOUT_MS !== undefined
+        ? '{"ok":true,"changed":true}\r\n'
+        : JSON.stringify({ ok: true, displayName: `${call.env?.LOOM_SERVICE_NAME} service`, state: 'Running', startMode: 'Auto' })),
+    });
+    const host = new WindowsHost({ runner, waitTimeoutMs: 5000 });
+    const jobs = [host.startService('A'), host.stopService('B', { force: true }), host.startService('C'), host.startService('D'), host.startService('E')];
+    await runner.jobsRunning(4);
+    // Generous bound, only so that a regression fails here instead of hanging until the test timeout.
+    const answered = await Promise.race([host.getService('Spooler'), new Promise((resolve) => setTimeout(resolve, 10_000, 'still waiting'))]);
+    expect(answered).toEqual({ displayName: 'Spooler service', startType: StartType.AUTOMATIC, status: ServiceStatus.RUNNING });
+    runner.release();
+    await Promise.all(jobs);
+    expect(runner.peakJobs).toBe(4);
   });
 });
 

@@ -6,6 +6,10 @@
  * The service name travels as the environment variable `LOOM_SERVICE_NAME`, never inside the
  * script text (see `powershell-scripts.ts`). It cannot run on this project's Linux CI: its tests
  * replay recorded PowerShell output through a fake {@link CommandRunner}.
+ *
+ * StartService and StopService scripts wait inside PowerShell until the service settles (up to
+ * the whole wait). They run in a pool of their own, apart from GetService and the BIOS serial, so
+ * that a query never waits behind a slow start or stop.
  */
 import { raceAbort } from '../abort.js';
 import { createExecFileRunner, limitConcurrency, spawnFailureToHostError, type CommandRunner } from '../command-runner.js';
@@ -29,8 +33,12 @@ import {
 
 /** Options of {@link WindowsHost}. */
 export interface WindowsHostOptions {
-  /** @default four concurrent `execFile` processes at most */
+  /** Runs `powershell.exe`, within the two limits below. @default `execFile` */
   readonly runner?: CommandRunner;
+  /** Most GetService / BIOS serial scripts at once. @default 4 */
+  readonly maxConcurrentQueries?: number;
+  /** Most StartService / StopService scripts at once (a pool apart from the queries). @default 4 */
+  readonly maxConcurrentJobs?: number;
   /** @default 'powershell.exe' */
   readonly powershell?: string;
   /** How long start and stop wait for the service to settle (csi-proxy: 30 s). @default 30000 */
@@ -53,12 +61,17 @@ type ScriptResult = Record<string, unknown> & { ok: true };
 export class WindowsHost implements HostAdapter {
   readonly kind = 'windows';
   readonly nameRules = WINDOWS_NAME_RULES;
-  readonly #runner: CommandRunner;
+  /** GetService and the BIOS serial: never queued behind a start or stop. */
+  readonly #queries: CommandRunner;
+  /** StartService and StopService: each holds its slot until the service settles. */
+  readonly #jobs: CommandRunner;
   readonly #powershell: string;
   readonly #waitTimeoutMs: number;
 
   constructor(options: WindowsHostOptions = {}) {
-    this.#runner = options.runner ?? limitConcurrency(createExecFileRunner(), 4);
+    const runner = options.runner ?? createExecFileRunner();
+    this.#queries = limitConcurrency(runner, options.maxConcurrentQueries ?? 4);
+    this.#jobs = limitConcurrency(runner, options.maxConcurrentJobs ?? 4);
     this.#powershell = options.powershell ?? 'powershell.exe';
     this.#waitTimeoutMs = options.waitTimeoutMs ?? 30_000;
   }
@@ -104,7 +117,8 @@ export class WindowsHost implements HostAdapter {
     const args = ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encodeScript(script)];
     let run;
     try {
-      run = await raceAbort(this.#runner.run(this.#powershell, args, { env, signal, timeoutMs: this.#waitTimeoutMs + STARTUP_SLACK_MS }), signal);
+      const pool = method === undefined ? this.#queries : this.#jobs;
+      run = await raceAbort(pool.run(this.#powershell, args, { env, signal, timeoutMs: this.#waitTimeoutMs + STARTUP_SLACK_MS }), signal);
     } catch (error) {
       throw spawnFailureToHostError(error, this.#powershell, signal);
     }
