@@ -54,6 +54,13 @@ export interface RestRouterOptions {
   readonly onError?: (error: unknown, c: Context | undefined) => void;
   /** Pools for `@Blocking` methods, by name (`default` unless the decorator names one). */
   readonly workerPools?: Readonly<Record<string, WorkerPoolOptions>>;
+  /**
+   * The largest request body the routes read, in bytes: a larger one is answered 413 before it is
+   * read (from `Content-Length`), or as soon as a chunked one passes the limit. `Infinity` reads
+   * any size.
+   * @default 1048576 (1 MiB)
+   */
+  readonly maxBodyBytes?: number;
 }
 
 /** A not-found handler with an optional path pattern. */

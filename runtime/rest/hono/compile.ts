@@ -10,6 +10,7 @@ import type { Context, Next } from 'hono';
 import type { RouterState } from '../config.js';
 import { BadRequestError, errorMessage, HttpError, RegistrationError } from '../errors.js';
 import { compileBodyReader, compileFormReader } from './body.js';
+import { compileBodyAdmission, DEFAULT_MAX_BODY_BYTES } from './body-limit.js';
 import { compileInstance } from './instances.js';
 import type { InstanceFactory } from './instances.js';
 import type { Violation } from '../errors.js';
@@ -178,6 +179,7 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   const methodName = method.name;
   const readBody = bodyPlan ? compileBodyReader(bodyPlan, consumes, state) : undefined;
   const readForm = needsForm ? compileFormReader(consumes) : undefined;
+  const admitBody = readBody || readForm ? compileBodyAdmission(state.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : undefined;
   const isHead = verb === 'HEAD';
   // With @Produces, an Accept that fits none of them is refused before the method runs (no side effects);
   // the type it chose stays on the exchange for the writer.
@@ -195,6 +197,10 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
       // nothing about the route (406) before its 401.
       if (security) await security(x);
       if (checkAccept && (x.accepted = writePlan.negotiate(c.req.header('accept'))) === undefined) throw new HttpError(406, notAcceptable);
+      if (admitBody) {
+        const buffering = admitBody(x);
+        if (buffering) await buffering;
+      }
       if (readBody) x.body = await readBody(x);
       if (readForm) x.form = await readForm(x);
       const violations: Violation[] = [];

@@ -1,0 +1,67 @@
+/**
+ * @module
+ * The router's body size limit (`maxBodyBytes`) through a real Node server: a declared length over
+ * the limit is 413 before anything is read, a chunked body is 413 once it passes the limit, a body
+ * within it reaches the method intact, and `Infinity` lifts the limit.
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BodyParam, createRestRouter, FormParam, Path, POST, RegistrationError } from '../../runtime/rest/index.js';
+import { call, listen, type Listening } from './helpers.js';
+
+@Path('/up')
+class Uploads {
+  @POST @Path('/json') json(@BodyParam() body: { text: string }) { return { length: body.text.length }; }
+  @POST @Path('/form') form(@FormParam('text') text: string) { return { length: text.length }; }
+}
+
+function send(port: number, path: string, chunks: readonly string[], declareLength: boolean, type = 'application/json'): Promise<{ status: number; body: string }> {
+  const total = chunks.reduce((n, chunk) => n + Buffer.byteLength(chunk), 0);
+  return new Promise((resolve, reject) => {
+    const req = request({
+      port, host: '127.0.0.1', method: 'POST', path, agent: false,
+      headers: { 'content-type': type, ...(declareLength ? { 'content-length': total } : { 'transfer-encoding': 'chunked' }) },
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: text }));
+    });
+    // The server may answer before the whole body is sent.
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+const json = (n: number) => JSON.stringify({ text: 'a'.repeat(n) });
+
+describe('maxBodyBytes', () => {
+  let server: Listening;
+  beforeAll(async () => {
+    server = await listen(createRestRouter({ maxBodyBytes: 100 }).register(Uploads).app());
+  });
+  afterAll(() => server.close());
+
+  it('answers 413 for a declared length over the limit', async () => {
+    expect(await send(server.port, '/up/json', [json(200)], true)).toEqual({
+      status: 413, body: '{"status":413,"message":"Payload Too Large: the request body is larger than 100 bytes"}',
+    });
+  });
+  it('answers 413 for a chunked body once it passes the limit, JSON or form', async () => {
+    expect((await send(server.port, '/up/json', [json(40), json(80)], false)).status).toBe(413);
+    expect((await send(server.port, '/up/form', ['text=', 'b'.repeat(200)], false, 'application/x-www-form-urlencoded')).status).toBe(413);
+  });
+  it('hands a body within the limit to the method intact, declared or chunked', async () => {
+    expect(await send(server.port, '/up/json', [json(50)], true)).toEqual({ status: 200, body: '{"length":50}' });
+    const chunks = [json(50).slice(0, 20), json(50).slice(20)];
+    expect(await send(server.port, '/up/json', chunks, false)).toEqual({ status: 200, body: '{"length":50}' });
+    expect(await send(server.port, '/up/form', ['text=', 'c'.repeat(60)], false, 'application/x-www-form-urlencoded')).toEqual({ status: 200, body: '{"length":60}' });
+  });
+  it('defaults to 1 MiB, and Infinity lifts it', async () => {
+    const big = json(1024 * 1024);
+    expect((await call(createRestRouter().register(Uploads).app(), 'POST', '/up/json', { body: big, headers: { 'content-type': 'application/json', 'content-length': String(big.length) } })).status).toBe(413);
+    expect((await call(createRestRouter({ maxBodyBytes: Infinity }).register(Uploads).app(), 'POST', '/up/json', { body: big, headers: { 'content-type': 'application/json' } })).text).toBe(`{"length":${1024 * 1024}}`);
+  });
+  it('refuses a limit that is no number of bytes', () => {
+    expect(() => createRestRouter({ maxBodyBytes: -1 }).register(Uploads).app()).toThrow(RegistrationError);
+  });
+});
