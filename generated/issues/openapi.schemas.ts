@@ -69,7 +69,7 @@ export const schemas = {
       type: 'object',
       properties: {
         permission: {
-          enum: ['read', 'write', 'admin'],
+          enum: ['read', 'write', 'admin', null],
         },
       },
       additionalProperties: false,
@@ -119,10 +119,11 @@ export const schemas = {
           type: 'string',
         },
         scopes: {
-          type: 'array',
+          type: ['array', 'null'],
           items: {
             type: 'string',
           },
+          maxItems: 1000,
         },
       },
       required: ['name'],
@@ -133,40 +134,42 @@ export const schemas = {
       type: 'object',
       properties: {
         assignee: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'deprecated',
         },
         assignees: {
-          type: 'array',
+          type: ['array', 'null'],
           items: {
             type: 'string',
           },
+          maxItems: 1000,
         },
         body: {
-          type: 'string',
+          type: ['string', 'null'],
         },
         closed: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
         },
         due_date: {
-          type: 'string',
+          type: ['string', 'null'],
           format: 'date-time',
         },
         labels: {
-          type: 'array',
+          type: ['array', 'null'],
           items: {
             type: 'integer',
             format: 'int64',
           },
+          maxItems: 1000,
           description: 'list of label ids',
         },
         milestone: {
-          type: 'integer',
+          type: ['integer', 'null'],
           format: 'int64',
           description: 'milestone id',
         },
         ref: {
-          type: 'string',
+          type: ['string', 'null'],
         },
         title: {
           type: 'string',
@@ -183,14 +186,14 @@ export const schemas = {
           type: 'string',
         },
         description: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'Description provides additional context about the label\'s purpose',
         },
         exclusive: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
         },
         is_archived: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
         },
         name: {
           type: 'string',
@@ -204,18 +207,18 @@ export const schemas = {
       type: 'object',
       properties: {
         description: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'Description provides details about the milestone',
         },
         due_on: {
-          type: 'string',
+          type: ['string', 'null'],
           format: 'date-time',
         },
         state: {
-          enum: ['open', 'closed'],
+          enum: ['open', 'closed', null],
         },
         title: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'Title is the title of the new milestone',
         },
       },
@@ -226,23 +229,23 @@ export const schemas = {
       type: 'object',
       properties: {
         description: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The description of the organization',
         },
         email: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The email address of the organization',
         },
         full_name: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The full display name of the organization',
         },
         location: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The location of the organization',
         },
         repo_admin_change_team_access: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
           description: 'Whether repository administrators can change team access',
         },
         username: {
@@ -250,11 +253,11 @@ export const schemas = {
           description: 'username of the organization',
         },
         visibility: {
-          enum: ['public', 'limited', 'private'],
+          enum: ['public', 'limited', 'private', null],
           description: 'possible values are `public` (default), `limited` or `private`',
         },
         website: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The website URL of the organization',
         },
       },
@@ -266,61 +269,65 @@ export const schemas = {
       type: 'object',
       properties: {
         assignee: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The primary assignee username',
         },
         assignees: {
-          type: 'array',
+          type: ['array', 'null'],
           items: {
             type: 'string',
           },
+          maxItems: 1000,
           description: 'The list of assignee usernames',
         },
         base: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The base branch for the pull request',
         },
         body: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The description body of the pull request',
         },
         due_date: {
-          type: 'string',
+          type: ['string', 'null'],
           format: 'date-time',
         },
         head: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The head branch for the pull request, it could be a branch name on the base repository or\na form like `<username>:<branch>` which refers to the user\'s fork repository\'s branch.',
         },
         labels: {
-          type: 'array',
+          type: ['array', 'null'],
           items: {
             type: 'integer',
             format: 'int64',
           },
+          maxItems: 1000,
           description: 'The list of label IDs to assign to the pull request',
         },
         milestone: {
-          type: 'integer',
+          type: ['integer', 'null'],
           format: 'int64',
           description: 'The milestone ID to assign to the pull request',
         },
         reviewers: {
-          type: 'array',
+          type: ['array', 'null'],
           items: {
             type: 'string',
           },
+          maxItems: 1000,
           description: 'The list of reviewer usernames',
         },
         team_reviewers: {
-          type: 'array',
+          type: ['array', 'null'],
           items: {
             type: 'string',
           },
+          maxItems: 1000,
           description: 'The list of team reviewer names',
         },
         title: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The title of the pull request',
         },
       },
@@ -331,27 +338,27 @@ export const schemas = {
       type: 'object',
       properties: {
         auto_init: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
           description: 'Whether the repository should be auto-initialized?',
         },
         default_branch: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'DefaultBranch of the repository (used when initializes and in template)',
         },
         description: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'Description of the repository to create',
         },
         gitignores: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'Gitignores to use',
         },
         issue_labels: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'Label-Set to use',
         },
         license: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'License to use',
         },
         name: {
@@ -360,23 +367,23 @@ export const schemas = {
           description: 'Name of the repository to create',
         },
         object_format_name: {
-          enum: ['sha1', 'sha256'],
+          enum: ['sha1', 'sha256', null],
           description: 'ObjectFormatName of the underlying git repository',
         },
         private: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
           description: 'Whether the repository is private',
         },
         readme: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'Readme of the repository to create',
         },
         template: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
           description: 'Whether the repository is template',
         },
         trust_model: {
-          enum: ['default', 'collaborator', 'committer', 'collaboratorcommitter'],
+          enum: ['default', 'collaborator', 'committer', 'collaboratorcommitter', null],
           description: 'TrustModel of the repository',
         },
       },
@@ -388,7 +395,7 @@ export const schemas = {
       type: 'object',
       properties: {
         created_at: {
-          type: 'string',
+          type: ['string', 'null'],
           format: 'date-time',
           description: 'For explicitly setting the user creation timestamp. Useful when users are\nmigrated from other systems. When omitted, the user\'s creation timestamp\nwill be set to "now".',
         },
@@ -397,32 +404,32 @@ export const schemas = {
           format: 'email',
         },
         full_name: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The full display name of the user',
         },
         login_name: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'identifier of the user, provided by the external authenticator (if configured)',
           default: 'empty',
         },
         must_change_password: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
           description: 'Whether the user must change password on first login',
         },
         password: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'The plain text password for the user',
         },
         restricted: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
           description: 'Whether the user has restricted access privileges',
         },
         send_notify: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
           description: 'Whether to send welcome notification email to the user',
         },
         source_id: {
-          type: 'integer',
+          type: ['integer', 'null'],
           format: 'int64',
           description: 'The authentication source ID to associate with the user',
         },
@@ -431,7 +438,7 @@ export const schemas = {
           description: 'username of the user',
         },
         visibility: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'User visibility level: public, limited, or private',
         },
       },
@@ -455,7 +462,7 @@ export const schemas = {
       type: 'object',
       properties: {
         assignee: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'deprecated',
         },
         assignees: {
@@ -463,6 +470,7 @@ export const schemas = {
           items: {
             type: 'string',
           },
+          maxItems: 1000,
         },
         body: {
           type: ['string', 'null'],
@@ -479,13 +487,13 @@ export const schemas = {
           type: ['string', 'null'],
         },
         state: {
-          type: 'string',
+          type: ['string', 'null'],
         },
         title: {
-          type: 'string',
+          type: ['string', 'null'],
         },
         unset_due_date: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
         },
       },
       additionalProperties: false,
@@ -679,15 +687,15 @@ export const schemas = {
       type: 'object',
       properties: {
         index: {
-          type: 'integer',
+          type: ['integer', 'null'],
           format: 'int64',
         },
         owner: {
-          type: 'string',
+          type: ['string', 'null'],
           description: 'owner of the issue\'s repo',
         },
         repo: {
-          type: 'string',
+          type: ['string', 'null'],
         },
       },
       additionalProperties: false,
@@ -1144,16 +1152,18 @@ export const schemas = {
       type: 'object',
       properties: {
         reviewers: {
-          type: 'array',
+          type: ['array', 'null'],
           items: {
             type: 'string',
           },
+          maxItems: 1000,
         },
         team_reviewers: {
-          type: 'array',
+          type: ['array', 'null'],
           items: {
             type: 'string',
           },
+          maxItems: 1000,
         },
       },
       additionalProperties: false,

@@ -43,7 +43,7 @@ export interface AccessToken {
  * @generated from schema #/components/schemas/AddCollaboratorOption
  */
 export interface AddCollaboratorOption {
-  permission?: 'read' | 'write' | 'admin';
+  permission?: 'read' | 'write' | 'admin' | null;
 }
 
 /**
@@ -74,7 +74,7 @@ export interface Attachment {
  */
 export interface CreateAccessTokenOption {
   name: string;
-  scopes?: string[];
+  scopes?: string[] | null;
 }
 
 /**
@@ -84,16 +84,16 @@ export interface CreateAccessTokenOption {
  */
 export interface CreateIssueOption {
   /** deprecated */
-  assignee?: string;
-  assignees?: string[];
-  body?: string;
-  closed?: boolean;
-  due_date?: string;
+  assignee?: string | null;
+  assignees?: string[] | null;
+  body?: string | null;
+  closed?: boolean | null;
+  due_date?: string | null;
   /** list of label ids */
-  labels?: number[];
+  labels?: number[] | null;
   /** milestone id */
-  milestone?: number;
-  ref?: string;
+  milestone?: number | null;
+  ref?: string | null;
   title: string;
 }
 
@@ -105,9 +105,9 @@ export interface CreateIssueOption {
 export interface CreateLabelOption {
   color: string;
   /** Description provides additional context about the label's purpose */
-  description?: string;
-  exclusive?: boolean;
-  is_archived?: boolean;
+  description?: string | null;
+  exclusive?: boolean | null;
+  is_archived?: boolean | null;
   name: string;
 }
 
@@ -118,11 +118,11 @@ export interface CreateLabelOption {
  */
 export interface CreateMilestoneOption {
   /** Description provides details about the milestone */
-  description?: string;
-  due_on?: string;
-  state?: 'open' | 'closed';
+  description?: string | null;
+  due_on?: string | null;
+  state?: 'open' | 'closed' | null;
   /** Title is the title of the new milestone */
-  title?: string;
+  title?: string | null;
 }
 
 /**
@@ -132,21 +132,21 @@ export interface CreateMilestoneOption {
  */
 export interface CreateOrgOption {
   /** The description of the organization */
-  description?: string;
+  description?: string | null;
   /** The email address of the organization */
-  email?: string;
+  email?: string | null;
   /** The full display name of the organization */
-  full_name?: string;
+  full_name?: string | null;
   /** The location of the organization */
-  location?: string;
+  location?: string | null;
   /** Whether repository administrators can change team access */
-  repo_admin_change_team_access?: boolean;
+  repo_admin_change_team_access?: boolean | null;
   /** username of the organization */
   username: string;
   /** possible values are `public` (default), `limited` or `private` */
-  visibility?: 'public' | 'limited' | 'private';
+  visibility?: 'public' | 'limited' | 'private' | null;
   /** The website URL of the organization */
-  website?: string;
+  website?: string | null;
 }
 
 /**
@@ -156,29 +156,29 @@ export interface CreateOrgOption {
  */
 export interface CreatePullRequestOption {
   /** The primary assignee username */
-  assignee?: string;
+  assignee?: string | null;
   /** The list of assignee usernames */
-  assignees?: string[];
+  assignees?: string[] | null;
   /** The base branch for the pull request */
-  base?: string;
+  base?: string | null;
   /** The description body of the pull request */
-  body?: string;
-  due_date?: string;
+  body?: string | null;
+  due_date?: string | null;
   /**
    * The head branch for the pull request, it could be a branch name on the base repository or
    * a form like `<username>:<branch>` which refers to the user's fork repository's branch.
    */
-  head?: string;
+  head?: string | null;
   /** The list of label IDs to assign to the pull request */
-  labels?: number[];
+  labels?: number[] | null;
   /** The milestone ID to assign to the pull request */
-  milestone?: number;
+  milestone?: number | null;
   /** The list of reviewer usernames */
-  reviewers?: string[];
+  reviewers?: string[] | null;
   /** The list of team reviewer names */
-  team_reviewers?: string[];
+  team_reviewers?: string[] | null;
   /** The title of the pull request */
-  title?: string;
+  title?: string | null;
 }
 
 /**
@@ -188,29 +188,29 @@ export interface CreatePullRequestOption {
  */
 export interface CreateRepoOption {
   /** Whether the repository should be auto-initialized? */
-  auto_init?: boolean;
+  auto_init?: boolean | null;
   /** DefaultBranch of the repository (used when initializes and in template) */
-  default_branch?: string;
+  default_branch?: string | null;
   /** Description of the repository to create */
-  description?: string;
+  description?: string | null;
   /** Gitignores to use */
-  gitignores?: string;
+  gitignores?: string | null;
   /** Label-Set to use */
-  issue_labels?: string;
+  issue_labels?: string | null;
   /** License to use */
-  license?: string;
+  license?: string | null;
   /** Name of the repository to create */
   name: string;
   /** ObjectFormatName of the underlying git repository */
-  object_format_name?: 'sha1' | 'sha256';
+  object_format_name?: 'sha1' | 'sha256' | null;
   /** Whether the repository is private */
-  private?: boolean;
+  private?: boolean | null;
   /** Readme of the repository to create */
-  readme?: string;
+  readme?: string | null;
   /** Whether the repository is template */
-  template?: boolean;
+  template?: boolean | null;
   /** TrustModel of the repository */
-  trust_model?: 'default' | 'collaborator' | 'committer' | 'collaboratorcommitter';
+  trust_model?: 'default' | 'collaborator' | 'committer' | 'collaboratorcommitter' | null;
 }
 
 /**
@@ -224,26 +224,26 @@ export interface CreateUserOption {
    * migrated from other systems. When omitted, the user's creation timestamp
    * will be set to "now".
    */
-  created_at?: string;
+  created_at?: string | null;
   email: string;
   /** The full display name of the user */
-  full_name?: string;
+  full_name?: string | null;
   /** identifier of the user, provided by the external authenticator (if configured) */
-  login_name?: string;
+  login_name?: string | null;
   /** Whether the user must change password on first login */
-  must_change_password?: boolean;
+  must_change_password?: boolean | null;
   /** The plain text password for the user */
-  password?: string;
+  password?: string | null;
   /** Whether the user has restricted access privileges */
-  restricted?: boolean;
+  restricted?: boolean | null;
   /** Whether to send welcome notification email to the user */
-  send_notify?: boolean;
+  send_notify?: boolean | null;
   /** The authentication source ID to associate with the user */
-  source_id?: number;
+  source_id?: number | null;
   /** username of the user */
   username: string;
   /** User visibility level: public, limited, or private */
-  visibility?: string;
+  visibility?: string | null;
 }
 
 /**
@@ -262,15 +262,15 @@ export interface EditDeadlineOption {
  */
 export interface EditIssueOption {
   /** deprecated */
-  assignee?: string;
+  assignee?: string | null;
   assignees?: string[] | null;
   body?: string | null;
   due_date?: string | null;
   milestone?: number | null;
   ref?: string | null;
-  state?: string;
-  title?: string;
-  unset_due_date?: boolean;
+  state?: string | null;
+  title?: string | null;
+  unset_due_date?: boolean | null;
 }
 
 /**
@@ -362,10 +362,10 @@ export interface IssueDeadline {
  * @generated from schema #/components/schemas/IssueMeta
  */
 export interface IssueMeta {
-  index?: number;
+  index?: number | null;
   /** owner of the issue's repo */
-  owner?: string;
-  repo?: string;
+  owner?: string | null;
+  repo?: string | null;
 }
 
 /**
@@ -583,8 +583,8 @@ export interface PullReview {
  * @generated from schema #/components/schemas/PullReviewRequestOptions
  */
 export interface PullReviewRequestOptions {
-  reviewers?: string[];
-  team_reviewers?: string[];
+  reviewers?: string[] | null;
+  team_reviewers?: string[] | null;
 }
 
 /**

@@ -154,7 +154,7 @@ return errors === 0;
 }
 
 export const validateAddCollaboratorOption = validate24;
-const schema9 = {"type":"object","properties":{"permission":{"enum":["read","write","admin"]}},"additionalProperties":false,"description":"AddCollaboratorOption options when adding a user as a collaborator of a repository"};
+const schema9 = {"type":"object","properties":{"permission":{"enum":["read","write","admin",null]}},"additionalProperties":false,"description":"AddCollaboratorOption options when adding a user as a collaborator of a repository"};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -168,7 +168,7 @@ errors++;
 }
 if(data.permission !== undefined){
 let data0 = data.permission;
-if(!(((data0 === "read") || (data0 === "write")) || (data0 === "admin"))){
+if(!((((data0 === "read") || (data0 === "write")) || (data0 === "admin")) || (data0 === null))){
 vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema9.properties.permission.enum}, "must be equal to one of the allowed values");
 errors++;
 }
@@ -268,6 +268,7 @@ return errors === 0;
 }
 
 export const validateCreateAccessTokenOption = validate26;
+const schema11 = {"type":"object","properties":{"name":{"type":"string"},"scopes":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000}},"required":["name"],"additionalProperties":false,"description":"CreateAccessTokenOption options when create access token"};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -291,7 +292,15 @@ errors++;
 }
 if(data.scopes !== undefined){
 let data1 = data.scopes;
+if((!(Array.isArray(data1))) && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/scopes", "#/properties/scopes/type", "type", {type: schema11.properties.scopes.type}, "must be array,null");
+errors++;
+}
 if(Array.isArray(data1)){
+if(data1.length > 1000){
+vErrors = pushError(vErrors, instancePath+"/scopes", "#/properties/scopes/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
+errors++;
+}
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
@@ -299,10 +308,6 @@ vErrors = pushError(vErrors, instancePath+"/scopes/" + i0, "#/properties/scopes/
 errors++;
 }
 }
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/scopes", "#/properties/scopes/type", "type", {type: "array"}, "must be array");
-errors++;
 }
 }
 }
@@ -315,7 +320,7 @@ return errors === 0;
 }
 
 export const validateCreateIssueOption = validate27;
-const schema12 = {"type":"object","properties":{"assignee":{"type":"string","description":"deprecated"},"assignees":{"type":"array","items":{"type":"string"}},"body":{"type":"string"},"closed":{"type":"boolean"},"due_date":{"type":"string","format":"date-time"},"labels":{"type":"array","items":{"type":"integer","format":"int64"},"description":"list of label ids"},"milestone":{"type":"integer","format":"int64","description":"milestone id"},"ref":{"type":"string"},"title":{"type":"string"}},"required":["title"],"additionalProperties":false,"description":"CreateIssueOption options to create one issue"};
+const schema12 = {"type":"object","properties":{"assignee":{"type":["string","null"],"description":"deprecated"},"assignees":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000},"body":{"type":["string","null"]},"closed":{"type":["boolean","null"]},"due_date":{"type":["string","null"],"format":"date-time"},"labels":{"type":["array","null"],"items":{"type":"integer","format":"int64"},"maxItems":1000,"description":"list of label ids"},"milestone":{"type":["integer","null"],"format":"int64","description":"milestone id"},"ref":{"type":["string","null"]},"title":{"type":"string"}},"required":["title"],"additionalProperties":false,"description":"CreateIssueOption options to create one issue"};
 const func2 = Object.prototype.hasOwnProperty;
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -333,14 +338,23 @@ errors++;
 }
 }
 if(data.assignee !== undefined){
-if(typeof data.assignee !== "string"){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: "string"}, "must be string");
+let data0 = data.assignee;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema12.properties.assignee.type}, "must be string,null");
 errors++;
 }
 }
 if(data.assignees !== undefined){
 let data1 = data.assignees;
+if((!(Array.isArray(data1))) && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema12.properties.assignees.type}, "must be array,null");
+errors++;
+}
 if(Array.isArray(data1)){
+if(data1.length > 1000){
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
+errors++;
+}
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
@@ -349,39 +363,45 @@ errors++;
 }
 }
 }
-else {
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: "array"}, "must be array");
-errors++;
-}
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string"){
-vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
+let data3 = data.body;
+if((typeof data3 !== "string") && (data3 !== null)){
+vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: schema12.properties.body.type}, "must be string,null");
 errors++;
 }
 }
 if(data.closed !== undefined){
-if(typeof data.closed !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/closed", "#/properties/closed/type", "type", {type: "boolean"}, "must be boolean");
+let data4 = data.closed;
+if((typeof data4 !== "boolean") && (data4 !== null)){
+vErrors = pushError(vErrors, instancePath+"/closed", "#/properties/closed/type", "type", {type: schema12.properties.closed.type}, "must be boolean,null");
 errors++;
 }
 }
 if(data.due_date !== undefined){
 let data5 = data.due_date;
+if((typeof data5 !== "string") && (data5 !== null)){
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema12.properties.due_date.type}, "must be string,null");
+errors++;
+}
 if(typeof data5 === "string"){
 if(!(formats0.validate(data5))){
 vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
-else {
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: "string"}, "must be string");
-errors++;
-}
 }
 if(data.labels !== undefined){
 let data6 = data.labels;
+if((!(Array.isArray(data6))) && (data6 !== null)){
+vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: schema12.properties.labels.type}, "must be array,null");
+errors++;
+}
 if(Array.isArray(data6)){
+if(data6.length > 1000){
+vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
+errors++;
+}
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
@@ -397,15 +417,11 @@ errors++;
 }
 }
 }
-else {
-vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: "array"}, "must be array");
-errors++;
-}
 }
 if(data.milestone !== undefined){
 let data8 = data.milestone;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: "integer"}, "must be integer");
+if((!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) && (data8 !== null)){
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: schema12.properties.milestone.type}, "must be integer,null");
 errors++;
 }
 if(typeof data8 === "string"){
@@ -416,8 +432,9 @@ errors++;
 }
 }
 if(data.ref !== undefined){
-if(typeof data.ref !== "string"){
-vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: "string"}, "must be string");
+let data9 = data.ref;
+if((typeof data9 !== "string") && (data9 !== null)){
+vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: schema12.properties.ref.type}, "must be string,null");
 errors++;
 }
 }
@@ -437,6 +454,7 @@ return errors === 0;
 }
 
 export const validateCreateLabelOption = validate28;
+const schema13 = {"type":"object","properties":{"color":{"type":"string"},"description":{"type":["string","null"],"description":"Description provides additional context about the label's purpose"},"exclusive":{"type":["boolean","null"]},"is_archived":{"type":["boolean","null"]},"name":{"type":"string"}},"required":["color","name"],"additionalProperties":false,"description":"CreateLabelOption options for creating a label"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -463,20 +481,23 @@ errors++;
 }
 }
 if(data.description !== undefined){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
+let data1 = data.description;
+if((typeof data1 !== "string") && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema13.properties.description.type}, "must be string,null");
 errors++;
 }
 }
 if(data.exclusive !== undefined){
-if(typeof data.exclusive !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/exclusive", "#/properties/exclusive/type", "type", {type: "boolean"}, "must be boolean");
+let data2 = data.exclusive;
+if((typeof data2 !== "boolean") && (data2 !== null)){
+vErrors = pushError(vErrors, instancePath+"/exclusive", "#/properties/exclusive/type", "type", {type: schema13.properties.exclusive.type}, "must be boolean,null");
 errors++;
 }
 }
 if(data.is_archived !== undefined){
-if(typeof data.is_archived !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/is_archived", "#/properties/is_archived/type", "type", {type: "boolean"}, "must be boolean");
+let data3 = data.is_archived;
+if((typeof data3 !== "boolean") && (data3 !== null)){
+vErrors = pushError(vErrors, instancePath+"/is_archived", "#/properties/is_archived/type", "type", {type: schema13.properties.is_archived.type}, "must be boolean,null");
 errors++;
 }
 }
@@ -496,7 +517,7 @@ return errors === 0;
 }
 
 export const validateCreateMilestoneOption = validate29;
-const schema14 = {"type":"object","properties":{"description":{"type":"string","description":"Description provides details about the milestone"},"due_on":{"type":"string","format":"date-time"},"state":{"enum":["open","closed"]},"title":{"type":"string","description":"Title is the title of the new milestone"}},"additionalProperties":false,"description":"CreateMilestoneOption options for creating a milestone"};
+const schema14 = {"type":"object","properties":{"description":{"type":["string","null"],"description":"Description provides details about the milestone"},"due_on":{"type":["string","null"],"format":"date-time"},"state":{"enum":["open","closed",null]},"title":{"type":["string","null"],"description":"Title is the title of the new milestone"}},"additionalProperties":false,"description":"CreateMilestoneOption options for creating a milestone"};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -509,34 +530,36 @@ errors++;
 }
 }
 if(data.description !== undefined){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
+let data0 = data.description;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema14.properties.description.type}, "must be string,null");
 errors++;
 }
 }
 if(data.due_on !== undefined){
 let data1 = data.due_on;
+if((typeof data1 !== "string") && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/type", "type", {type: schema14.properties.due_on.type}, "must be string,null");
+errors++;
+}
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
 vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
-else {
-vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/type", "type", {type: "string"}, "must be string");
-errors++;
-}
 }
 if(data.state !== undefined){
 let data2 = data.state;
-if(!((data2 === "open") || (data2 === "closed"))){
+if(!(((data2 === "open") || (data2 === "closed")) || (data2 === null))){
 vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/enum", "enum", {allowedValues: schema14.properties.state.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
 if(data.title !== undefined){
-if(typeof data.title !== "string"){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
+let data3 = data.title;
+if((typeof data3 !== "string") && (data3 !== null)){
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema14.properties.title.type}, "must be string,null");
 errors++;
 }
 }
@@ -550,7 +573,7 @@ return errors === 0;
 }
 
 export const validateCreateOrgOption = validate30;
-const schema15 = {"type":"object","properties":{"description":{"type":"string","description":"The description of the organization"},"email":{"type":"string","description":"The email address of the organization"},"full_name":{"type":"string","description":"The full display name of the organization"},"location":{"type":"string","description":"The location of the organization"},"repo_admin_change_team_access":{"type":"boolean","description":"Whether repository administrators can change team access"},"username":{"type":"string","description":"username of the organization"},"visibility":{"enum":["public","limited","private"],"description":"possible values are `public` (default), `limited` or `private`"},"website":{"type":"string","description":"The website URL of the organization"}},"required":["username"],"additionalProperties":false,"description":"CreateOrgOption options for creating an organization"};
+const schema15 = {"type":"object","properties":{"description":{"type":["string","null"],"description":"The description of the organization"},"email":{"type":["string","null"],"description":"The email address of the organization"},"full_name":{"type":["string","null"],"description":"The full display name of the organization"},"location":{"type":["string","null"],"description":"The location of the organization"},"repo_admin_change_team_access":{"type":["boolean","null"],"description":"Whether repository administrators can change team access"},"username":{"type":"string","description":"username of the organization"},"visibility":{"enum":["public","limited","private",null],"description":"possible values are `public` (default), `limited` or `private`"},"website":{"type":["string","null"],"description":"The website URL of the organization"}},"required":["username"],"additionalProperties":false,"description":"CreateOrgOption options for creating an organization"};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -567,32 +590,37 @@ errors++;
 }
 }
 if(data.description !== undefined){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
+let data0 = data.description;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema15.properties.description.type}, "must be string,null");
 errors++;
 }
 }
 if(data.email !== undefined){
-if(typeof data.email !== "string"){
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
+let data1 = data.email;
+if((typeof data1 !== "string") && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: schema15.properties.email.type}, "must be string,null");
 errors++;
 }
 }
 if(data.full_name !== undefined){
-if(typeof data.full_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
+let data2 = data.full_name;
+if((typeof data2 !== "string") && (data2 !== null)){
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: schema15.properties.full_name.type}, "must be string,null");
 errors++;
 }
 }
 if(data.location !== undefined){
-if(typeof data.location !== "string"){
-vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
+let data3 = data.location;
+if((typeof data3 !== "string") && (data3 !== null)){
+vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: schema15.properties.location.type}, "must be string,null");
 errors++;
 }
 }
 if(data.repo_admin_change_team_access !== undefined){
-if(typeof data.repo_admin_change_team_access !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/repo_admin_change_team_access", "#/properties/repo_admin_change_team_access/type", "type", {type: "boolean"}, "must be boolean");
+let data4 = data.repo_admin_change_team_access;
+if((typeof data4 !== "boolean") && (data4 !== null)){
+vErrors = pushError(vErrors, instancePath+"/repo_admin_change_team_access", "#/properties/repo_admin_change_team_access/type", "type", {type: schema15.properties.repo_admin_change_team_access.type}, "must be boolean,null");
 errors++;
 }
 }
@@ -604,14 +632,15 @@ errors++;
 }
 if(data.visibility !== undefined){
 let data6 = data.visibility;
-if(!(((data6 === "public") || (data6 === "limited")) || (data6 === "private"))){
+if(!((((data6 === "public") || (data6 === "limited")) || (data6 === "private")) || (data6 === null))){
 vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/enum", "enum", {allowedValues: schema15.properties.visibility.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
 if(data.website !== undefined){
-if(typeof data.website !== "string"){
-vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
+let data7 = data.website;
+if((typeof data7 !== "string") && (data7 !== null)){
+vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: schema15.properties.website.type}, "must be string,null");
 errors++;
 }
 }
@@ -625,7 +654,7 @@ return errors === 0;
 }
 
 export const validateCreatePullRequestOption = validate31;
-const schema16 = {"type":"object","properties":{"assignee":{"type":"string","description":"The primary assignee username"},"assignees":{"type":"array","items":{"type":"string"},"description":"The list of assignee usernames"},"base":{"type":"string","description":"The base branch for the pull request"},"body":{"type":"string","description":"The description body of the pull request"},"due_date":{"type":"string","format":"date-time"},"head":{"type":"string","description":"The head branch for the pull request, it could be a branch name on the base repository or\na form like `<username>:<branch>` which refers to the user's fork repository's branch."},"labels":{"type":"array","items":{"type":"integer","format":"int64"},"description":"The list of label IDs to assign to the pull request"},"milestone":{"type":"integer","format":"int64","description":"The milestone ID to assign to the pull request"},"reviewers":{"type":"array","items":{"type":"string"},"description":"The list of reviewer usernames"},"team_reviewers":{"type":"array","items":{"type":"string"},"description":"The list of team reviewer names"},"title":{"type":"string","description":"The title of the pull request"}},"additionalProperties":false,"description":"CreatePullRequestOption options when creating a pull request"};
+const schema16 = {"type":"object","properties":{"assignee":{"type":["string","null"],"description":"The primary assignee username"},"assignees":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000,"description":"The list of assignee usernames"},"base":{"type":["string","null"],"description":"The base branch for the pull request"},"body":{"type":["string","null"],"description":"The description body of the pull request"},"due_date":{"type":["string","null"],"format":"date-time"},"head":{"type":["string","null"],"description":"The head branch for the pull request, it could be a branch name on the base repository or\na form like `<username>:<branch>` which refers to the user's fork repository's branch."},"labels":{"type":["array","null"],"items":{"type":"integer","format":"int64"},"maxItems":1000,"description":"The list of label IDs to assign to the pull request"},"milestone":{"type":["integer","null"],"format":"int64","description":"The milestone ID to assign to the pull request"},"reviewers":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000,"description":"The list of reviewer usernames"},"team_reviewers":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000,"description":"The list of team reviewer names"},"title":{"type":["string","null"],"description":"The title of the pull request"}},"additionalProperties":false,"description":"CreatePullRequestOption options when creating a pull request"};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -638,14 +667,23 @@ errors++;
 }
 }
 if(data.assignee !== undefined){
-if(typeof data.assignee !== "string"){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: "string"}, "must be string");
+let data0 = data.assignee;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema16.properties.assignee.type}, "must be string,null");
 errors++;
 }
 }
 if(data.assignees !== undefined){
 let data1 = data.assignees;
+if((!(Array.isArray(data1))) && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema16.properties.assignees.type}, "must be array,null");
+errors++;
+}
 if(Array.isArray(data1)){
+if(data1.length > 1000){
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
+errors++;
+}
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
@@ -654,45 +692,52 @@ errors++;
 }
 }
 }
-else {
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: "array"}, "must be array");
-errors++;
-}
 }
 if(data.base !== undefined){
-if(typeof data.base !== "string"){
-vErrors = pushError(vErrors, instancePath+"/base", "#/properties/base/type", "type", {type: "string"}, "must be string");
+let data3 = data.base;
+if((typeof data3 !== "string") && (data3 !== null)){
+vErrors = pushError(vErrors, instancePath+"/base", "#/properties/base/type", "type", {type: schema16.properties.base.type}, "must be string,null");
 errors++;
 }
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string"){
-vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
+let data4 = data.body;
+if((typeof data4 !== "string") && (data4 !== null)){
+vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: schema16.properties.body.type}, "must be string,null");
 errors++;
 }
 }
 if(data.due_date !== undefined){
 let data5 = data.due_date;
+if((typeof data5 !== "string") && (data5 !== null)){
+vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema16.properties.due_date.type}, "must be string,null");
+errors++;
+}
 if(typeof data5 === "string"){
 if(!(formats0.validate(data5))){
 vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
 }
-else {
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: "string"}, "must be string");
-errors++;
-}
 }
 if(data.head !== undefined){
-if(typeof data.head !== "string"){
-vErrors = pushError(vErrors, instancePath+"/head", "#/properties/head/type", "type", {type: "string"}, "must be string");
+let data6 = data.head;
+if((typeof data6 !== "string") && (data6 !== null)){
+vErrors = pushError(vErrors, instancePath+"/head", "#/properties/head/type", "type", {type: schema16.properties.head.type}, "must be string,null");
 errors++;
 }
 }
 if(data.labels !== undefined){
 let data7 = data.labels;
+if((!(Array.isArray(data7))) && (data7 !== null)){
+vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: schema16.properties.labels.type}, "must be array,null");
+errors++;
+}
 if(Array.isArray(data7)){
+if(data7.length > 1000){
+vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
+errors++;
+}
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
@@ -708,15 +753,11 @@ errors++;
 }
 }
 }
-else {
-vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: "array"}, "must be array");
-errors++;
-}
 }
 if(data.milestone !== undefined){
 let data9 = data.milestone;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: "integer"}, "must be integer");
+if((!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) && (data9 !== null)){
+vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: schema16.properties.milestone.type}, "must be integer,null");
 errors++;
 }
 if(typeof data9 === "string"){
@@ -728,7 +769,15 @@ errors++;
 }
 if(data.reviewers !== undefined){
 let data10 = data.reviewers;
+if((!(Array.isArray(data10))) && (data10 !== null)){
+vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/type", "type", {type: schema16.properties.reviewers.type}, "must be array,null");
+errors++;
+}
 if(Array.isArray(data10)){
+if(data10.length > 1000){
+vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
+errors++;
+}
 const len2 = data10.length;
 for(let i2=0; i2<len2; i2++){
 if(typeof data10[i2] !== "string"){
@@ -737,14 +786,18 @@ errors++;
 }
 }
 }
-else {
-vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/type", "type", {type: "array"}, "must be array");
-errors++;
-}
 }
 if(data.team_reviewers !== undefined){
 let data12 = data.team_reviewers;
+if((!(Array.isArray(data12))) && (data12 !== null)){
+vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/type", "type", {type: schema16.properties.team_reviewers.type}, "must be array,null");
+errors++;
+}
 if(Array.isArray(data12)){
+if(data12.length > 1000){
+vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
+errors++;
+}
 const len3 = data12.length;
 for(let i3=0; i3<len3; i3++){
 if(typeof data12[i3] !== "string"){
@@ -753,14 +806,11 @@ errors++;
 }
 }
 }
-else {
-vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/type", "type", {type: "array"}, "must be array");
-errors++;
-}
 }
 if(data.title !== undefined){
-if(typeof data.title !== "string"){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
+let data14 = data.title;
+if((typeof data14 !== "string") && (data14 !== null)){
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema16.properties.title.type}, "must be string,null");
 errors++;
 }
 }
@@ -774,7 +824,7 @@ return errors === 0;
 }
 
 export const validateCreateRepoOption = validate32;
-const schema17 = {"type":"object","properties":{"auto_init":{"type":"boolean","description":"Whether the repository should be auto-initialized?"},"default_branch":{"type":"string","description":"DefaultBranch of the repository (used when initializes and in template)"},"description":{"type":"string","description":"Description of the repository to create"},"gitignores":{"type":"string","description":"Gitignores to use"},"issue_labels":{"type":"string","description":"Label-Set to use"},"license":{"type":"string","description":"License to use"},"name":{"type":"string","uniqueItems":true,"description":"Name of the repository to create"},"object_format_name":{"enum":["sha1","sha256"],"description":"ObjectFormatName of the underlying git repository"},"private":{"type":"boolean","description":"Whether the repository is private"},"readme":{"type":"string","description":"Readme of the repository to create"},"template":{"type":"boolean","description":"Whether the repository is template"},"trust_model":{"enum":["default","collaborator","committer","collaboratorcommitter"],"description":"TrustModel of the repository"}},"required":["name"],"additionalProperties":false,"description":"CreateRepoOption options when creating repository"};
+const schema17 = {"type":"object","properties":{"auto_init":{"type":["boolean","null"],"description":"Whether the repository should be auto-initialized?"},"default_branch":{"type":["string","null"],"description":"DefaultBranch of the repository (used when initializes and in template)"},"description":{"type":["string","null"],"description":"Description of the repository to create"},"gitignores":{"type":["string","null"],"description":"Gitignores to use"},"issue_labels":{"type":["string","null"],"description":"Label-Set to use"},"license":{"type":["string","null"],"description":"License to use"},"name":{"type":"string","uniqueItems":true,"description":"Name of the repository to create"},"object_format_name":{"enum":["sha1","sha256",null],"description":"ObjectFormatName of the underlying git repository"},"private":{"type":["boolean","null"],"description":"Whether the repository is private"},"readme":{"type":["string","null"],"description":"Readme of the repository to create"},"template":{"type":["boolean","null"],"description":"Whether the repository is template"},"trust_model":{"enum":["default","collaborator","committer","collaboratorcommitter",null],"description":"TrustModel of the repository"}},"required":["name"],"additionalProperties":false,"description":"CreateRepoOption options when creating repository"};
 const func0 = deepEqual;
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -792,38 +842,44 @@ errors++;
 }
 }
 if(data.auto_init !== undefined){
-if(typeof data.auto_init !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/auto_init", "#/properties/auto_init/type", "type", {type: "boolean"}, "must be boolean");
+let data0 = data.auto_init;
+if((typeof data0 !== "boolean") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/auto_init", "#/properties/auto_init/type", "type", {type: schema17.properties.auto_init.type}, "must be boolean,null");
 errors++;
 }
 }
 if(data.default_branch !== undefined){
-if(typeof data.default_branch !== "string"){
-vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: "string"}, "must be string");
+let data1 = data.default_branch;
+if((typeof data1 !== "string") && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: schema17.properties.default_branch.type}, "must be string,null");
 errors++;
 }
 }
 if(data.description !== undefined){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
+let data2 = data.description;
+if((typeof data2 !== "string") && (data2 !== null)){
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema17.properties.description.type}, "must be string,null");
 errors++;
 }
 }
 if(data.gitignores !== undefined){
-if(typeof data.gitignores !== "string"){
-vErrors = pushError(vErrors, instancePath+"/gitignores", "#/properties/gitignores/type", "type", {type: "string"}, "must be string");
+let data3 = data.gitignores;
+if((typeof data3 !== "string") && (data3 !== null)){
+vErrors = pushError(vErrors, instancePath+"/gitignores", "#/properties/gitignores/type", "type", {type: schema17.properties.gitignores.type}, "must be string,null");
 errors++;
 }
 }
 if(data.issue_labels !== undefined){
-if(typeof data.issue_labels !== "string"){
-vErrors = pushError(vErrors, instancePath+"/issue_labels", "#/properties/issue_labels/type", "type", {type: "string"}, "must be string");
+let data4 = data.issue_labels;
+if((typeof data4 !== "string") && (data4 !== null)){
+vErrors = pushError(vErrors, instancePath+"/issue_labels", "#/properties/issue_labels/type", "type", {type: schema17.properties.issue_labels.type}, "must be string,null");
 errors++;
 }
 }
 if(data.license !== undefined){
-if(typeof data.license !== "string"){
-vErrors = pushError(vErrors, instancePath+"/license", "#/properties/license/type", "type", {type: "string"}, "must be string");
+let data5 = data.license;
+if((typeof data5 !== "string") && (data5 !== null)){
+vErrors = pushError(vErrors, instancePath+"/license", "#/properties/license/type", "type", {type: schema17.properties.license.type}, "must be string,null");
 errors++;
 }
 }
@@ -852,32 +908,35 @@ break outer0;
 }
 if(data.object_format_name !== undefined){
 let data7 = data.object_format_name;
-if(!((data7 === "sha1") || (data7 === "sha256"))){
+if(!(((data7 === "sha1") || (data7 === "sha256")) || (data7 === null))){
 vErrors = pushError(vErrors, instancePath+"/object_format_name", "#/properties/object_format_name/enum", "enum", {allowedValues: schema17.properties.object_format_name.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
 if(data.private !== undefined){
-if(typeof data.private !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/private", "#/properties/private/type", "type", {type: "boolean"}, "must be boolean");
+let data8 = data.private;
+if((typeof data8 !== "boolean") && (data8 !== null)){
+vErrors = pushError(vErrors, instancePath+"/private", "#/properties/private/type", "type", {type: schema17.properties.private.type}, "must be boolean,null");
 errors++;
 }
 }
 if(data.readme !== undefined){
-if(typeof data.readme !== "string"){
-vErrors = pushError(vErrors, instancePath+"/readme", "#/properties/readme/type", "type", {type: "string"}, "must be string");
+let data9 = data.readme;
+if((typeof data9 !== "string") && (data9 !== null)){
+vErrors = pushError(vErrors, instancePath+"/readme", "#/properties/readme/type", "type", {type: schema17.properties.readme.type}, "must be string,null");
 errors++;
 }
 }
 if(data.template !== undefined){
-if(typeof data.template !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/template", "#/properties/template/type", "type", {type: "boolean"}, "must be boolean");
+let data10 = data.template;
+if((typeof data10 !== "boolean") && (data10 !== null)){
+vErrors = pushError(vErrors, instancePath+"/template", "#/properties/template/type", "type", {type: schema17.properties.template.type}, "must be boolean,null");
 errors++;
 }
 }
 if(data.trust_model !== undefined){
 let data11 = data.trust_model;
-if(!((((data11 === "default") || (data11 === "collaborator")) || (data11 === "committer")) || (data11 === "collaboratorcommitter"))){
+if(!(((((data11 === "default") || (data11 === "collaborator")) || (data11 === "committer")) || (data11 === "collaboratorcommitter")) || (data11 === null))){
 vErrors = pushError(vErrors, instancePath+"/trust_model", "#/properties/trust_model/enum", "enum", {allowedValues: schema17.properties.trust_model.enum}, "must be equal to one of the allowed values");
 errors++;
 }
@@ -892,7 +951,7 @@ return errors === 0;
 }
 
 export const validateCreateUserOption = validate33;
-const schema18 = {"type":"object","properties":{"created_at":{"type":"string","format":"date-time","description":"For explicitly setting the user creation timestamp. Useful when users are\nmigrated from other systems. When omitted, the user's creation timestamp\nwill be set to \"now\"."},"email":{"type":"string","format":"email"},"full_name":{"type":"string","description":"The full display name of the user"},"login_name":{"type":"string","description":"identifier of the user, provided by the external authenticator (if configured)","default":"empty"},"must_change_password":{"type":"boolean","description":"Whether the user must change password on first login"},"password":{"type":"string","description":"The plain text password for the user"},"restricted":{"type":"boolean","description":"Whether the user has restricted access privileges"},"send_notify":{"type":"boolean","description":"Whether to send welcome notification email to the user"},"source_id":{"type":"integer","format":"int64","description":"The authentication source ID to associate with the user"},"username":{"type":"string","description":"username of the user"},"visibility":{"type":"string","description":"User visibility level: public, limited, or private"}},"required":["email","username"],"additionalProperties":false,"description":"CreateUserOption create user options"};
+const schema18 = {"type":"object","properties":{"created_at":{"type":["string","null"],"format":"date-time","description":"For explicitly setting the user creation timestamp. Useful when users are\nmigrated from other systems. When omitted, the user's creation timestamp\nwill be set to \"now\"."},"email":{"type":"string","format":"email"},"full_name":{"type":["string","null"],"description":"The full display name of the user"},"login_name":{"type":["string","null"],"description":"identifier of the user, provided by the external authenticator (if configured)","default":"empty"},"must_change_password":{"type":["boolean","null"],"description":"Whether the user must change password on first login"},"password":{"type":["string","null"],"description":"The plain text password for the user"},"restricted":{"type":["boolean","null"],"description":"Whether the user has restricted access privileges"},"send_notify":{"type":["boolean","null"],"description":"Whether to send welcome notification email to the user"},"source_id":{"type":["integer","null"],"format":"int64","description":"The authentication source ID to associate with the user"},"username":{"type":"string","description":"username of the user"},"visibility":{"type":["string","null"],"description":"User visibility level: public, limited, or private"}},"required":["email","username"],"additionalProperties":false,"description":"CreateUserOption create user options"};
 const formats30 = loomFormats.email;
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -915,15 +974,15 @@ errors++;
 }
 if(data.created_at !== undefined){
 let data0 = data.created_at;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: schema18.properties.created_at.type}, "must be string,null");
+errors++;
+}
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
 vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
 errors++;
 }
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
-errors++;
 }
 }
 if(data.email !== undefined){
@@ -940,45 +999,51 @@ errors++;
 }
 }
 if(data.full_name !== undefined){
-if(typeof data.full_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
+let data2 = data.full_name;
+if((typeof data2 !== "string") && (data2 !== null)){
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: schema18.properties.full_name.type}, "must be string,null");
 errors++;
 }
 }
 if(data.login_name !== undefined){
-if(typeof data.login_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: "string"}, "must be string");
+let data3 = data.login_name;
+if((typeof data3 !== "string") && (data3 !== null)){
+vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: schema18.properties.login_name.type}, "must be string,null");
 errors++;
 }
 }
 if(data.must_change_password !== undefined){
-if(typeof data.must_change_password !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/must_change_password", "#/properties/must_change_password/type", "type", {type: "boolean"}, "must be boolean");
+let data4 = data.must_change_password;
+if((typeof data4 !== "boolean") && (data4 !== null)){
+vErrors = pushError(vErrors, instancePath+"/must_change_password", "#/properties/must_change_password/type", "type", {type: schema18.properties.must_change_password.type}, "must be boolean,null");
 errors++;
 }
 }
 if(data.password !== undefined){
-if(typeof data.password !== "string"){
-vErrors = pushError(vErrors, instancePath+"/password", "#/properties/password/type", "type", {type: "string"}, "must be string");
+let data5 = data.password;
+if((typeof data5 !== "string") && (data5 !== null)){
+vErrors = pushError(vErrors, instancePath+"/password", "#/properties/password/type", "type", {type: schema18.properties.password.type}, "must be string,null");
 errors++;
 }
 }
 if(data.restricted !== undefined){
-if(typeof data.restricted !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/restricted", "#/properties/restricted/type", "type", {type: "boolean"}, "must be boolean");
+let data6 = data.restricted;
+if((typeof data6 !== "boolean") && (data6 !== null)){
+vErrors = pushError(vErrors, instancePath+"/restricted", "#/properties/restricted/type", "type", {type: schema18.properties.restricted.type}, "must be boolean,null");
 errors++;
 }
 }
 if(data.send_notify !== undefined){
-if(typeof data.send_notify !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/send_notify", "#/properties/send_notify/type", "type", {type: "boolean"}, "must be boolean");
+let data7 = data.send_notify;
+if((typeof data7 !== "boolean") && (data7 !== null)){
+vErrors = pushError(vErrors, instancePath+"/send_notify", "#/properties/send_notify/type", "type", {type: schema18.properties.send_notify.type}, "must be boolean,null");
 errors++;
 }
 }
 if(data.source_id !== undefined){
 let data8 = data.source_id;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/type", "type", {type: "integer"}, "must be integer");
+if((!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) && (data8 !== null)){
+vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/type", "type", {type: schema18.properties.source_id.type}, "must be integer,null");
 errors++;
 }
 if(typeof data8 === "string"){
@@ -995,8 +1060,9 @@ errors++;
 }
 }
 if(data.visibility !== undefined){
-if(typeof data.visibility !== "string"){
-vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: "string"}, "must be string");
+let data10 = data.visibility;
+if((typeof data10 !== "string") && (data10 !== null)){
+vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: schema18.properties.visibility.type}, "must be string,null");
 errors++;
 }
 }
@@ -1049,7 +1115,7 @@ return errors === 0;
 }
 
 export const validateEditIssueOption = validate35;
-const schema20 = {"type":"object","properties":{"assignee":{"type":"string","description":"deprecated"},"assignees":{"type":["array","null"],"items":{"type":"string"}},"body":{"type":["string","null"]},"due_date":{"type":["string","null"],"format":"date-time"},"milestone":{"type":["integer","null"],"format":"int64"},"ref":{"type":["string","null"]},"state":{"type":"string"},"title":{"type":"string"},"unset_due_date":{"type":"boolean"}},"additionalProperties":false,"description":"EditIssueOption options for editing an issue"};
+const schema20 = {"type":"object","properties":{"assignee":{"type":["string","null"],"description":"deprecated"},"assignees":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000},"body":{"type":["string","null"]},"due_date":{"type":["string","null"],"format":"date-time"},"milestone":{"type":["integer","null"],"format":"int64"},"ref":{"type":["string","null"]},"state":{"type":["string","null"]},"title":{"type":["string","null"]},"unset_due_date":{"type":["boolean","null"]}},"additionalProperties":false,"description":"EditIssueOption options for editing an issue"};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1062,8 +1128,9 @@ errors++;
 }
 }
 if(data.assignee !== undefined){
-if(typeof data.assignee !== "string"){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: "string"}, "must be string");
+let data0 = data.assignee;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema20.properties.assignee.type}, "must be string,null");
 errors++;
 }
 }
@@ -1074,6 +1141,10 @@ vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/
 errors++;
 }
 if(Array.isArray(data1)){
+if(data1.length > 1000){
+vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
+errors++;
+}
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
@@ -1124,20 +1195,23 @@ errors++;
 }
 }
 if(data.state !== undefined){
-if(typeof data.state !== "string"){
-vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/type", "type", {type: "string"}, "must be string");
+let data7 = data.state;
+if((typeof data7 !== "string") && (data7 !== null)){
+vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/type", "type", {type: schema20.properties.state.type}, "must be string,null");
 errors++;
 }
 }
 if(data.title !== undefined){
-if(typeof data.title !== "string"){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
+let data8 = data.title;
+if((typeof data8 !== "string") && (data8 !== null)){
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema20.properties.title.type}, "must be string,null");
 errors++;
 }
 }
 if(data.unset_due_date !== undefined){
-if(typeof data.unset_due_date !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/unset_due_date", "#/properties/unset_due_date/type", "type", {type: "boolean"}, "must be boolean");
+let data9 = data.unset_due_date;
+if((typeof data9 !== "boolean") && (data9 !== null)){
+vErrors = pushError(vErrors, instancePath+"/unset_due_date", "#/properties/unset_due_date/type", "type", {type: schema20.properties.unset_due_date.type}, "must be boolean,null");
 errors++;
 }
 }
@@ -2132,6 +2206,7 @@ return errors === 0;
 }
 
 export const validateIssueMeta = validate57;
+const schema32 = {"type":"object","properties":{"index":{"type":["integer","null"],"format":"int64"},"owner":{"type":["string","null"],"description":"owner of the issue's repo"},"repo":{"type":["string","null"]}},"additionalProperties":false,"description":"IssueMeta basic issue information"};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2145,8 +2220,8 @@ errors++;
 }
 if(data.index !== undefined){
 let data0 = data.index;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-vErrors = pushError(vErrors, instancePath+"/index", "#/properties/index/type", "type", {type: "integer"}, "must be integer");
+if((!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/index", "#/properties/index/type", "type", {type: schema32.properties.index.type}, "must be integer,null");
 errors++;
 }
 if(typeof data0 === "string"){
@@ -2157,14 +2232,16 @@ errors++;
 }
 }
 if(data.owner !== undefined){
-if(typeof data.owner !== "string"){
-vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: "string"}, "must be string");
+let data1 = data.owner;
+if((typeof data1 !== "string") && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: schema32.properties.owner.type}, "must be string,null");
 errors++;
 }
 }
 if(data.repo !== undefined){
-if(typeof data.repo !== "string"){
-vErrors = pushError(vErrors, instancePath+"/repo", "#/properties/repo/type", "type", {type: "string"}, "must be string");
+let data2 = data.repo;
+if((typeof data2 !== "string") && (data2 !== null)){
+vErrors = pushError(vErrors, instancePath+"/repo", "#/properties/repo/type", "type", {type: schema32.properties.repo.type}, "must be string,null");
 errors++;
 }
 }
@@ -3726,6 +3803,7 @@ return errors === 0;
 }
 
 export const validatePullReviewRequestOptions = validate92;
+const schema42 = {"type":"object","properties":{"reviewers":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000},"team_reviewers":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000}},"additionalProperties":false,"description":"PullReviewRequestOptions are options to add or remove pull review requests"};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3739,7 +3817,15 @@ errors++;
 }
 if(data.reviewers !== undefined){
 let data0 = data.reviewers;
+if((!(Array.isArray(data0))) && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/type", "type", {type: schema42.properties.reviewers.type}, "must be array,null");
+errors++;
+}
 if(Array.isArray(data0)){
+if(data0.length > 1000){
+vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
+errors++;
+}
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data0[i0] !== "string"){
@@ -3748,14 +3834,18 @@ errors++;
 }
 }
 }
-else {
-vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/type", "type", {type: "array"}, "must be array");
-errors++;
-}
 }
 if(data.team_reviewers !== undefined){
 let data2 = data.team_reviewers;
+if((!(Array.isArray(data2))) && (data2 !== null)){
+vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/type", "type", {type: schema42.properties.team_reviewers.type}, "must be array,null");
+errors++;
+}
 if(Array.isArray(data2)){
+if(data2.length > 1000){
+vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
+errors++;
+}
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data2[i1] !== "string"){
@@ -3763,10 +3853,6 @@ vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i1, "#/properties
 errors++;
 }
 }
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/type", "type", {type: "array"}, "must be array");
-errors++;
 }
 }
 }

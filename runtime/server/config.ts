@@ -35,6 +35,8 @@ export interface ServerConfig {
   readonly demo: boolean;
   readonly adminUser?: string;
   readonly adminPassword?: string;
+  /** IANA zone the Issues API renders times in; unset means the process's zone. */
+  readonly timeZone?: string;
   readonly hostAdapter: HostAdapterName;
   readonly simulatedHostFile?: string;
   readonly simulatedHostState?: string;
@@ -114,6 +116,7 @@ export function parseConfig(argv: readonly string[], env: Environment): ConfigRe
     demo: parseBoolean(required('demo')),
     adminUser: optional(raw('adminUser'), parseNonEmpty),
     adminPassword: optional(raw('adminPassword'), (value) => value.text),
+    timeZone: optional(raw('timeZone'), parseTimeZone),
     hostAdapter: parseChoice(required('hostAdapter'), HOST_ADAPTERS),
     simulatedHostFile: optional(raw('simulatedHostFile'), parseNonEmpty),
     simulatedHostState: optional(raw('simulatedHostState'), parseNonEmpty),
@@ -260,6 +263,16 @@ function parseDatabaseUrl(value: RawValue): string {
 function parseToken(value: RawValue): string {
   const problem = bearerTokenProblem(value.text);
   if (problem !== undefined) throw new ConfigError(`invalid ${value.source}: ${problem}`);
+  return value.text;
+}
+
+/** An IANA zone the runtime knows (the Issues service spells it canonically: `Etc/UTC` → `UTC`). */
+function parseTimeZone(value: RawValue): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value.text });
+  } catch {
+    throw invalid(value, 'must be an IANA time zone such as Europe/Berlin or UTC');
+  }
   return value.text;
 }
 

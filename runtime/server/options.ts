@@ -151,6 +151,14 @@ export const OPTIONS: readonly OptionSpec[] = [
     description: 'Password of the bootstrap administrator; environment only, never a flag.',
   },
   {
+    key: 'timeZone',
+    flag: 'time-zone',
+    env: 'LOOM_TIME_ZONE',
+    kind: 'string',
+    placeholder: '<zone>',
+    description: "IANA time zone the Issues API renders times and ends deadline days in; unset means the process's zone (TZ).",
+  },
+  {
     key: 'hostAdapter',
     flag: 'host-adapter',
     env: 'HOST_ADAPTER',

@@ -71,7 +71,8 @@ export async function startServer(engine: Engine, config: Partial<IssuesConfig> 
   const service = await createIssuesService({
     store,
     env: { LOOM_ADMIN_USER: ADMIN.name, LOOM_ADMIN_PASSWORD: ADMIN.password },
-    config: { publicUrl: 'http://issues.test/', ...config },
+    // UTC unless a test asks otherwise: the default is the machine's zone, and the expected times are UTC.
+    config: { publicUrl: 'http://issues.test/', timeZone: 'UTC', ...config },
     onUnexpectedError: (error) => console.error('unexpected error in test server', error),
   });
   const server: ServerType = serve({ fetch: service.app.fetch, port: 0, hostname: '127.0.0.1' });

@@ -70,7 +70,15 @@ export function bindingMessage(violation: Violation | undefined, fallback: strin
   if (violation.message.startsWith('must NOT have additional properties')) {
     return `[${path.slice(0, -1).map(goName).join('.')}]: json: unknown field ${JSON.stringify(path.at(-1) ?? '')}`;
   }
-  return `[${path.map(goName).join('.')}]: ${violation.message}`;
+  return `[${path.map(goName).join('.')}]: ${typeMessage(violation.message)}`;
+}
+
+/**
+ * Option fields also accept `null` (read as absent, as Go decodes it), which ajv lists among the
+ * expected types (`must be integer,null`); the client is told the type that carries a value.
+ */
+function typeMessage(message: string): string {
+  return message.replace(/^(must be [a-z]+),null$/, '$1');
 }
 
 /** Go's field name for a JSON key: `due_date` → `DueDate`; array indexes stay. */

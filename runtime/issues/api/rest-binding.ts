@@ -21,7 +21,9 @@ import { AdminHandlers, IssueHandlers, OrganizationHandlers, RepositoryHandlers,
  */
 export function issuesRestApp(services: IssuesServices, config: IssuesConfig, options: IssuesErrorHandlerOptions = {}): Hono {
   const handleError = createIssuesErrorHandler(config, options);
-  return createRestRouter()
+  // No body limit of the decorator runtime's own: the app's middleware applies the configured
+  // `maxBodyBytes` before routing, answering in Gitea's shape.
+  return createRestRouter({ maxBodyBytes: Number.POSITIVE_INFINITY })
     .register(
       new IssueRoutes(new IssueHandlers(services)),
       new RepositoryRoutes(new RepositoryHandlers(services)),

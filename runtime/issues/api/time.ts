@@ -31,6 +31,8 @@ export function parseRfc3339(text: string): ParsedTimestamp | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, , off] = m as unknown as string[];
   const offset = off!.toUpperCase() === 'Z' ? 'Z' : off!;
+  // An offset is a time of day (RFC 3339 `time-numoffset`): `+99:99` names no zone.
+  if (offset !== 'Z' && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4, 6)) > 59)) return undefined;
   const fields = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)] as const;
   // setUTCFullYear keeps years 0–99 literal (Date.UTC would map them onto 1900–1999).
   const check = new Date(Date.UTC(2000, 0, 1));
@@ -85,7 +87,8 @@ export function endOfDayInZone(parsed: ParsedTimestamp, timeZone: string): numbe
 }
 
 /**
- * Renders Unix seconds as RFC 3339 in `timeZone`: `Z` for the zone `UTC`, `±hh:mm` otherwise (as Go does).
+ * Renders Unix seconds as RFC 3339 in `timeZone`: `Z` where the zone's offset is zero, `±hh:mm`
+ * otherwise (Go's `Z07:00`: London renders `Z` in winter, `+01:00` in summer).
  *
  * @example
  * formatTimestamp(0, 'UTC'); // '1970-01-01T00:00:00Z'
@@ -93,6 +96,7 @@ export function endOfDayInZone(parsed: ParsedTimestamp, timeZone: string): numbe
 export function formatTimestamp(unix: number, timeZone: string): string {
   if (timeZone === 'UTC') return `${dateTime(unix)}Z`;
   const offset = zoneOffsetSeconds(unix, timeZone);
+  if (offset === 0) return `${dateTime(unix)}Z`;
   const sign = offset < 0 ? '-' : '+';
   const abs = Math.abs(offset);
   return `${dateTime(unix + offset)}${sign}${pad(Math.floor(abs / 3600))}:${pad(Math.floor((abs % 3600) / 60))}`;
@@ -128,23 +132,90 @@ function dateTime(seconds: number): string {
 const ISO_MIN_UNIX = -62135596800;
 const ISO_MAX_UNIX = 253402300799;
 
+/**
+ * Whether `unix` renders in `timeZone` with a year from 0001 to 9999. An RFC 3339 year has four
+ * digits: Go's `time.Time.MarshalJSON` refuses years past 9999 (so Gitea cannot encode an answer
+ * holding one), and `10000-01-01T…` parses in neither JS nor Go clients. Year 0000 (1 BC) would
+ * render, but lies before Go's zero time 0001-01-01, the value the API itself reads as "no
+ * deadline", so no meaningful deadline lies there. Deadlines are kept within these years of the
+ * zone every later answer renders them in.
+ *
+ * @example
+ * isRenderableYear(253402300799, 'UTC');              // true:  9999-12-31T23:59:59Z
+ * isRenderableYear(253402300799, 'Asia/Kolkata');     // false: 10000-01-01T05:29:59+05:30
+ */
+export function isRenderableYear(unix: number, timeZone: string): boolean {
+  const local = unix + (timeZone === 'UTC' ? 0 : zoneOffsetSeconds(unix, timeZone));
+  return local >= ISO_MIN_UNIX && local <= ISO_MAX_UNIX;
+}
+
+/**
+ * An IANA time zone as the service keeps it: the aliases of UTC (`Etc/UTC`, `GMT`, `Zulu`) as
+ * `UTC`, which takes the fast path of {@link formatTimestamp}; others in their proper case
+ * (`europe/berlin` → `Europe/Berlin`) but otherwise as named (ICU would turn `Asia/Kolkata` into
+ * its older alias `Asia/Calcutta`). A `RangeError` for a zone the runtime does not know.
+ *
+ * @example
+ * canonicalTimeZone('Etc/UTC'); // 'UTC'
+ */
+export function canonicalTimeZone(timeZone: string): string {
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+  return resolved === 'UTC' || resolved.toLowerCase() === timeZone.toLowerCase() ? resolved : timeZone;
+}
+
+/**
+ * The process's own time zone (`TZ`, else the system's), canonical (see {@link canonicalTimeZone});
+ * `UTC` when the runtime cannot tell.
+ *
+ * @example
+ * processTimeZone(); // 'Europe/Berlin' under TZ=Europe/Berlin
+ */
+export function processTimeZone(): string {
+  // TZ as named when it names a zone (the runtime's own reading would say `Asia/Calcutta` for
+  // `Asia/Kolkata`); a leading `:` is the C library's "zone file" marker.
+  const named = process.env.TZ?.replace(/^:/, '');
+  for (const zone of [named, Intl.DateTimeFormat().resolvedOptions().timeZone]) {
+    if (!zone) continue;
+    try {
+      return canonicalTimeZone(zone);
+    } catch {
+      // Not an IANA name (a POSIX rule such as `EST5EDT,M3.2.0,M11.1.0`): ask the runtime.
+    }
+  }
+  return 'UTC';
+}
+
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** Offset of `timeZone` from UTC at the instant `unix`, in seconds. */
+/**
+ * Offset of `timeZone` from UTC at the instant `unix`, in seconds: the zone's wall-clock reading
+ * of the instant, read back as if it were UTC, minus the instant. Valid for every year: the era
+ * turns the formatter's year `1 BC` back into year 0, and the reading is rebuilt with
+ * `setUTCFullYear` (`Date.UTC` would map years 0–99 onto 1900–1999).
+ */
 function zoneOffsetSeconds(unix: number, timeZone: string): number {
   let fmt = formatters.get(timeZone);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
+      timeZone, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric', day: 'numeric',
       hour: 'numeric', minute: 'numeric', second: 'numeric',
     });
     formatters.set(timeZone, fmt);
   }
-  const parts = Object.fromEntries(fmt.formatToParts(new Date(unix * 1000)).map((p) => [p.type, p.value]));
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  return Math.round(asUtc / 1000 - unix);
+  let year = 0;
+  let bc = false;
+  const wall = new Date(0);
+  const fields = { month: 1, day: 1, hour: 0, minute: 0, second: 0 };
+  for (const part of fmt.formatToParts(new Date(unix * 1000))) {
+    if (part.type === 'year') year = Number(part.value);
+    else if (part.type === 'era') bc = part.value === 'BC';
+    else if (part.type in fields) fields[part.type as keyof typeof fields] = Number(part.value);
+  }
+  wall.setUTCFullYear(bc ? 1 - year : year, fields.month - 1, fields.day);
+  wall.setUTCHours(fields.hour, fields.minute, fields.second, 0);
+  return Math.round(wall.getTime() / 1000 - unix);
 }

@@ -6,6 +6,7 @@ import { atLeast, isPermissionLevel, resolvePermission, strongest, type Permissi
 const facts = (over: Partial<PermissionFacts>): PermissionFacts => ({
   repoExists: true,
   isPrivate: false,
+  ownerVisibility: 'public',
   viewerId: 7,
   viewerIsAdmin: false,
   viewerIsOwner: false,
@@ -33,5 +34,20 @@ describe('permissions', () => {
     expect(resolvePermission(facts({ isPrivate: true, viewerIsOwner: true }))).toBe('admin');
     expect(resolvePermission(facts({ isPrivate: true, viewerIsOrgOwner: true }))).toBe('admin');
     expect(resolvePermission(facts({ isPrivate: true, viewerIsAdmin: true }))).toBe('admin');
+  });
+
+  it('hides repositories of limited owners from anonymous callers and of private owners from non-members', () => {
+    // A limited owner: signed-in users read its public repositories, anonymous callers do not.
+    expect(resolvePermission(facts({ ownerVisibility: 'limited', viewerId: null }))).toBe('none');
+    expect(resolvePermission(facts({ ownerVisibility: 'limited' }))).toBe('read');
+    expect(resolvePermission(facts({ ownerVisibility: 'limited', isPrivate: true }))).toBe('none');
+    // A private owner: only its members (and the owner itself), collaborators and site admins.
+    expect(resolvePermission(facts({ ownerVisibility: 'private', viewerId: null }))).toBe('none');
+    expect(resolvePermission(facts({ ownerVisibility: 'private' }))).toBe('none');
+    expect(resolvePermission(facts({ ownerVisibility: 'private', viewerIsOrgOwner: true }))).toBe('admin');
+    expect(resolvePermission(facts({ ownerVisibility: 'private', viewerIsOwner: true }))).toBe('admin');
+    expect(resolvePermission(facts({ ownerVisibility: 'private', viewerIsAdmin: true }))).toBe('admin');
+    expect(resolvePermission(facts({ ownerVisibility: 'private', collaborator: 'read' }))).toBe('read');
+    expect(resolvePermission(facts({ ownerVisibility: 'private', isPrivate: true, collaborator: 'write' }))).toBe('write');
   });
 });

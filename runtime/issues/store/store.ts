@@ -395,7 +395,7 @@ export interface ImportIssueInput extends CreateIssueInput {
 
 /** Options of `listVisibleRepoIds`. */
 export interface VisibilityOptions {
-  /** Limit to public repositories even for a signed-in caller (a `public-only` token). */
+  /** Only the repositories that are not private, among those the viewer sees (a `public-only` token). */
   readonly publicOnly?: boolean;
   /** Only repositories of this owner (user or organization). */
   readonly ownerId?: number;
@@ -436,7 +436,11 @@ export interface IssueStore {
 
   // ── users ───────────────────────────────────────────────────────────────
 
-  /** Throws `IssueStoreError('conflict')` when the name (case-insensitively) or email is taken. */
+  /**
+   * Throws `IssueStoreError('conflict')` when the name is taken (case-insensitively, users and
+   * organizations alike), `('email_taken')` when another user has the e-mail address
+   * (case-insensitively; an empty address is never taken).
+   */
   createUser(input: CreateUserInput): Promise<UserRow>;
   /** Users and organizations, by login name, case-insensitively. */
   findUserByName(name: string): Promise<UserRow | undefined>;
@@ -485,9 +489,11 @@ export interface IssueStore {
   listReposByOwner(ownerId: number): Promise<RepoRow[]>;
   setRepoArchived(repoId: number, archived: boolean): Promise<void>;
   /**
-   * Ids of the repositories the viewer may read: all public ones; for a signed-in viewer also the
-   * private ones they own, own through an organization, or collaborate on; for an admin, all.
-   * `viewerId` `null` means anonymous.
+   * Ids of the repositories the viewer may read (exactly those `getPermission` gives `read` or
+   * more): anonymous viewers (`viewerId` `null`) get the public repositories of public owners;
+   * signed-in viewers also those of `limited` owners, plus every repository they own, own through
+   * an organization, or collaborate on; an admin gets all. Public repositories of a `private` user
+   * or organization are visible to its members and collaborators only (Gitea's rule).
    */
   listVisibleRepoIds(viewerId: number | null, options?: VisibilityOptions): Promise<number[]>;
 
@@ -499,8 +505,9 @@ export interface IssueStore {
   listCollaborators(repoId: number): Promise<CollaboratorRow[]>;
   /**
    * The viewer's permission on a repository: site admin, owner and organization owner → `admin`;
-   * collaborator → their permission; anyone else (anonymous included) → `read` on a public
-   * repository and `none` on a private one. Unknown repository → `none`.
+   * collaborator → their permission; anyone else → `read` on a public repository whose owner they
+   * may see (a `public` owner; a `limited` one when signed in) and `none` otherwise. Unknown
+   * repository → `none`. The rule is `resolvePermission` (`domain/permission.ts`).
    */
   getPermission(repoId: number, viewerId: number | null): Promise<PermissionLevel>;
   /**
@@ -594,6 +601,8 @@ export interface IssueStore {
 export type IssueStoreErrorCode =
   /** Unique name taken (409/422). */
   | 'conflict'
+  /** Another user has the e-mail address (422 `e-mail already in use`). */
+  | 'email_taken'
   /** A referenced row does not exist or a value is out of range (422). */
   | 'invalid'
   /** Closing with open "blocked by" dependencies (412). */

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Context } from 'hono';
 import { DEMO_PASSWORDS, seedDemo, type DemoSeedResult } from '../../issues/demo-seed.js';
-import { createIssuesService } from '../../issues/index.js';
+import { createIssuesService, resolveIssuesConfig } from '../../issues/index.js';
 import { createStore, type IssueStore } from '../../issues/store/index.js';
 import { StartupError, type ServiceFactory } from '../service-module.js';
 
@@ -36,9 +36,11 @@ export const createIssuesModule: ServiceFactory = async ({ config, logger, rootD
     logger.info({ database, engine: store.info.engine, schemaVersion: store.info.schemaVersion }, 'database ready');
     // Asked before the bootstrap administrator exists, which would make the database non-empty.
     const empty = (await store.countUsers()) === 0;
+    // Resolved here for the banner: an unset LOOM_TIME_ZONE means the process's own zone.
+    const issuesConfig = resolveIssuesConfig({ publicUrl: `${origin}/`, timeZone: config.timeZone });
     const service = await createIssuesService({
       store,
-      config: { publicUrl: `${origin}/` },
+      config: issuesConfig,
       env: { LOOM_ADMIN_USER: config.adminUser, LOOM_ADMIN_PASSWORD: config.adminPassword },
       onUnexpectedError: (error) => logger.error({ err: error }, 'unexpected error in the Issues API'),
     });
@@ -73,6 +75,7 @@ export const createIssuesModule: ServiceFactory = async ({ config, logger, rootD
       summary(base) {
         const facts: [string, string][] = [
           ['Database', database],
+          ['Time zone', issuesConfig.timeZone],
           ['Demo data', demoState],
         ];
         const examples = [`curl '${base}/api/v1/repos/issues/search?limit=5'`];

@@ -37,7 +37,12 @@ export async function adminCreateUser(s: IssuesServices, input: AdminCreateUserI
       name, email: form.email, password: form.password || undefined, fullName: form.full_name ?? '',
       visibility: visibility(form.visibility),
     }),
-    { conflict: [422, `user already exists [name: ${name}]`], invalid: [422] },
+    {
+      conflict: [422, `user already exists [name: ${name}]`],
+      // Gitea's `ErrEmailAlreadyUsed`, answered 422 by its admin handler.
+      email_taken: [422, `e-mail already in use [email: ${form.email}]`],
+      invalid: [422],
+    },
   );
   return renderUser(user, caller.user, s.config);
 }
@@ -142,8 +147,8 @@ function checkUserName(value: string, field: string): string {
   return name;
 }
 
-function visibility(value: string | undefined): Visibility {
-  if (value === undefined || value === '') return 'public';
+function visibility(value: string | null | undefined): Visibility {
+  if (value == null || value === '') return 'public';
   if (value === 'public' || value === 'limited' || value === 'private') return value;
   throw validationError(`[Visibility]: invalid visibility ${JSON.stringify(value)}`);
 }

@@ -15,7 +15,7 @@ import type { IssuesServices } from './services.js';
  * @example
  * assigneeNames('bob', ['carol', 'bob']); // ['carol', 'bob']
  */
-export function assigneeNames(assignee: string | undefined, assignees: readonly string[] | null | undefined): string[] {
+export function assigneeNames(assignee: string | null | undefined, assignees: readonly string[] | null | undefined): string[] {
   const names = [...(assignees ?? []), ...(assignee ? [assignee] : [])].filter((n) => n !== '');
   const seen = new Set<string>();
   return names.filter((n) => !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()));

@@ -28,7 +28,7 @@ export async function createDependency(s: IssuesServices, input: IssueCreateIssu
   const depOwner = input.body.owner || input.owner;
   const depRepoName = input.body.repo || input.repo;
   const depRepo = await loadRepo(s.store, depOwner, depRepoName, caller);
-  const dependency = input.body.index === undefined ? undefined : await s.store.getIssue(depRepo.repo.id, input.body.index);
+  const dependency = input.body.index == null ? undefined : await s.store.getIssue(depRepo.repo.id, input.body.index);
   if (!dependency) throw notFound();
   await mapStoreErrors(() => s.store.addDependency(target.id, dependency.id), {
     invalid: [422, 'an issue cannot depend on itself'],

@@ -2,9 +2,10 @@
  * @module The input guard on its own: which NUL answers 404 and which 422, and how the 422 names
  * the field the way Gitea's binding errors do.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GiteaError } from '../errors.js';
-import { guardInput } from './input-guard.js';
+import { guardInput, wireName } from './input-guard.js';
 
 function failure(run: () => unknown): { status: number; message: string } {
   try {
@@ -35,6 +36,24 @@ describe('guardInput', () => {
     expect(failure(() => guardInput({ owner: 'a', labels: 'bug\u0000' }))).toEqual({
       status: 422, message: '[labels]: must not contain NUL characters',
     });
+  });
+
+  it('names a query parameter as sent, not by its camel-cased input key', () => {
+    expect(failure(() => guardInput({ owner: 'a', repo: 'r', createdBy: 'bob\u0000' }))).toEqual({
+      status: 422, message: '[created_by]: must not contain NUL characters',
+    });
+    expect(failure(() => guardInput({ priorityRepoId: 1, owner: 'x', mentionedBy: ['\u0000'] }, new Set()))).toEqual({
+      status: 422, message: '[mentioned_by.0]: must not contain NUL characters',
+    });
+  });
+
+  it('maps every query parameter of the generated routes back to its wire name', () => {
+    // The generated routes bind each query parameter (`@QueryParam('created_by', …) createdBy`) to
+    // an input key; wireName must give the wire name back for every one of them.
+    const routes = readFileSync(new URL('../../../../generated/issues/openapi.server.ts', import.meta.url), 'utf8');
+    const pairs = [...routes.matchAll(/@QueryParam\('([^']+)', \{[^}]*\}\) (\w+):/g)].map(([, name, key]) => [name!, key!] as const);
+    expect(pairs).toContainEqual(['created_by', 'createdBy']);
+    for (const [name, key] of pairs) expect(wireName(key)).toBe(name);
   });
 
   it('answers a NUL in a path parameter with 404: such a name names nothing', () => {

@@ -21,7 +21,7 @@ export function guardInput<T extends object>(input: T, pathKeys: ReadonlySet<str
   for (const key in input) {
     if (key === 'q' || !containsNul(input[key])) continue;
     if (pathKeys.has(key)) throw notFound();
-    throw validationError(`[${nulPath(input[key], key === 'body' ? [] : [key])!.join('.')}]: must not contain NUL characters`);
+    throw validationError(`[${nulPath(input[key], key === 'body' ? [] : [wireName(key)])!.join('.')}]: must not contain NUL characters`);
   }
   return input;
 }
@@ -67,6 +67,14 @@ function nulPath(value: unknown, path: string[]): string[] | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * A query parameter's name on the wire from its input key: the generated contract camel-cases
+ * Gitea's snake_case names (`created_by` → `createdBy`), and 422s name parameters as sent.
+ */
+export function wireName(key: string): string {
+  return key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
 function goName(key: string): string {

@@ -14,7 +14,9 @@ import type {
 import { forbidden, forbiddenEmpty, GiteaError, notFound, validationError } from '../errors.js';
 import { loadIssueReferences, renderIssue } from '../render/issue.js';
 import type { ApiIssue, ApiIssueDeadline } from '../render/wire-types.js';
-import { endOfDayInOwnOffset, endOfDayInZone, formatTimestamp, isZeroOrEpoch, isZeroTime, parseRfc3339 } from '../time.js';
+import {
+  endOfDayInOwnOffset, endOfDayInZone, formatTimestamp, isRenderableYear, isZeroOrEpoch, isZeroTime, parseRfc3339,
+} from '../time.js';
 import { assigneeNames, resolveAssignees } from './assignees.js';
 import { isStorableId } from './input-guard.js';
 import { mapStoreErrors } from './store-errors.js';
@@ -79,6 +81,8 @@ export async function editIssue(s: IssuesServices, input: IssueEditIssueInput, c
   if (!issue) throw notFound();
   const writer = canWrite(permission);
   if (!writer && issue.posterId !== caller.user.id) throw forbiddenEmpty();
+  // Gitea (Go) decodes a JSON `null` as an absent option, and its Go SDK and `tea` send `null` for
+  // every option they leave out (`"state":null,"due_date":null,…`): `!= null` below reads both alike.
   const form = input.body ?? {};
   const patch: { -readonly [K in keyof IssuePatch]: IssuePatch[K] } = {};
   const title = typeof form.title === 'string' ? form.title.trim() : '';
@@ -87,23 +91,24 @@ export async function editIssue(s: IssuesServices, input: IssueEditIssueInput, c
   if (typeof form.ref === 'string') patch.ref = form.ref;
   if (writer) {
     // Everything is validated before anything is written, so a rejected PATCH changes nothing.
-    if (form.due_date !== undefined || form.unset_due_date !== undefined) {
+    if (form.due_date != null || form.unset_due_date != null) {
       if (form.unset_due_date === true) {
         patch.deadlineUnix = null;
       } else {
-        if (form.due_date === undefined || form.due_date === null) throw new GiteaError(400, 'The due_date cannot be empty');
+        // Only `unset_due_date: false` without a date gets here (Gitea's rule).
+        if (form.due_date == null) throw new GiteaError(400, 'The due_date cannot be empty');
         const parsed = parseDate('DueDate', form.due_date);
-        patch.deadlineUnix = isZeroTime(parsed) ? null : endOfDayInOwnOffset(parsed);
+        patch.deadlineUnix = isZeroTime(parsed) ? null : checkDeadline(endOfDayInOwnOffset(parsed), s.config.timeZone);
       }
     }
-    if ((form.assignees !== undefined && form.assignees !== null) || form.assignee !== undefined) {
+    if (form.assignees != null || form.assignee != null) {
       patch.assigneeIds = await resolveAssignees(s, repo, assigneeNames(form.assignee, form.assignees));
     }
-    if (form.milestone !== undefined && form.milestone !== null && form.milestone !== (issue.milestoneId ?? 0)) {
+    if (form.milestone != null && form.milestone !== (issue.milestoneId ?? 0)) {
       patch.milestoneId = form.milestone === 0 ? null : await milestoneOfRepo(s, repo, form.milestone);
     }
   }
-  if (form.state !== undefined) {
+  if (form.state != null) {
     // The seed: `closed` closes, any other value opens.
     patch.state = form.state === 'closed' ? 'closed' : 'open';
   }
@@ -125,7 +130,7 @@ export async function editIssueDeadline(s: IssuesServices, input: IssueEditIssue
   if (value !== null && value !== undefined) {
     const parsed = parseDate('DueDate', value);
     // The seed: 23:59:59 of the given date in the server's time zone.
-    deadline = isZeroOrEpoch(parsed) ? null : endOfDayInZone(parsed, s.config.timeZone);
+    deadline = isZeroOrEpoch(parsed) ? null : checkDeadline(endOfDayInZone(parsed, s.config.timeZone), s.config.timeZone);
   }
   await applyPatch(s, repo, issue, { deadlineUnix: deadline }, caller.user, OPEN_DEPENDENCIES);
   // Gitea answers a removal with the Unix epoch, not null.
@@ -176,22 +181,22 @@ export async function writerFields(
   const candidates = (form.labels ?? []).filter(isStorableId);
   const labelIds = candidates.length ? await s.store.filterApplicableLabelIds(repo.id, candidates) : [];
   let milestoneId: number | null = null;
-  if (form.milestone !== undefined && isStorableId(form.milestone)) {
+  if (form.milestone != null && isStorableId(form.milestone)) {
     // Unknown or foreign milestones are dropped silently, as in Gitea.
     const milestone = await s.store.getMilestone(form.milestone);
     milestoneId = milestone && milestone.repoId === repo.id ? milestone.id : null;
   }
   let deadlineUnix: number | null = null;
-  if (form.due_date !== undefined) {
+  if (form.due_date != null) {
     const parsed = parseDate('DueDate', form.due_date);
     // The seed: only the date counts; the day ends at 23:59:59 in the value's own offset.
-    deadlineUnix = isZeroTime(parsed) ? null : endOfDayInOwnOffset(parsed);
+    deadlineUnix = isZeroTime(parsed) ? null : checkDeadline(endOfDayInOwnOffset(parsed), s.config.timeZone);
   }
   return { assigneeIds, labelIds, milestoneId, deadlineUnix };
 }
 
 /** The trimmed title, or 422 `[Title]: Required`. */
-export function requireTitle(title: string | undefined): string {
+export function requireTitle(title: string | null | undefined): string {
   const trimmed = typeof title === 'string' ? title.trim() : '';
   if (trimmed === '') throw validationError('[Title]: Required');
   return trimmed;
@@ -212,6 +217,16 @@ function parseDate(field: string, value: string) {
   const parsed = parseRfc3339(value);
   if (!parsed) throw validationError(`[${field}]: invalid date-time ${JSON.stringify(value)}`);
   return parsed;
+}
+
+/**
+ * A deadline as stored, or 422 when it would not render in the server's zone with a year from
+ * 0001 to 9999 (see `isRenderableYear`): Go's JSON encoder refuses later years, so Gitea cannot
+ * answer with them, and JS and Go clients cannot parse them.
+ */
+function checkDeadline(unix: number, timeZone: string): number {
+  if (!isRenderableYear(unix, timeZone)) throw validationError('[DueDate]: the deadline must fall between the years 0001 and 9999');
+  return unix;
 }
 
 /** The issue as stored now, with its references. */

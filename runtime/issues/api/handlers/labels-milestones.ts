@@ -51,7 +51,7 @@ export async function createMilestone(s: IssuesServices, input: IssueCreateMiles
   const title = (input.body.title ?? '').trim();
   if (title === '') throw validationError('[Title]: Required');
   let deadlineUnix: number | null = null;
-  if (input.body.due_on !== undefined) {
+  if (input.body.due_on != null) {
     const parsed = parseRfc3339(input.body.due_on);
     if (!parsed) throw validationError(`[Deadline]: invalid date-time ${JSON.stringify(input.body.due_on)}`);
     deadlineUnix = parsed.unix;

@@ -9,6 +9,8 @@ import type { SqlDialect } from '../sql/sql-dialect.js';
 
 /** Chosen once; `pg_advisory_xact_lock(key, hashtext(schema))` scopes it to one schema. */
 const MIGRATION_LOCK_KEY = 0x4c6f6f6d; // 'Loom'
+/** The key space of `exclusiveLock`, apart from the migration lock's. */
+const EXCLUSIVE_LOCK_KEY = 0x4c6f6f6e;
 
 /** `'word':* & 'ab'`: longer words prefix-matched, short ones exact; words hold only letters and digits. */
 function tsQuery(words: readonly string[]): string {
@@ -26,6 +28,12 @@ export const postgresDialect: SqlDialect = {
   keywordCondition: (words) => sql`i.search_vector @@ to_tsquery('simple', ${tsQuery(words)})`,
   // ts_rank weighs the title (weight A) above the body (B); evaluated only for matching rows.
   keywordRank: (words) => sql`-ts_rank(i.search_vector, to_tsquery('simple', ${tsQuery(words)}))`,
+  // pg sends a JS array as an array literal; the cast gives it its element type.
+  valueSet: (values) => typeof values[0] === 'string'
+    ? sql`(SELECT unnest(${values}::text[]))`
+    : sql`(SELECT unnest(${values}::bigint[]))`,
+  // Keyed per schema, like the migration lock, so that test schemas never wait for each other.
+  exclusiveLock: (key) => sql`SELECT pg_advisory_xact_lock(${EXCLUSIVE_LOCK_KEY}::int, hashtext(current_schema() || '/' || ${key}))`,
   analyze: 'ANALYZE',
   isUniqueViolation: (error) => sqlState(error) === '23505',
   isForeignKeyViolation: (error) => sqlState(error) === '23503',

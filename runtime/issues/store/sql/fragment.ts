@@ -16,7 +16,8 @@ export class SqlFragment {
 
   /** @internal builds a fragment from parts; use {@link sql}. */
   static of(parts: readonly Part[], valueDependentPlan = false): SqlFragment {
-    return new SqlFragment(Object.freeze([...parts]), valueDependentPlan);
+    // `slice`, not `[...parts]`: same copy, and no iterator protocol per element on long lists.
+    return new SqlFragment(Object.freeze(parts.slice()), valueDependentPlan);
   }
 
   /** Compiles to text and values, numbering placeholders with `placeholder(i)` (1-based). */
@@ -47,11 +48,19 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFra
     if (text) parts.push({ text });
     if (i < values.length) {
       const value = values[i];
-      if (value instanceof SqlFragment) parts.push(...value.parts);
+      if (value instanceof SqlFragment) append(parts, value.parts);
       else parts.push({ value });
     }
   });
   return SqlFragment.of(parts);
+}
+
+/**
+ * `target.push(...source)` without the spread: a spread passes every element as an argument, and
+ * a fragment of a few hundred thousand parts (a long `IN` list) overflows the call stack.
+ */
+function append(target: Part[], source: readonly Part[]): void {
+  for (const part of source) target.push(part);
 }
 
 /**
@@ -86,21 +95,30 @@ export function join(fragments: readonly SqlFragment[], separator = ', '): SqlFr
   const parts: Part[] = [];
   fragments.forEach((fragment, i) => {
     if (i > 0) parts.push({ text: separator });
-    parts.push(...fragment.parts);
+    append(parts, fragment.parts);
   });
   return SqlFragment.of(parts);
 }
 
 /**
  * A parenthesised parameter list for `IN`: `(?, ?, ?)`. An empty list gives `(NULL)`, which
- * matches nothing, so callers need no special case.
+ * matches nothing, so callers need no special case. One parameter per value: engines cap the
+ * parameters of a statement (SQLite 32,766, PostgreSQL 65,535), so lists of unbounded length go
+ * through `inList` (`sql-dialect.ts`) instead.
  *
  * @example
  * sql`id IN ${list([1, 2, 3])}`
  */
 export function list(values: readonly unknown[]): SqlFragment {
   if (values.length === 0) return raw('(NULL)');
-  return sql`(${join(values.map((value) => sql`${value}`))})`;
+  const parts: Part[] = [{ text: '(' }];
+  values.forEach((value, i) => {
+    if (i > 0) parts.push({ text: ', ' });
+    if (value instanceof SqlFragment) append(parts, value.parts);
+    else parts.push({ value });
+  });
+  parts.push({ text: ')' });
+  return SqlFragment.of(parts);
 }
 
 /** `cond1 AND cond2 …`, or `TRUE` when there are none. */

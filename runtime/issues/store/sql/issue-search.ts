@@ -5,8 +5,8 @@
  */
 
 import type { IssueFilter, IssueSort } from '../store.js';
-import { and, list, raw, sql, type SqlFragment } from './fragment.js';
-import type { SqlDialect } from './sql-dialect.js';
+import { and, raw, sql, type SqlFragment } from './fragment.js';
+import { inList, type SqlDialect } from './sql-dialect.js';
 
 /** The filter after name resolution. */
 export interface ResolvedIssueFilter extends IssueFilter {
@@ -24,15 +24,15 @@ function assertNever(value: never): never {
 
 /** The WHERE conditions (without the `WHERE` keyword). */
 export function issueConditions(filter: ResolvedIssueFilter, dialect: SqlDialect): SqlFragment {
-  const conditions: SqlFragment[] = [sql`i.repo_id IN ${list(filter.repoIds)}`];
+  const conditions: SqlFragment[] = [sql`i.repo_id IN ${inList(dialect, filter.repoIds)}`];
   const state = filter.state ?? 'open';
   if (state !== 'all') conditions.push(sql`i.is_closed = ${state === 'closed'}`);
   const type = filter.type ?? 'all';
   if (type !== 'all') conditions.push(sql`i.is_pull = ${type === 'pulls'}`);
   if (filter.resolvedLabelIds) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN ${list(filter.resolvedLabelIds)})`);
+    conditions.push(sql`EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN ${inList(dialect, filter.resolvedLabelIds)})`);
   }
-  if (filter.resolvedMilestoneIds) conditions.push(sql`i.milestone_id IN ${list(filter.resolvedMilestoneIds)}`);
+  if (filter.resolvedMilestoneIds) conditions.push(sql`i.milestone_id IN ${inList(dialect, filter.resolvedMilestoneIds)}`);
   if (filter.words) conditions.push(dialect.keywordCondition(filter.words));
   if (filter.since !== undefined) conditions.push(sql`i.updated_unix >= ${filter.since}`);
   if (filter.before !== undefined) conditions.push(sql`i.updated_unix <= ${filter.before}`);

@@ -5,7 +5,7 @@
  */
 
 import type { IssueStateFilter } from '../store.js';
-import type { SqlFragment } from './fragment.js';
+import { list, type SqlFragment } from './fragment.js';
 
 /** A set of repositories, as those it holds or, when that is shorter, those it leaves out. */
 export type RepoSelection = { readonly only: readonly number[] } | { readonly except: readonly number[] };
@@ -51,10 +51,41 @@ export interface SqlDialect {
    * read from the index alone. The store uses it when nothing else filters.
    */
   keywordCount?(words: readonly string[], state: IssueStateFilter, repos: RepoSelection): SqlFragment;
+  /**
+   * An `IN` operand holding `values` (all numbers or all strings) as one parameter: a JSON array
+   * read by `json_each` on SQLite, a `bigint[]`/`text[]` expanded by `unnest` on PostgreSQL. For
+   * lists too long to bind one parameter per value (see {@link inList}).
+   */
+  valueSet(values: readonly number[] | readonly string[]): SqlFragment;
+  /**
+   * A statement that, run inside a transaction, makes other transactions asking for the same `key`
+   * wait until it ends (a uniqueness check before an insert where no unique index can hold). Absent
+   * where a write transaction already excludes all others (SQLite's `BEGIN IMMEDIATE`).
+   */
+  exclusiveLock?(key: string): SqlFragment;
   /** Refreshes planner statistics after a bulk load (cheap, sampled). */
   readonly analyze: string;
   /** Whether a driver error is a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
   /** Whether a driver error is a foreign-key violation. */
   isForeignKeyViolation(error: unknown): boolean;
+}
+
+/**
+ * Lists up to this long are bound one parameter per value (`(?, ?, …)`, the form the planners
+ * know best); longer ones as one array parameter. Statements hold a few lists at most, so this
+ * stays far below the engines' parameter caps (SQLite 32,766, PostgreSQL 65,535).
+ */
+export const MAX_INLINE_LIST = 500;
+
+/**
+ * The `IN` operand for a list of any length: {@link list} for short ones, the dialect's
+ * {@link SqlDialect.valueSet} beyond {@link MAX_INLINE_LIST} values (the repositories a search
+ * covers, ids or names sent by a client). An empty list matches nothing.
+ *
+ * @example
+ * sql`i.repo_id IN ${inList(dialect, repoIds)}`
+ */
+export function inList(dialect: SqlDialect, values: readonly number[] | readonly string[]): SqlFragment {
+  return values.length <= MAX_INLINE_LIST ? list(values) : dialect.valueSet(values);
 }

@@ -5,7 +5,7 @@
  */
 
 import { generateToken, hashPassword, hashToken, TOKEN_PATTERN, verifyPasswordHash } from '../credentials.js';
-import { resolvePermission, type PermissionLevel } from '../../domain/permission.js';
+import { resolvePermission, type OwnerVisibility, type PermissionLevel } from '../../domain/permission.js';
 import { keywordWords, normaliseKeyword } from '../keyword.js';
 import { parseMentions } from '../mentions.js';
 import {
@@ -55,7 +55,7 @@ import {
   toUser,
   type DbRow,
 } from './row-mappers.js';
-import type { RepoSelection, SqlDialect } from './sql-dialect.js';
+import { inList, type RepoSelection, type SqlDialect } from './sql-dialect.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** Options shared by both engines. */
@@ -122,12 +122,24 @@ function relationQueries(ids: SqlFragment): SqlFragment[] {
   ];
 }
 
-/** The columns on repository `r` that {@link permissionOf} reads, for one viewer (`null`: anonymous). */
-function permissionFacts(viewerId: number | null): SqlFragment {
+/** The visibility of repository `r`'s owner, for {@link permissionFacts} where the owner is not joined. */
+const OWNER_VISIBILITY = raw('(SELECT ov.visibility FROM users ov WHERE ov.id = r.owner_id)');
+
+/**
+ * The columns on repository `r` that {@link permissionOf} reads, for one viewer (`null`: anonymous).
+ * `ownerVisibility` is an expression for the owner's visibility (a joined column where there is one).
+ */
+function permissionFacts(viewerId: number | null, ownerVisibility: SqlFragment = OWNER_VISIBILITY): SqlFragment {
   const viewer = viewerId ?? -1;
   return sql`(SELECT v.is_admin FROM users v WHERE v.id = ${viewer}) AS viewer_admin,
     (SELECT c.permission FROM collaborators c WHERE c.repo_id = r.id AND c.user_id = ${viewer}) AS collaborator,
-    (SELECT COUNT(*) FROM org_owners o WHERE o.org_id = r.owner_id AND o.user_id = ${viewer}) AS org_owner`;
+    (SELECT COUNT(*) FROM org_owners o WHERE o.org_id = r.owner_id AND o.user_id = ${viewer}) AS org_owner,
+    ${ownerVisibility} AS owner_visibility`;
+}
+
+/** A stored visibility; anything unexpected counts as `private`, so that a bad value hides rather than shows. */
+function ownerVisibilityOf(value: unknown): OwnerVisibility {
+  return value === 'public' || value === 'limited' ? value : 'private';
 }
 
 /** The viewer's permission from a row carrying `is_private`, `owner_id` and {@link permissionFacts}; no row: `none`. */
@@ -135,6 +147,7 @@ function permissionOf(row: DbRow | undefined, viewerId: number | null): Permissi
   return resolvePermission({
     repoExists: row !== undefined,
     isPrivate: bool(row?.is_private),
+    ownerVisibility: ownerVisibilityOf(row?.owner_visibility),
     viewerId,
     viewerIsAdmin: bool(row?.viewer_admin),
     viewerIsOwner: viewerId !== null && num(row?.owner_id) === viewerId,
@@ -199,6 +212,11 @@ export class SqlStore implements IssueStore {
     return (await this.db.all<DbRow>(query))[0];
   }
 
+  /** An `IN` operand for `values` of any length (client-sent ids and names, a search's repositories). */
+  private in(values: readonly number[] | readonly string[]): SqlFragment {
+    return inList(this.dialect, values);
+  }
+
   transaction<T>(fn: (tx: IssueStore) => Promise<T>): Promise<T> {
     return this.atomic(fn);
   }
@@ -214,14 +232,33 @@ export class SqlStore implements IssueStore {
     const name = checkName('user', input.name);
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const now = this.now();
-    return this.guard(`user ${name}`, async () => {
-      const row = await this.first(sql`
+    return this.atomic((tx) => tx.guard(`user ${name}`, async () => {
+      // The name first, as Gitea checks it first; the unique index still settles a race.
+      const named = await tx.first(sql`SELECT 1 AS one FROM users WHERE lower_name = ${name.toLowerCase()}`);
+      if (named) throw new IssueStoreError('conflict', `user ${name} already exists`);
+      await tx.checkEmailFree(input.email);
+      const row = await tx.first(sql`
         INSERT INTO users (name, lower_name, type, full_name, email, password_hash, is_admin, description, website, location, visibility, created_unix, updated_unix)
         VALUES (${name}, ${name.toLowerCase()}, 'user', ${input.fullName ?? ''}, ${input.email}, ${passwordHash}, ${input.isAdmin ?? false},
           ${input.description ?? ''}, ${input.website ?? ''}, ${input.location ?? ''}, ${input.visibility ?? 'public'}, ${now}, ${now})
         RETURNING id`);
-      return (await this.getUserById(num(row!.id)))!;
-    });
+      return (await tx.getUserById(num(row!.id)))!;
+    }));
+  }
+
+  /**
+   * Throws `email_taken` when another user has `email` (case-insensitively, as Gitea compares
+   * them). No unique index can say so: databases from before this check may hold duplicates. So
+   * the check runs in the creating transaction, with the address locked on PostgreSQL (SQLite's
+   * write transaction already excludes every other writer) until the insert commits.
+   */
+  private async checkEmailFree(email: string): Promise<void> {
+    if (email === '') return;
+    const lock = this.dialect.exclusiveLock?.(`email:${email.toLowerCase()}`);
+    if (lock) await this.db.all(lock);
+    // Both sides through the engine's own lower(), so that equal addresses always compare equal.
+    const taken = await this.first(sql`SELECT 1 AS one FROM users WHERE type = 'user' AND lower(email) = lower(${email})`);
+    if (taken) throw new IssueStoreError('email_taken', `e-mail already in use [email: ${email}]`);
   }
 
   async findUserByName(name: string): Promise<UserRow | undefined> {
@@ -236,13 +273,13 @@ export class SqlStore implements IssueStore {
 
   async getUsersByIds(ids: readonly number[]): Promise<UserRow[]> {
     if (ids.length === 0) return [];
-    return (await this.db.all<DbRow>(sql`SELECT ${USER_COLUMNS} FROM users u WHERE u.id IN ${list(unique(ids))}`)).map(toUser);
+    return (await this.db.all<DbRow>(sql`SELECT ${USER_COLUMNS} FROM users u WHERE u.id IN ${this.in(unique(ids))}`)).map(toUser);
   }
 
   async findUsersByNames(names: readonly string[]): Promise<UserRow[]> {
     if (names.length === 0) return [];
     const lower = [...new Set(names.map((name) => name.toLowerCase()))];
-    return (await this.db.all<DbRow>(sql`SELECT ${USER_COLUMNS} FROM users u WHERE u.lower_name IN ${list(lower)}`)).map(toUser);
+    return (await this.db.all<DbRow>(sql`SELECT ${USER_COLUMNS} FROM users u WHERE u.lower_name IN ${this.in(lower)}`)).map(toUser);
   }
 
   async verifyPassword(name: string, password: string): Promise<UserRow | undefined> {
@@ -366,7 +403,7 @@ export class SqlStore implements IssueStore {
 
   async getReposByIds(ids: readonly number[]): Promise<RepoRow[]> {
     if (ids.length === 0) return [];
-    return (await this.db.all<DbRow>(sql`${REPO_SELECT} WHERE r.id IN ${list(unique(ids))}`)).map(toRepo);
+    return (await this.db.all<DbRow>(sql`${REPO_SELECT} WHERE r.id IN ${this.in(unique(ids))}`)).map(toRepo);
   }
 
   async listReposByOwner(ownerId: number): Promise<RepoRow[]> {
@@ -378,20 +415,23 @@ export class SqlStore implements IssueStore {
   }
 
   async listVisibleRepoIds(viewerId: number | null, options: VisibilityOptions = {}): Promise<number[]> {
+    // The set `resolvePermission` grants `read` on, as one query (Gitea's `AccessibleRepositoryCondition`).
     const conditions: SqlFragment[] = [];
     if (options.ownerId !== undefined) conditions.push(sql`r.owner_id = ${options.ownerId}`);
-    if (viewerId === null || options.publicOnly) {
-      conditions.push(sql`r.is_private = ${false}`);
-    } else {
-      const viewer = await this.getUserById(viewerId);
-      if (!viewer) conditions.push(sql`r.is_private = ${false}`);
-      else if (!viewer.isAdmin) {
-        conditions.push(sql`(r.is_private = ${false} OR r.owner_id = ${viewerId}
-          OR EXISTS (SELECT 1 FROM collaborators c WHERE c.repo_id = r.id AND c.user_id = ${viewerId})
-          OR EXISTS (SELECT 1 FROM org_owners o WHERE o.org_id = r.owner_id AND o.user_id = ${viewerId}))`);
-      }
+    // A public-only token narrows what its user sees to repositories that are not private.
+    if (options.publicOnly) conditions.push(sql`r.is_private = ${false}`);
+    const viewer = viewerId === null ? undefined : await this.getUserById(viewerId);
+    if (!viewer) {
+      // Anonymous: public repositories of public owners.
+      conditions.push(sql`r.is_private = ${false} AND o.visibility = 'public'`);
+    } else if (!viewer.isAdmin) {
+      // Signed in: public repositories of owners that are not private (limited ones show to every
+      // signed-in user), and whatever the viewer owns, owns through an organization or collaborates on.
+      conditions.push(sql`((r.is_private = ${false} AND o.visibility IN ('public', 'limited')) OR r.owner_id = ${viewer.id}
+        OR EXISTS (SELECT 1 FROM collaborators c WHERE c.repo_id = r.id AND c.user_id = ${viewer.id})
+        OR EXISTS (SELECT 1 FROM org_owners oo WHERE oo.org_id = r.owner_id AND oo.user_id = ${viewer.id}))`);
     }
-    const rows = await this.db.all<DbRow>(sql`SELECT r.id FROM repos r WHERE ${and(conditions)} ORDER BY r.id`);
+    const rows = await this.db.all<DbRow>(sql`SELECT r.id FROM repos r JOIN users o ON o.id = r.owner_id WHERE ${and(conditions)} ORDER BY r.id`);
     return rows.map((row) => num(row.id));
   }
 
@@ -421,7 +461,7 @@ export class SqlStore implements IssueStore {
 
   async findRepoWithPermission(ownerName: string, repoName: string, viewerId: number | null): Promise<RepoWithPermission | undefined> {
     const row = await this.first(
-      sql`${REPO_SELECT_HEAD}, ${permissionFacts(viewerId)} ${REPO_FROM} WHERE u.lower_name = ${ownerName.toLowerCase()} AND r.lower_name = ${repoName.toLowerCase()}`,
+      sql`${REPO_SELECT_HEAD}, ${permissionFacts(viewerId, raw('u.visibility'))} ${REPO_FROM} WHERE u.lower_name = ${ownerName.toLowerCase()} AND r.lower_name = ${repoName.toLowerCase()}`,
     );
     return row && { repo: toRepo(row), permission: permissionOf(row, viewerId) };
   }
@@ -454,14 +494,14 @@ export class SqlStore implements IssueStore {
 
   async getLabelsByIds(ids: readonly number[]): Promise<LabelRow[]> {
     if (ids.length === 0) return [];
-    return (await this.db.all<DbRow>(sql`SELECT * FROM labels WHERE id IN ${list(unique(ids))} ORDER BY name, id`)).map(toLabel);
+    return (await this.db.all<DbRow>(sql`SELECT * FROM labels WHERE id IN ${this.in(unique(ids))} ORDER BY name, id`)).map(toLabel);
   }
 
   async filterApplicableLabelIds(repoId: number, ids: readonly number[]): Promise<number[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.all<DbRow>(sql`
       SELECT l.id FROM labels l JOIN repos r ON r.id = ${repoId}
-      WHERE l.id IN ${list(unique(ids))} AND (l.repo_id = r.id OR l.org_id = r.owner_id)
+      WHERE l.id IN ${this.in(unique(ids))} AND (l.repo_id = r.id OR l.org_id = r.owner_id)
       ORDER BY l.name, l.id`);
     return rows.map((row) => num(row.id));
   }
@@ -510,7 +550,7 @@ export class SqlStore implements IssueStore {
 
   async getMilestonesByIds(ids: readonly number[]): Promise<MilestoneRow[]> {
     if (ids.length === 0) return [];
-    return (await this.db.all<DbRow>(sql`${MILESTONE_SELECT} WHERE m.id IN ${list(unique(ids))} ORDER BY m.id`)).map(toMilestone);
+    return (await this.db.all<DbRow>(sql`${MILESTONE_SELECT} WHERE m.id IN ${this.in(unique(ids))} ORDER BY m.id`)).map(toMilestone);
   }
 
   async findMilestoneByName(repoId: number, title: string): Promise<MilestoneRow | undefined> {
@@ -524,7 +564,7 @@ export class SqlStore implements IssueStore {
   private async hydrate(rows: readonly DbRow[], prefetched?: readonly DbRow[][]): Promise<IssueRow[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => num(row.id));
-    const [assignees = [], labels = [], reviewers = []] = prefetched ?? (await this.allOf(relationQueries(list(ids))));
+    const [assignees = [], labels = [], reviewers = []] = prefetched ?? (await this.allOf(relationQueries(this.in(ids))));
     const group = (pairs: readonly DbRow[]): Map<number, number[]> => {
       const map = new Map<number, number[]>();
       for (const pair of pairs) {
@@ -591,7 +631,7 @@ export class SqlStore implements IssueStore {
   private async checkUsers(ids: readonly number[] | undefined): Promise<void> {
     if (!ids || ids.length === 0) return;
     const wanted = unique(ids);
-    const rows = await this.db.all<DbRow>(sql`SELECT id FROM users WHERE id IN ${list(wanted)} AND type = 'user'`);
+    const rows = await this.db.all<DbRow>(sql`SELECT id FROM users WHERE id IN ${this.in(wanted)} AND type = 'user'`);
     if (rows.length !== wanted.length) throw new IssueStoreError('invalid', 'a user does not exist');
   }
 
@@ -605,7 +645,8 @@ export class SqlStore implements IssueStore {
         ? wanted.map((id, position) => sql`(${issueId}, ${id}, ${position})`)
         : wanted.map((id) => sql`(${issueId}, ${id})`);
     const columns = table === 'issue_assignees' ? raw('(issue_id, user_id, position)') : sql`(issue_id, ${column})`;
-    await this.db.run(sql`INSERT INTO ${raw(table)} ${columns} VALUES ${join(rows)}`);
+    // In batches: one statement for every row would pass the engines' parameter caps.
+    for (const part of chunks(rows, BATCH_ROWS)) await this.db.run(sql`INSERT INTO ${raw(table)} ${columns} VALUES ${join(part)}`);
   }
 
   private async refreshMentions(issueId: number, title: string, body: string): Promise<void> {
@@ -614,7 +655,7 @@ export class SqlStore implements IssueStore {
     if (names.length === 0) return;
     await this.db.run(sql`
       INSERT INTO issue_mentions (issue_id, user_id)
-      SELECT ${issueId}, id FROM users WHERE lower_name IN ${list(names)} AND type = 'user'`);
+      SELECT ${issueId}, id FROM users WHERE lower_name IN ${this.in(names)} AND type = 'user'`);
   }
 
   async createIssue(input: CreateIssueInput): Promise<IssueRow> {
@@ -748,8 +789,8 @@ export class SqlStore implements IssueStore {
     const ids = new Set(filter.labelIds ?? []);
     if (names.length > 0) {
       const rows = await this.db.all<DbRow>(sql`
-        SELECT l.id FROM labels l WHERE l.name IN ${list([...new Set(names)])}
-          AND (l.repo_id IN ${list(filter.repoIds)} OR l.org_id IN (SELECT r.owner_id FROM repos r WHERE r.id IN ${list(filter.repoIds)}))`);
+        SELECT l.id FROM labels l WHERE l.name IN ${this.in([...new Set(names)])}
+          AND (l.repo_id IN ${this.in(filter.repoIds)} OR l.org_id IN (SELECT r.owner_id FROM repos r WHERE r.id IN ${this.in(filter.repoIds)}))`);
       for (const row of rows) ids.add(num(row.id));
     }
     if (ids.size === 0) return filter.labelIds?.length ? [] : undefined;
@@ -760,13 +801,13 @@ export class SqlStore implements IssueStore {
   private async resolveMilestones(filter: IssueFilter): Promise<number[] | undefined> {
     const values = filter.milestones?.map((value) => value.trim()).filter(Boolean) ?? [];
     if (values.length === 0) return undefined;
-    const byName = await this.db.all<DbRow>(sql`SELECT id, title FROM milestones WHERE repo_id IN ${list(filter.repoIds)} AND title IN ${list([...new Set(values)])}`);
+    const byName = await this.db.all<DbRow>(sql`SELECT id, title FROM milestones WHERE repo_id IN ${this.in(filter.repoIds)} AND title IN ${this.in([...new Set(values)])}`);
     const ids = new Set(byName.map((row) => num(row.id)));
     if (filter.milestoneIdsAllowed) {
       const titles = new Set(byName.map((row) => String(row.title)));
       const numeric = values.filter((value) => !titles.has(value) && /^\d{1,15}$/.test(value)).map(Number);
       if (numeric.length > 0) {
-        const byId = await this.db.all<DbRow>(sql`SELECT id FROM milestones WHERE repo_id IN ${list(filter.repoIds)} AND id IN ${list(numeric)}`);
+        const byId = await this.db.all<DbRow>(sql`SELECT id FROM milestones WHERE repo_id IN ${this.in(filter.repoIds)} AND id IN ${this.in(numeric)}`);
         for (const row of byId) ids.add(num(row.id));
       }
     }
@@ -811,7 +852,7 @@ export class SqlStore implements IssueStore {
       total = num(hits[0]!.total);
     }
     // The page's rows and their relations are independent once the ids are known: one round trip.
-    const [rows, ...relations] = await this.allOf([sql`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.id IN ${list(ids)}`, ...relationQueries(list(ids))]);
+    const [rows, ...relations] = await this.allOf([sql`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.id IN ${this.in(ids)}`, ...relationQueries(this.in(ids))]);
     const position = new Map(ids.map((id, i) => [id, i]));
     rows!.sort((a, b) => position.get(num(a.id))! - position.get(num(b.id))!);
     return { items: await this.hydrate(rows!, relations), total };
@@ -904,7 +945,7 @@ export class SqlStore implements IssueStore {
     const inState = state === 'open'
       ? raw('num_issues - num_closed_issues + num_pulls - num_closed_pulls')
       : raw('num_closed_issues + num_closed_pulls');
-    const row = await this.first(sql`SELECT SUM(${inState}) AS n FROM repos WHERE id IN ${list(filter.repoIds)}`);
+    const row = await this.first(sql`SELECT SUM(${inState}) AS n FROM repos WHERE id IN ${this.in(filter.repoIds)}`);
     const inScope = num(row?.n ?? 0);
     return rows * inScope < WALK_ADVANTAGE * matches * matches;
   }

@@ -61,6 +61,7 @@ export const sqliteDialect: SqlDialect = {
   // in `ORDER BY` order and probes the matches (a bloom filter, then a lookup) for each row.
   keywordFilter: (words) => sql`+i.id IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH ${ftsQuery(words)})`,
   keywordCount,
+  valueSet: (values) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`,
   // analysis_limit samples each index instead of reading it whole: milliseconds on 100k rows.
   analyze: 'PRAGMA analysis_limit = 1000; ANALYZE;',
   isUniqueViolation: (error) => ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(sqliteCode(error)),

@@ -1,0 +1,139 @@
+/**
+ * Input at the edges, over HTTP on both engines: arrays past the contract's `maxItems`, a body of
+ * many distinct words, deadlines whose end of day leaves the years 0001–9999, impossible UTC
+ * offsets, NUL in a snake_case query parameter, and a new user's e-mail already in use. Each is
+ * a documented answer (never a 500), and a rejected request stores nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiError, ENGINES, failure, startServer, type TestServer } from './harness.js';
+import { buildWorld, type World } from './world.js';
+
+describe.each(ENGINES)('limits on %s', (engine) => {
+  let server: TestServer;
+  let w: World;
+  beforeAll(async () => {
+    server = await startServer(engine);
+    w = await buildWorld(server);
+  });
+  afterAll(async () => server?.close());
+
+  const send = async (method: string, path: string, body: unknown, token = w.alice.token) => {
+    const res = await server.fetch(path, {
+      method, headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  const total = async () => Number((await server.api(w.alice.token).repos.issueListIssues('alice', 'pub', { state: 'all', limit: 1 })).headers.get('x-total-count'));
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => 5_000_000 + i);
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `nobody${i}`);
+
+  describe('arrays', () => {
+    it.each([
+      ['labels', { labels: ids(1001) }, '[Labels]: must NOT have more than 1000 items'],
+      ['assignees', { assignees: names(1001) }, '[Assignees]: must NOT have more than 1000 items'],
+      ['a huge labels array', { labels: ids(60_000) }, '[Labels]: must NOT have more than 1000 items'],
+    ])('answers 422 for too many %s on create and stores nothing', async (_name, extra, message) => {
+      const before = await total();
+      expect(await send('POST', '/repos/alice/pub/issues', { title: 'too many', ...extra })).toEqual({ status: 422, body: apiError(message) });
+      expect(await total()).toBe(before);
+    });
+
+    it('answers 422 for too many assignees or reviewers on edit and pull requests, changing nothing', async () => {
+      const issue = (await server.api(w.alice.token).repos.issueCreateIssue('alice', 'pub', { title: 'keep me', assignees: ['bob'] })).data;
+      expect((await send('PATCH', `/repos/alice/pub/issues/${issue.number}`, { title: 'changed', assignees: names(1001) })).status).toBe(422);
+      expect((await server.api().repos.issueGetIssue('alice', 'pub', issue.number!)).data).toMatchObject({ title: 'keep me', assignees: [{ login: 'bob' }] });
+      expect((await send('POST', '/repos/alice/pub/pulls', { title: 'pr', head: 'x', reviewers: names(1001) })).status).toBe(422);
+    });
+
+    it('takes up to 1000 label ids, dropping the unknown ones as Gitea does', async () => {
+      const res = await send('POST', '/repos/alice/pub/issues', { title: 'many labels', labels: [...ids(999), w.labels.bug] });
+      expect(res.status).toBe(201);
+      expect(res.body.labels.map((l: { name: string }) => l.name)).toEqual(['bug']);
+    });
+
+    it('answers an assignee list of unknown users with 422 naming the first', async () => {
+      const res = await send('POST', '/repos/alice/pub/issues', { title: 'x', assignees: names(1000) });
+      expect(res).toEqual({ status: 422, body: apiError('Assignee does not exist: [name: nobody0]') });
+    });
+  });
+
+  describe('a body of many distinct words', () => {
+    // About 950 KB, under the 1 MiB request limit; its words alone overflowed a PostgreSQL tsvector.
+    const words = Array.from({ length: 100_000 }, (_, i) => `v${(i * 7919).toString(36)}z`);
+    const body = words.join(' ');
+
+    it('is created and edited (201), returned whole and found by its words', async () => {
+      const created = await send('POST', '/repos/alice/pub/issues', { title: 'vocabulary', body });
+      expect(created.status).toBe(201);
+      expect(created.body.body).toBe(body);
+      const found = await server.api(w.alice.token).repos.issueListIssues('alice', 'pub', { q: words[5]!, state: 'all' });
+      expect(found.data.map((i) => i.number)).toEqual([created.body.number]);
+      const edited = await send('PATCH', `/repos/alice/pub/issues/${created.body.number}`, { body: `${body} more` });
+      expect(edited.status).toBe(201);
+      expect((await server.api().repos.issueGetIssue('alice', 'pub', created.body.number)).data.body).toBe(`${body} more`);
+    });
+  });
+
+  describe('deadline years', () => {
+    let index: number;
+    beforeAll(async () => {
+      index = (await server.api(w.alice.token).repos.issueCreateIssue('alice', 'pub', { title: 'deadline years' })).data.number!;
+    });
+    const deadline = (due_date: string) => send('POST', `/repos/alice/pub/issues/${index}/deadline`, { due_date });
+    const outOfRange = { status: 422, body: apiError('[DueDate]: the deadline must fall between the years 0001 and 9999') };
+
+    it('keeps years 0001–0099 literal on the deadline endpoint', async () => {
+      expect(await deadline('0050-06-15T10:00:00Z')).toEqual({ status: 201, body: { due_date: '0050-06-15T23:59:59Z' } });
+      expect((await server.api().repos.issueGetIssue('alice', 'pub', index)).data.due_date).toBe('0050-06-15T23:59:59Z');
+      expect(await deadline('0001-01-02T00:00:00Z')).toEqual({ status: 201, body: { due_date: '0001-01-02T23:59:59Z' } });
+      expect(await deadline('9999-12-31T10:00:00Z')).toEqual({ status: 201, body: { due_date: '9999-12-31T23:59:59Z' } });
+    });
+
+    it('answers 422 for a deadline in year 0000, and leaves the stored one', async () => {
+      expect(await deadline('0000-06-15T10:00:00Z')).toEqual(outOfRange);
+      expect((await server.api().repos.issueGetIssue('alice', 'pub', index)).data.due_date).toBe('9999-12-31T23:59:59Z');
+    });
+
+    it('answers 422 on edit and create when the end of day passes 9999 in the server zone', async () => {
+      expect(await send('PATCH', `/repos/alice/pub/issues/${index}`, { due_date: '9999-12-31T23:00:00-05:00' })).toEqual(outOfRange);
+      expect((await server.api().repos.issueGetIssue('alice', 'pub', index)).data.due_date).toBe('9999-12-31T23:59:59Z');
+      const before = await total();
+      expect(await send('POST', '/repos/alice/pub/issues', { title: 'x', due_date: '9999-12-31T10:00:00-05:00' })).toEqual(outOfRange);
+      expect(await total()).toBe(before);
+      // The same date east of UTC ends the day before 10000 in UTC.
+      const east = await send('POST', '/repos/alice/pub/issues', { title: 'east', due_date: '9999-12-31T10:00:00+05:00' });
+      expect(east.body.due_date).toBe('9999-12-31T18:59:59Z');
+      const early = await send('PATCH', `/repos/alice/pub/issues/${index}`, { due_date: '0099-03-01T12:00:00Z' });
+      expect(early.body.due_date).toBe('0099-03-01T23:59:59Z');
+    });
+  });
+
+  it.each(['+99:99', '+24:00', '-12:60'])('answers 422 for the UTC offset %s in dates', async (offset) => {
+    const res = await server.fetch(`/repos/alice/pub/issues?since=${encodeURIComponent(`2025-01-01T00:00:00${offset}`)}`);
+    expect(res.status).toBe(422);
+    const issue = (await server.api(w.alice.token).repos.issueCreateIssue('alice', 'pub', { title: 'offset' })).data;
+    expect((await send('PATCH', `/repos/alice/pub/issues/${issue.number}`, { due_date: `2025-01-01T00:00:00${offset}` })).status).toBe(422);
+    expect((await send('POST', `/repos/alice/pub/issues/${issue.number}/deadline`, { due_date: `2025-01-01T00:00:00${offset}` })).status).toBe(422);
+  });
+
+  it('names a query parameter holding NUL by its wire name', async () => {
+    const res = await server.fetch('/repos/alice/pub/issues?created_by=bob%00');
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual(apiError('[created_by]: must not contain NUL characters'));
+    const search = await server.fetch('/repos/issues/search?review_requested=1&owner=%00');
+    expect(await search.json()).toEqual(apiError('[owner]: must not contain NUL characters'));
+  });
+
+  it('answers 422 "e-mail already in use" for a new user with a taken address, in any case', async () => {
+    const create = (username: string, email: string) => send('POST', '/admin/users', { username, email, password: 'some-password' }, server.adminToken);
+    expect(await create('alice2', 'alice@example.com')).toEqual({ status: 422, body: apiError('e-mail already in use [email: alice@example.com]') });
+    expect(await create('alice3', 'ALICE@Example.com')).toEqual({ status: 422, body: apiError('e-mail already in use [email: ALICE@Example.com]') });
+    expect(await server.store.findUserByName('alice2')).toBeUndefined();
+    // The name is checked first, as in Gitea.
+    expect(await create('alice', 'alice@example.com')).toEqual({ status: 422, body: apiError('user already exists [name: alice]') });
+    expect((await create('alice4', 'alice4@example.com')).status).toBe(201);
+    expect((await failure(server.api(server.adminToken).admin.adminCreateUser({ username: 'bob2', email: 'bob@example.com', password: 'x-password' })))).toEqual({
+      status: 422, error: apiError('e-mail already in use [email: bob@example.com]'),
+    });
+  });
+});
