@@ -69,8 +69,42 @@ export interface EmitResult {
   readonly warnings: readonly Diagnostic[];
 }
 
+/** `system/v1alpha1/system.proto` → `system/v1alpha1/system`: what every output path of a file starts with. */
+function outputBase(file: SchemaFile): string {
+  return file.path.replace(/\.(proto|ya?ml|json)$/i, '');
+}
+
+/**
+ * Schema files whose outputs would land on the same paths (`api.yaml` and `api.json` in one
+ * folder both give `api.types.ts`): one error per file that comes second, naming the first.
+ *
+ * @example
+ * outputCollisions([apiJson, apiYaml]);
+ * // [{ severity: 'error', source: { file: 'api.yaml' }, message: "its output files (api.types.ts, api.server.ts, …) would be the same as those of api.json …" }]
+ */
+export function outputCollisions(files: readonly SchemaFile[]): Diagnostic[] {
+  const first = new Map<string, SchemaFile>();
+  const problems: Diagnostic[] = [];
+  for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const base = outputBase(file);
+    const earlier = first.get(base);
+    if (earlier === undefined) first.set(base, file);
+    else {
+      problems.push({
+        severity: 'error',
+        message: `its output files (${base}.types.ts, ${base}.server.ts, …) would be the same as those of ${earlier.path}: rename one of the two, or generate them in separate runs`,
+        source: { file: file.path },
+      });
+    }
+  }
+  return problems;
+}
+
 /** Runs every emitter over every file and returns the output, sorted by path. */
 export function emit(files: readonly SchemaFile[], emitters: readonly Emitter[], options: GeneratorOptions): EmitResult {
+  const collisions = outputCollisions(files);
+  // Reported like a schema problem (`file: error: …`, exit 2), before anything is emitted.
+  if (collisions.length > 0) throw Object.assign(new Error(collisions.map((d) => `${d.source.file}: ${d.message}`).join('\n')), { diagnostics: collisions });
   const generated: GeneratedFile[] = [];
   const raw = new Map<string, string>();
   const warnings: Diagnostic[] = [];
@@ -79,7 +113,7 @@ export function emit(files: readonly SchemaFile[], emitters: readonly Emitter[],
     options,
     files,
     outputPath(file, suffix) {
-      return `${file.path.replace(/\.(proto|ya?ml|json)$/i, '')}.${suffix}`;
+      return `${outputBase(file)}.${suffix}`;
     },
     newFile(path, source) {
       const f = new GeneratedFile({

@@ -12,7 +12,7 @@
 import type HandlebarsNamespace from 'handlebars';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 type HandlebarsModule = typeof HandlebarsNamespace;
@@ -47,8 +47,30 @@ export interface Templates {
   names(): string[];
 }
 
-/** Loads built-in templates, then each override directory in order (later wins). */
-export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir = BUILTIN_TEMPLATES_DIR): Templates {
+/** How template files are named in error messages. */
+export interface TemplateDisplayOptions {
+  /**
+   * Paths of override templates are shown relative to this folder (the CLI's current folder),
+   * as the user typed them: `my-templates/types/interface.hbs`.
+   * @default process.cwd()
+   */
+  readonly cwd?: string;
+}
+
+/**
+ * Loads built-in templates, then each override directory in order (later wins).
+ *
+ * @example
+ * const templates = loadTemplates(['/work/app/my-templates'], BUILTIN_TEMPLATES_DIR, { cwd: '/work/app' });
+ * templates.render('types/interface', view); // a broken override fails as `template my-templates/types/interface.hbs: …`
+ */
+export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir = BUILTIN_TEMPLATES_DIR, display: TemplateDisplayOptions = {}): Templates {
+  const cwd = display.cwd ?? process.cwd();
+  const shown = (file: string, builtin: boolean): string => {
+    if (builtin) return `${relative(join(builtinDir, '..'), file).split(sep).join('/')} (built in)`;
+    const rel = relative(cwd, file);
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel.split(sep).join('/');
+  };
   const sources = new Map<string, string>();
   const origins = new Map<string, string>();
   const precompiled = builtinDir === BUILTIN_TEMPLATES_DIR ? precompiledBuiltins() : undefined;
@@ -60,7 +82,7 @@ export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir =
       // A precompiled built-in needs no source; an override replaces it.
       if (dir === builtinDir && precompiled?.[name] !== undefined) sources.delete(name);
       else sources.set(name, readFileSync(file, 'utf8'));
-      origins.set(name, file);
+      origins.set(name, shown(file, dir === builtinDir));
     }
   }
   // The compiler only when something is left to compile; the runtime runs precompiled specs.

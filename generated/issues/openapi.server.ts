@@ -80,7 +80,7 @@ export interface AdminCreateUserInput {
 }
 
 /**
- * Binds an AdminApi implementation to HTTP routes through Loom's decorators.
+ * Binds an implementation of AdminApi to HTTP routes through Loom's decorators.
  *
  * @example
  * createRestRouter().register(new AdminRoutes(new AdminHandler()));
@@ -135,7 +135,7 @@ export interface CreateOrgRepoInput {
 }
 
 /**
- * Binds an OrganizationApi implementation to HTTP routes through Loom's decorators.
+ * Binds an implementation of OrganizationApi to HTTP routes through Loom's decorators.
  *
  * @example
  * createRestRouter().register(new OrganizationRoutes(new OrganizationHandler()));
@@ -253,39 +253,39 @@ export interface IssueApi {
 /** Input of {@link IssueApi.issueSearchIssues}. */
 export interface IssueSearchIssuesInput {
   /** State of the issue */
-  state?: string;
+  state?: string | undefined;
   /** Comma-separated list of label names. Fetch only issues that have any of these labels. Non existent labels are discarded. */
-  labels?: string;
+  labels?: string | undefined;
   /** Comma-separated list of milestone names. Fetch only issues that have any of these milestones. Non existent milestones are discarded. */
-  milestones?: string;
+  milestones?: string | undefined;
   /** Search string */
-  q?: string;
+  q?: string | undefined;
   /** Repository ID to prioritize in the results */
-  priorityRepoId?: number;
+  priorityRepoId?: number | undefined;
   /** Filter by issue type */
-  type?: string;
+  type?: string | undefined;
   /** Only show issues updated after the given time (RFC 3339 format) */
-  since?: string;
+  since?: string | undefined;
   /** Only show issues updated before the given time (RFC 3339 format) */
-  before?: string;
+  before?: string | undefined;
   /** Filter issues or pulls assigned to the authenticated user */
-  assigned?: boolean;
+  assigned?: boolean | undefined;
   /** Filter issues or pulls created by the authenticated user */
-  created?: boolean;
+  created?: boolean | undefined;
   /** Filter issues or pulls mentioning the authenticated user */
-  mentioned?: boolean;
+  mentioned?: boolean | undefined;
   /** Filter pull requests where the authenticated user's review was requested */
-  reviewRequested?: boolean;
+  reviewRequested?: boolean | undefined;
   /** Filter pull requests reviewed by the authenticated user */
-  reviewed?: boolean;
+  reviewed?: boolean | undefined;
   /** Filter by repository owner */
-  owner?: string;
+  owner?: string | undefined;
   /** Filter by team (requires organization owner parameter) */
-  team?: string;
+  team?: string | undefined;
   /** Page number of results to return (1-based) */
-  page?: number;
+  page?: number | undefined;
   /** Number of items per page */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /** Input of {@link IssueApi.issueListIssues}. */
@@ -295,29 +295,29 @@ export interface IssueListIssuesInput {
   /** name of the repo */
   repo: string;
   /** whether issue is open or closed */
-  state?: string;
+  state?: string | undefined;
   /** comma separated list of labels. Fetch only issues that have any of this labels. Non existent labels are discarded */
-  labels?: string;
+  labels?: string | undefined;
   /** search string */
-  q?: string;
+  q?: string | undefined;
   /** filter by type (issues / pulls) if set */
-  type?: string;
+  type?: string | undefined;
   /** comma separated list of milestone names or ids. It uses names and fall back to ids. Fetch only issues that have any of this milestones. Non existent milestones are discarded */
-  milestones?: string;
+  milestones?: string | undefined;
   /** Only show items updated after the given time. This is a timestamp in RFC 3339 format */
-  since?: string;
+  since?: string | undefined;
   /** Only show items updated before the given time. This is a timestamp in RFC 3339 format */
-  before?: string;
+  before?: string | undefined;
   /** Only show items which were created by the given user */
-  createdBy?: string;
+  createdBy?: string | undefined;
   /** Only show items for which the given user is assigned */
-  assignedBy?: string;
+  assignedBy?: string | undefined;
   /** Only show items in which the given user was mentioned */
-  mentionedBy?: string;
+  mentionedBy?: string | undefined;
   /** page number of results to return (1-based) */
-  page?: number;
+  page?: number | undefined;
   /** page size of results */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /** Input of {@link IssueApi.issueCreateIssue}. */
@@ -347,7 +347,7 @@ export interface IssueEditIssueInput {
   repo: string;
   /** index of the issue to edit */
   index: number;
-  body?: EditIssueOption;
+  body?: EditIssueOption | undefined;
 }
 
 /** Input of {@link IssueApi.issueEditIssueDeadline}. */
@@ -370,9 +370,9 @@ export interface IssueListIssueDependenciesInput {
   /** index of the issue */
   index: string;
   /** page number of results to return (1-based) */
-  page?: number;
+  page?: number | undefined;
   /** page size of results */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /** Input of {@link IssueApi.issueCreateIssueDependencies}. */
@@ -393,9 +393,9 @@ export interface IssueListLabelsInput {
   /** name of the repo */
   repo: string;
   /** page number of results to return (1-based) */
-  page?: number;
+  page?: number | undefined;
   /** page size of results */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /** Input of {@link IssueApi.issueCreateLabel}. */
@@ -414,13 +414,13 @@ export interface IssueGetMilestonesListInput {
   /** name of the repo */
   repo: string;
   /** Milestone state, Recognized values are open, closed and all. Defaults to "open" */
-  state?: string;
+  state?: string | undefined;
   /** filter by milestone name */
-  name?: string;
+  name?: string | undefined;
   /** page number of results to return (1-based) */
-  page?: number;
+  page?: number | undefined;
   /** page size of results */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /** Input of {@link IssueApi.issueCreateMilestone}. */
@@ -433,7 +433,7 @@ export interface IssueCreateMilestoneInput {
 }
 
 /**
- * Binds an IssueApi implementation to HTTP routes through Loom's decorators.
+ * Binds an implementation of IssueApi to HTTP routes through Loom's decorators.
  *
  * @example
  * createRestRouter().register(new IssueRoutes(new IssueHandler()));
@@ -679,7 +679,7 @@ export interface RepoAddCollaboratorInput {
   repo: string;
   /** username of the user to add or update as a collaborator */
   collaborator: string;
-  body?: AddCollaboratorOption;
+  body?: AddCollaboratorOption | undefined;
 }
 
 /** Input of {@link RepositoryApi.repoCreatePullRequest}. */
@@ -708,7 +708,7 @@ export interface CreateCurrentUserRepoInput {
 }
 
 /**
- * Binds an RepositoryApi implementation to HTTP routes through Loom's decorators.
+ * Binds an implementation of RepositoryApi to HTTP routes through Loom's decorators.
  *
  * @example
  * createRestRouter().register(new RepositoryRoutes(new RepositoryHandler()));
@@ -805,7 +805,7 @@ export interface UserCreateTokenInput {
 }
 
 /**
- * Binds an UserApi implementation to HTTP routes through Loom's decorators.
+ * Binds an implementation of UserApi to HTTP routes through Loom's decorators.
  *
  * @example
  * createRestRouter().register(new UserRoutes(new UserHandler()));

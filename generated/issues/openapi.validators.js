@@ -37,18 +37,19 @@ function pushError(list, instancePath, schemaPath, keyword, params, message) {
   return list;
 }
 export const validateAPIError = validate22;
+const func0 = Object.prototype.hasOwnProperty;
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
 vErrors = pushError(vErrors, instancePath+"/message", "#/properties/message/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 if(typeof data.url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -71,7 +72,7 @@ function validate23(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.created_at !== undefined){
+if(data.created_at !== undefined && func0.call(data, "created_at")){
 let data0 = data.created_at;
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
@@ -84,7 +85,7 @@ vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_a
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data1 = data.id;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -97,7 +98,7 @@ errors++;
 }
 }
 }
-if(data.last_used_at !== undefined){
+if(data.last_used_at !== undefined && func0.call(data, "last_used_at")){
 let data2 = data.last_used_at;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
@@ -110,13 +111,13 @@ vErrors = pushError(vErrors, instancePath+"/last_used_at", "#/properties/last_us
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.scopes !== undefined){
+if(data.scopes !== undefined && func0.call(data, "scopes")){
 let data4 = data.scopes;
 if(Array.isArray(data4)){
 const len0 = data4.length;
@@ -132,13 +133,13 @@ vErrors = pushError(vErrors, instancePath+"/scopes", "#/properties/scopes/type",
 errors++;
 }
 }
-if(data.sha1 !== undefined){
+if(data.sha1 !== undefined && func0.call(data, "sha1")){
 if(typeof data.sha1 !== "string"){
 vErrors = pushError(vErrors, instancePath+"/sha1", "#/properties/sha1/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.token_last_eight !== undefined){
+if(data.token_last_eight !== undefined && func0.call(data, "token_last_eight")){
 if(typeof data.token_last_eight !== "string"){
 vErrors = pushError(vErrors, instancePath+"/token_last_eight", "#/properties/token_last_eight/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -160,13 +161,13 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(key0 === "permission")){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.permission !== undefined){
+if(data.permission !== undefined && func0.call(data, "permission")){
 let data0 = data.permission;
 if(!((((data0 === "read") || (data0 === "write")) || (data0 === "admin")) || (data0 === null))){
 vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema9.properties.permission.enum}, "must be equal to one of the allowed values");
@@ -188,13 +189,13 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.browser_download_url !== undefined){
+if(data.browser_download_url !== undefined && func0.call(data, "browser_download_url")){
 if(typeof data.browser_download_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/browser_download_url", "#/properties/browser_download_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.created_at !== undefined){
+if(data.created_at !== undefined && func0.call(data, "created_at")){
 let data1 = data.created_at;
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
@@ -207,7 +208,7 @@ vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_a
 errors++;
 }
 }
-if(data.download_count !== undefined){
+if(data.download_count !== undefined && func0.call(data, "download_count")){
 let data2 = data.download_count;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
 vErrors = pushError(vErrors, instancePath+"/download_count", "#/properties/download_count/type", "type", {type: "integer"}, "must be integer");
@@ -220,7 +221,7 @@ errors++;
 }
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data3 = data.id;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -233,13 +234,13 @@ errors++;
 }
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data5 = data.size;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
 vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/type", "type", {type: "integer"}, "must be integer");
@@ -252,7 +253,7 @@ errors++;
 }
 }
 }
-if(data.uuid !== undefined){
+if(data.uuid !== undefined && func0.call(data, "uuid")){
 if(typeof data.uuid !== "string"){
 vErrors = pushError(vErrors, instancePath+"/uuid", "#/properties/uuid/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -274,23 +275,23 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
+if((data.name === undefined) || (!(func0.call(data, "name")))){
 vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((key0 === "name") || (key0 === "scopes"))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.scopes !== undefined){
+if(data.scopes !== undefined && func0.call(data, "scopes")){
 let data1 = data.scopes;
 if((!(Array.isArray(data1))) && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/scopes", "#/properties/scopes/type", "type", {type: schema11.properties.scopes.type}, "must be array,null");
@@ -321,30 +322,29 @@ return errors === 0;
 
 export const validateCreateIssueOption = validate27;
 const schema12 = {"type":"object","properties":{"assignee":{"type":["string","null"],"description":"deprecated"},"assignees":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000},"body":{"type":["string","null"]},"closed":{"type":["boolean","null"]},"due_date":{"type":["string","null"],"format":"date-time"},"labels":{"type":["array","null"],"items":{"type":"integer","format":"int64"},"maxItems":1000,"description":"list of label ids"},"milestone":{"type":["integer","null"],"format":"int64","description":"milestone id"},"ref":{"type":["string","null"]},"title":{"type":"string"}},"required":["title"],"additionalProperties":false,"description":"CreateIssueOption options to create one issue"};
-const func2 = Object.prototype.hasOwnProperty;
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title === undefined){
+if((data.title === undefined) || (!(func0.call(data, "title")))){
 vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "title"}, "must have required property '"+"title"+"'");
 errors++;
 }
-for(const key0 in data){
-if(!(func2.call(schema12.properties, key0))){
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema12.properties, key0))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.assignee !== undefined){
+if(data.assignee !== undefined && func0.call(data, "assignee")){
 let data0 = data.assignee;
 if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema12.properties.assignee.type}, "must be string,null");
 errors++;
 }
 }
-if(data.assignees !== undefined){
+if(data.assignees !== undefined && func0.call(data, "assignees")){
 let data1 = data.assignees;
 if((!(Array.isArray(data1))) && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema12.properties.assignees.type}, "must be array,null");
@@ -364,21 +364,21 @@ errors++;
 }
 }
 }
-if(data.body !== undefined){
+if(data.body !== undefined && func0.call(data, "body")){
 let data3 = data.body;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: schema12.properties.body.type}, "must be string,null");
 errors++;
 }
 }
-if(data.closed !== undefined){
+if(data.closed !== undefined && func0.call(data, "closed")){
 let data4 = data.closed;
 if((typeof data4 !== "boolean") && (data4 !== null)){
 vErrors = pushError(vErrors, instancePath+"/closed", "#/properties/closed/type", "type", {type: schema12.properties.closed.type}, "must be boolean,null");
 errors++;
 }
 }
-if(data.due_date !== undefined){
+if(data.due_date !== undefined && func0.call(data, "due_date")){
 let data5 = data.due_date;
 if((typeof data5 !== "string") && (data5 !== null)){
 vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema12.properties.due_date.type}, "must be string,null");
@@ -391,7 +391,7 @@ errors++;
 }
 }
 }
-if(data.labels !== undefined){
+if(data.labels !== undefined && func0.call(data, "labels")){
 let data6 = data.labels;
 if((!(Array.isArray(data6))) && (data6 !== null)){
 vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: schema12.properties.labels.type}, "must be array,null");
@@ -418,7 +418,7 @@ errors++;
 }
 }
 }
-if(data.milestone !== undefined){
+if(data.milestone !== undefined && func0.call(data, "milestone")){
 let data8 = data.milestone;
 if((!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) && (data8 !== null)){
 vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: schema12.properties.milestone.type}, "must be integer,null");
@@ -431,14 +431,14 @@ errors++;
 }
 }
 }
-if(data.ref !== undefined){
+if(data.ref !== undefined && func0.call(data, "ref")){
 let data9 = data.ref;
 if((typeof data9 !== "string") && (data9 !== null)){
 vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: schema12.properties.ref.type}, "must be string,null");
 errors++;
 }
 }
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -460,48 +460,48 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.color === undefined){
+if((data.color === undefined) || (!(func0.call(data, "color")))){
 vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "color"}, "must have required property '"+"color"+"'");
 errors++;
 }
-if(data.name === undefined){
+if((data.name === undefined) || (!(func0.call(data, "name")))){
 vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((((key0 === "color") || (key0 === "description")) || (key0 === "exclusive")) || (key0 === "is_archived")) || (key0 === "name"))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.color !== undefined){
+if(data.color !== undefined && func0.call(data, "color")){
 if(typeof data.color !== "string"){
 vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema13.properties.description.type}, "must be string,null");
 errors++;
 }
 }
-if(data.exclusive !== undefined){
+if(data.exclusive !== undefined && func0.call(data, "exclusive")){
 let data2 = data.exclusive;
 if((typeof data2 !== "boolean") && (data2 !== null)){
 vErrors = pushError(vErrors, instancePath+"/exclusive", "#/properties/exclusive/type", "type", {type: schema13.properties.exclusive.type}, "must be boolean,null");
 errors++;
 }
 }
-if(data.is_archived !== undefined){
+if(data.is_archived !== undefined && func0.call(data, "is_archived")){
 let data3 = data.is_archived;
 if((typeof data3 !== "boolean") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/is_archived", "#/properties/is_archived/type", "type", {type: schema13.properties.is_archived.type}, "must be boolean,null");
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -523,20 +523,20 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((((key0 === "description") || (key0 === "due_on")) || (key0 === "state")) || (key0 === "title"))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema14.properties.description.type}, "must be string,null");
 errors++;
 }
 }
-if(data.due_on !== undefined){
+if(data.due_on !== undefined && func0.call(data, "due_on")){
 let data1 = data.due_on;
 if((typeof data1 !== "string") && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/type", "type", {type: schema14.properties.due_on.type}, "must be string,null");
@@ -549,14 +549,14 @@ errors++;
 }
 }
 }
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data2 = data.state;
 if(!(((data2 === "open") || (data2 === "closed")) || (data2 === null))){
 vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/enum", "enum", {allowedValues: schema14.properties.state.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data3 = data.title;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema14.properties.title.type}, "must be string,null");
@@ -579,65 +579,65 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.username === undefined){
+if((data.username === undefined) || (!(func0.call(data, "username")))){
 vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "username"}, "must have required property '"+"username"+"'");
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((((((((key0 === "description") || (key0 === "email")) || (key0 === "full_name")) || (key0 === "location")) || (key0 === "repo_admin_change_team_access")) || (key0 === "username")) || (key0 === "visibility")) || (key0 === "website"))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data0 = data.description;
 if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema15.properties.description.type}, "must be string,null");
 errors++;
 }
 }
-if(data.email !== undefined){
+if(data.email !== undefined && func0.call(data, "email")){
 let data1 = data.email;
 if((typeof data1 !== "string") && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: schema15.properties.email.type}, "must be string,null");
 errors++;
 }
 }
-if(data.full_name !== undefined){
+if(data.full_name !== undefined && func0.call(data, "full_name")){
 let data2 = data.full_name;
 if((typeof data2 !== "string") && (data2 !== null)){
 vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: schema15.properties.full_name.type}, "must be string,null");
 errors++;
 }
 }
-if(data.location !== undefined){
+if(data.location !== undefined && func0.call(data, "location")){
 let data3 = data.location;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: schema15.properties.location.type}, "must be string,null");
 errors++;
 }
 }
-if(data.repo_admin_change_team_access !== undefined){
+if(data.repo_admin_change_team_access !== undefined && func0.call(data, "repo_admin_change_team_access")){
 let data4 = data.repo_admin_change_team_access;
 if((typeof data4 !== "boolean") && (data4 !== null)){
 vErrors = pushError(vErrors, instancePath+"/repo_admin_change_team_access", "#/properties/repo_admin_change_team_access/type", "type", {type: schema15.properties.repo_admin_change_team_access.type}, "must be boolean,null");
 errors++;
 }
 }
-if(data.username !== undefined){
+if(data.username !== undefined && func0.call(data, "username")){
 if(typeof data.username !== "string"){
 vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.visibility !== undefined){
+if(data.visibility !== undefined && func0.call(data, "visibility")){
 let data6 = data.visibility;
 if(!((((data6 === "public") || (data6 === "limited")) || (data6 === "private")) || (data6 === null))){
 vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/enum", "enum", {allowedValues: schema15.properties.visibility.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
-if(data.website !== undefined){
+if(data.website !== undefined && func0.call(data, "website")){
 let data7 = data.website;
 if((typeof data7 !== "string") && (data7 !== null)){
 vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: schema15.properties.website.type}, "must be string,null");
@@ -660,20 +660,20 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(func2.call(schema16.properties, key0))){
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema16.properties, key0))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.assignee !== undefined){
+if(data.assignee !== undefined && func0.call(data, "assignee")){
 let data0 = data.assignee;
 if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema16.properties.assignee.type}, "must be string,null");
 errors++;
 }
 }
-if(data.assignees !== undefined){
+if(data.assignees !== undefined && func0.call(data, "assignees")){
 let data1 = data.assignees;
 if((!(Array.isArray(data1))) && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema16.properties.assignees.type}, "must be array,null");
@@ -693,21 +693,21 @@ errors++;
 }
 }
 }
-if(data.base !== undefined){
+if(data.base !== undefined && func0.call(data, "base")){
 let data3 = data.base;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/base", "#/properties/base/type", "type", {type: schema16.properties.base.type}, "must be string,null");
 errors++;
 }
 }
-if(data.body !== undefined){
+if(data.body !== undefined && func0.call(data, "body")){
 let data4 = data.body;
 if((typeof data4 !== "string") && (data4 !== null)){
 vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: schema16.properties.body.type}, "must be string,null");
 errors++;
 }
 }
-if(data.due_date !== undefined){
+if(data.due_date !== undefined && func0.call(data, "due_date")){
 let data5 = data.due_date;
 if((typeof data5 !== "string") && (data5 !== null)){
 vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema16.properties.due_date.type}, "must be string,null");
@@ -720,14 +720,14 @@ errors++;
 }
 }
 }
-if(data.head !== undefined){
+if(data.head !== undefined && func0.call(data, "head")){
 let data6 = data.head;
 if((typeof data6 !== "string") && (data6 !== null)){
 vErrors = pushError(vErrors, instancePath+"/head", "#/properties/head/type", "type", {type: schema16.properties.head.type}, "must be string,null");
 errors++;
 }
 }
-if(data.labels !== undefined){
+if(data.labels !== undefined && func0.call(data, "labels")){
 let data7 = data.labels;
 if((!(Array.isArray(data7))) && (data7 !== null)){
 vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: schema16.properties.labels.type}, "must be array,null");
@@ -754,7 +754,7 @@ errors++;
 }
 }
 }
-if(data.milestone !== undefined){
+if(data.milestone !== undefined && func0.call(data, "milestone")){
 let data9 = data.milestone;
 if((!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) && (data9 !== null)){
 vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: schema16.properties.milestone.type}, "must be integer,null");
@@ -767,7 +767,7 @@ errors++;
 }
 }
 }
-if(data.reviewers !== undefined){
+if(data.reviewers !== undefined && func0.call(data, "reviewers")){
 let data10 = data.reviewers;
 if((!(Array.isArray(data10))) && (data10 !== null)){
 vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/type", "type", {type: schema16.properties.reviewers.type}, "must be array,null");
@@ -787,7 +787,7 @@ errors++;
 }
 }
 }
-if(data.team_reviewers !== undefined){
+if(data.team_reviewers !== undefined && func0.call(data, "team_reviewers")){
 let data12 = data.team_reviewers;
 if((!(Array.isArray(data12))) && (data12 !== null)){
 vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/type", "type", {type: schema16.properties.team_reviewers.type}, "must be array,null");
@@ -807,7 +807,7 @@ errors++;
 }
 }
 }
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data14 = data.title;
 if((typeof data14 !== "string") && (data14 !== null)){
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema16.properties.title.type}, "must be string,null");
@@ -825,65 +825,65 @@ return errors === 0;
 
 export const validateCreateRepoOption = validate32;
 const schema17 = {"type":"object","properties":{"auto_init":{"type":["boolean","null"],"description":"Whether the repository should be auto-initialized?"},"default_branch":{"type":["string","null"],"description":"DefaultBranch of the repository (used when initializes and in template)"},"description":{"type":["string","null"],"description":"Description of the repository to create"},"gitignores":{"type":["string","null"],"description":"Gitignores to use"},"issue_labels":{"type":["string","null"],"description":"Label-Set to use"},"license":{"type":["string","null"],"description":"License to use"},"name":{"type":"string","uniqueItems":true,"description":"Name of the repository to create"},"object_format_name":{"enum":["sha1","sha256",null],"description":"ObjectFormatName of the underlying git repository"},"private":{"type":["boolean","null"],"description":"Whether the repository is private"},"readme":{"type":["string","null"],"description":"Readme of the repository to create"},"template":{"type":["boolean","null"],"description":"Whether the repository is template"},"trust_model":{"enum":["default","collaborator","committer","collaboratorcommitter",null],"description":"TrustModel of the repository"}},"required":["name"],"additionalProperties":false,"description":"CreateRepoOption options when creating repository"};
-const func0 = deepEqual;
+const func32 = deepEqual;
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
+if((data.name === undefined) || (!(func0.call(data, "name")))){
 vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
 errors++;
 }
-for(const key0 in data){
-if(!(func2.call(schema17.properties, key0))){
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema17.properties, key0))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.auto_init !== undefined){
+if(data.auto_init !== undefined && func0.call(data, "auto_init")){
 let data0 = data.auto_init;
 if((typeof data0 !== "boolean") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/auto_init", "#/properties/auto_init/type", "type", {type: schema17.properties.auto_init.type}, "must be boolean,null");
 errors++;
 }
 }
-if(data.default_branch !== undefined){
+if(data.default_branch !== undefined && func0.call(data, "default_branch")){
 let data1 = data.default_branch;
 if((typeof data1 !== "string") && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: schema17.properties.default_branch.type}, "must be string,null");
 errors++;
 }
 }
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 if((typeof data2 !== "string") && (data2 !== null)){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema17.properties.description.type}, "must be string,null");
 errors++;
 }
 }
-if(data.gitignores !== undefined){
+if(data.gitignores !== undefined && func0.call(data, "gitignores")){
 let data3 = data.gitignores;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/gitignores", "#/properties/gitignores/type", "type", {type: schema17.properties.gitignores.type}, "must be string,null");
 errors++;
 }
 }
-if(data.issue_labels !== undefined){
+if(data.issue_labels !== undefined && func0.call(data, "issue_labels")){
 let data4 = data.issue_labels;
 if((typeof data4 !== "string") && (data4 !== null)){
 vErrors = pushError(vErrors, instancePath+"/issue_labels", "#/properties/issue_labels/type", "type", {type: schema17.properties.issue_labels.type}, "must be string,null");
 errors++;
 }
 }
-if(data.license !== undefined){
+if(data.license !== undefined && func0.call(data, "license")){
 let data5 = data.license;
 if((typeof data5 !== "string") && (data5 !== null)){
 vErrors = pushError(vErrors, instancePath+"/license", "#/properties/license/type", "type", {type: schema17.properties.license.type}, "must be string,null");
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data6 = data.name;
 if(typeof data6 !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
@@ -896,7 +896,7 @@ if(i0 > 1){
 outer0:
 for(;i0--;){
 for(j0 = i0; j0--;){
-if(func0(data6[i0], data6[j0])){
+if(func32(data6[i0], data6[j0])){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/uniqueItems", "uniqueItems", {i: i0, j: j0}, "must NOT have duplicate items (items ## "+j0+" and "+i0+" are identical)");
 errors++;
 break outer0;
@@ -906,35 +906,35 @@ break outer0;
 }
 }
 }
-if(data.object_format_name !== undefined){
+if(data.object_format_name !== undefined && func0.call(data, "object_format_name")){
 let data7 = data.object_format_name;
 if(!(((data7 === "sha1") || (data7 === "sha256")) || (data7 === null))){
 vErrors = pushError(vErrors, instancePath+"/object_format_name", "#/properties/object_format_name/enum", "enum", {allowedValues: schema17.properties.object_format_name.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
-if(data.private !== undefined){
+if(data.private !== undefined && func0.call(data, "private")){
 let data8 = data.private;
 if((typeof data8 !== "boolean") && (data8 !== null)){
 vErrors = pushError(vErrors, instancePath+"/private", "#/properties/private/type", "type", {type: schema17.properties.private.type}, "must be boolean,null");
 errors++;
 }
 }
-if(data.readme !== undefined){
+if(data.readme !== undefined && func0.call(data, "readme")){
 let data9 = data.readme;
 if((typeof data9 !== "string") && (data9 !== null)){
 vErrors = pushError(vErrors, instancePath+"/readme", "#/properties/readme/type", "type", {type: schema17.properties.readme.type}, "must be string,null");
 errors++;
 }
 }
-if(data.template !== undefined){
+if(data.template !== undefined && func0.call(data, "template")){
 let data10 = data.template;
 if((typeof data10 !== "boolean") && (data10 !== null)){
 vErrors = pushError(vErrors, instancePath+"/template", "#/properties/template/type", "type", {type: schema17.properties.template.type}, "must be boolean,null");
 errors++;
 }
 }
-if(data.trust_model !== undefined){
+if(data.trust_model !== undefined && func0.call(data, "trust_model")){
 let data11 = data.trust_model;
 if(!(((((data11 === "default") || (data11 === "collaborator")) || (data11 === "committer")) || (data11 === "collaboratorcommitter")) || (data11 === null))){
 vErrors = pushError(vErrors, instancePath+"/trust_model", "#/properties/trust_model/enum", "enum", {allowedValues: schema17.properties.trust_model.enum}, "must be equal to one of the allowed values");
@@ -958,21 +958,21 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.email === undefined){
+if((data.email === undefined) || (!(func0.call(data, "email")))){
 vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "email"}, "must have required property '"+"email"+"'");
 errors++;
 }
-if(data.username === undefined){
+if((data.username === undefined) || (!(func0.call(data, "username")))){
 vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "username"}, "must have required property '"+"username"+"'");
 errors++;
 }
-for(const key0 in data){
-if(!(func2.call(schema18.properties, key0))){
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema18.properties, key0))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.created_at !== undefined){
+if(data.created_at !== undefined && func0.call(data, "created_at")){
 let data0 = data.created_at;
 if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: schema18.properties.created_at.type}, "must be string,null");
@@ -985,7 +985,7 @@ errors++;
 }
 }
 }
-if(data.email !== undefined){
+if(data.email !== undefined && func0.call(data, "email")){
 let data1 = data.email;
 if(typeof data1 === "string"){
 if(!(formats30.validate(data1))){
@@ -998,49 +998,49 @@ vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "
 errors++;
 }
 }
-if(data.full_name !== undefined){
+if(data.full_name !== undefined && func0.call(data, "full_name")){
 let data2 = data.full_name;
 if((typeof data2 !== "string") && (data2 !== null)){
 vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: schema18.properties.full_name.type}, "must be string,null");
 errors++;
 }
 }
-if(data.login_name !== undefined){
+if(data.login_name !== undefined && func0.call(data, "login_name")){
 let data3 = data.login_name;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: schema18.properties.login_name.type}, "must be string,null");
 errors++;
 }
 }
-if(data.must_change_password !== undefined){
+if(data.must_change_password !== undefined && func0.call(data, "must_change_password")){
 let data4 = data.must_change_password;
 if((typeof data4 !== "boolean") && (data4 !== null)){
 vErrors = pushError(vErrors, instancePath+"/must_change_password", "#/properties/must_change_password/type", "type", {type: schema18.properties.must_change_password.type}, "must be boolean,null");
 errors++;
 }
 }
-if(data.password !== undefined){
+if(data.password !== undefined && func0.call(data, "password")){
 let data5 = data.password;
 if((typeof data5 !== "string") && (data5 !== null)){
 vErrors = pushError(vErrors, instancePath+"/password", "#/properties/password/type", "type", {type: schema18.properties.password.type}, "must be string,null");
 errors++;
 }
 }
-if(data.restricted !== undefined){
+if(data.restricted !== undefined && func0.call(data, "restricted")){
 let data6 = data.restricted;
 if((typeof data6 !== "boolean") && (data6 !== null)){
 vErrors = pushError(vErrors, instancePath+"/restricted", "#/properties/restricted/type", "type", {type: schema18.properties.restricted.type}, "must be boolean,null");
 errors++;
 }
 }
-if(data.send_notify !== undefined){
+if(data.send_notify !== undefined && func0.call(data, "send_notify")){
 let data7 = data.send_notify;
 if((typeof data7 !== "boolean") && (data7 !== null)){
 vErrors = pushError(vErrors, instancePath+"/send_notify", "#/properties/send_notify/type", "type", {type: schema18.properties.send_notify.type}, "must be boolean,null");
 errors++;
 }
 }
-if(data.source_id !== undefined){
+if(data.source_id !== undefined && func0.call(data, "source_id")){
 let data8 = data.source_id;
 if((!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) && (data8 !== null)){
 vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/type", "type", {type: schema18.properties.source_id.type}, "must be integer,null");
@@ -1053,13 +1053,13 @@ errors++;
 }
 }
 }
-if(data.username !== undefined){
+if(data.username !== undefined && func0.call(data, "username")){
 if(typeof data.username !== "string"){
 vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.visibility !== undefined){
+if(data.visibility !== undefined && func0.call(data, "visibility")){
 let data10 = data.visibility;
 if((typeof data10 !== "string") && (data10 !== null)){
 vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: schema18.properties.visibility.type}, "must be string,null");
@@ -1082,17 +1082,17 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.due_date === undefined){
+if((data.due_date === undefined) || (!(func0.call(data, "due_date")))){
 vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "due_date"}, "must have required property '"+"due_date"+"'");
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(key0 === "due_date")){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.due_date !== undefined){
+if(data.due_date !== undefined && func0.call(data, "due_date")){
 let data0 = data.due_date;
 if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema19.properties.due_date.type}, "must be string,null");
@@ -1121,20 +1121,20 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(func2.call(schema20.properties, key0))){
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema20.properties, key0))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.assignee !== undefined){
+if(data.assignee !== undefined && func0.call(data, "assignee")){
 let data0 = data.assignee;
 if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema20.properties.assignee.type}, "must be string,null");
 errors++;
 }
 }
-if(data.assignees !== undefined){
+if(data.assignees !== undefined && func0.call(data, "assignees")){
 let data1 = data.assignees;
 if((!(Array.isArray(data1))) && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema20.properties.assignees.type}, "must be array,null");
@@ -1154,14 +1154,14 @@ errors++;
 }
 }
 }
-if(data.body !== undefined){
+if(data.body !== undefined && func0.call(data, "body")){
 let data3 = data.body;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: schema20.properties.body.type}, "must be string,null");
 errors++;
 }
 }
-if(data.due_date !== undefined){
+if(data.due_date !== undefined && func0.call(data, "due_date")){
 let data4 = data.due_date;
 if((typeof data4 !== "string") && (data4 !== null)){
 vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema20.properties.due_date.type}, "must be string,null");
@@ -1174,7 +1174,7 @@ errors++;
 }
 }
 }
-if(data.milestone !== undefined){
+if(data.milestone !== undefined && func0.call(data, "milestone")){
 let data5 = data.milestone;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
 vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: schema20.properties.milestone.type}, "must be integer,null");
@@ -1187,28 +1187,28 @@ errors++;
 }
 }
 }
-if(data.ref !== undefined){
+if(data.ref !== undefined && func0.call(data, "ref")){
 let data6 = data.ref;
 if((typeof data6 !== "string") && (data6 !== null)){
 vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: schema20.properties.ref.type}, "must be string,null");
 errors++;
 }
 }
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 let data7 = data.state;
 if((typeof data7 !== "string") && (data7 !== null)){
 vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/type", "type", {type: schema20.properties.state.type}, "must be string,null");
 errors++;
 }
 }
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 let data8 = data.title;
 if((typeof data8 !== "string") && (data8 !== null)){
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema20.properties.title.type}, "must be string,null");
 errors++;
 }
 }
-if(data.unset_due_date !== undefined){
+if(data.unset_due_date !== undefined && func0.call(data, "unset_due_date")){
 let data9 = data.unset_due_date;
 if((typeof data9 !== "boolean") && (data9 !== null)){
 vErrors = pushError(vErrors, instancePath+"/unset_due_date", "#/properties/unset_due_date/type", "type", {type: schema20.properties.unset_due_date.type}, "must be boolean,null");
@@ -1230,25 +1230,25 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.external_tracker_format !== undefined){
+if(data.external_tracker_format !== undefined && func0.call(data, "external_tracker_format")){
 if(typeof data.external_tracker_format !== "string"){
 vErrors = pushError(vErrors, instancePath+"/external_tracker_format", "#/properties/external_tracker_format/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.external_tracker_regexp_pattern !== undefined){
+if(data.external_tracker_regexp_pattern !== undefined && func0.call(data, "external_tracker_regexp_pattern")){
 if(typeof data.external_tracker_regexp_pattern !== "string"){
 vErrors = pushError(vErrors, instancePath+"/external_tracker_regexp_pattern", "#/properties/external_tracker_regexp_pattern/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.external_tracker_style !== undefined){
+if(data.external_tracker_style !== undefined && func0.call(data, "external_tracker_style")){
 if(typeof data.external_tracker_style !== "string"){
 vErrors = pushError(vErrors, instancePath+"/external_tracker_style", "#/properties/external_tracker_style/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.external_tracker_url !== undefined){
+if(data.external_tracker_url !== undefined && func0.call(data, "external_tracker_url")){
 if(typeof data.external_tracker_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/external_tracker_url", "#/properties/external_tracker_url/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -1269,7 +1269,7 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.external_wiki_url !== undefined){
+if(data.external_wiki_url !== undefined && func0.call(data, "external_wiki_url")){
 if(typeof data.external_wiki_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/external_wiki_url", "#/properties/external_wiki_url/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -1290,19 +1290,19 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.allow_only_contributors_to_track_time !== undefined){
+if(data.allow_only_contributors_to_track_time !== undefined && func0.call(data, "allow_only_contributors_to_track_time")){
 if(typeof data.allow_only_contributors_to_track_time !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/allow_only_contributors_to_track_time", "#/properties/allow_only_contributors_to_track_time/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.enable_issue_dependencies !== undefined){
+if(data.enable_issue_dependencies !== undefined && func0.call(data, "enable_issue_dependencies")){
 if(typeof data.enable_issue_dependencies !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/enable_issue_dependencies", "#/properties/enable_issue_dependencies/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.enable_time_tracker !== undefined){
+if(data.enable_time_tracker !== undefined && func0.call(data, "enable_time_tracker")){
 if(typeof data.enable_time_tracker !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/enable_time_tracker", "#/properties/enable_time_tracker/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
@@ -1324,19 +1324,19 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.active !== undefined){
+if(data.active !== undefined && func0.call(data, "active")){
 if(typeof data.active !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/active", "#/properties/active/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.avatar_url !== undefined){
+if(data.avatar_url !== undefined && func0.call(data, "avatar_url")){
 if(typeof data.avatar_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.created !== undefined){
+if(data.created !== undefined && func0.call(data, "created")){
 let data2 = data.created;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
@@ -1349,13 +1349,13 @@ vErrors = pushError(vErrors, instancePath+"/created", "#/properties/created/type
 errors++;
 }
 }
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 if(typeof data.description !== "string"){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.email !== undefined){
+if(data.email !== undefined && func0.call(data, "email")){
 let data4 = data.email;
 if(typeof data4 === "string"){
 if(!(formats30.validate(data4))){
@@ -1368,7 +1368,7 @@ vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "
 errors++;
 }
 }
-if(data.followers_count !== undefined){
+if(data.followers_count !== undefined && func0.call(data, "followers_count")){
 let data5 = data.followers_count;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
 vErrors = pushError(vErrors, instancePath+"/followers_count", "#/properties/followers_count/type", "type", {type: "integer"}, "must be integer");
@@ -1381,7 +1381,7 @@ errors++;
 }
 }
 }
-if(data.following_count !== undefined){
+if(data.following_count !== undefined && func0.call(data, "following_count")){
 let data6 = data.following_count;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
 vErrors = pushError(vErrors, instancePath+"/following_count", "#/properties/following_count/type", "type", {type: "integer"}, "must be integer");
@@ -1394,19 +1394,19 @@ errors++;
 }
 }
 }
-if(data.full_name !== undefined){
+if(data.full_name !== undefined && func0.call(data, "full_name")){
 if(typeof data.full_name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.html_url !== undefined){
+if(data.html_url !== undefined && func0.call(data, "html_url")){
 if(typeof data.html_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data9 = data.id;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -1419,19 +1419,19 @@ errors++;
 }
 }
 }
-if(data.is_admin !== undefined){
+if(data.is_admin !== undefined && func0.call(data, "is_admin")){
 if(typeof data.is_admin !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/is_admin", "#/properties/is_admin/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.language !== undefined){
+if(data.language !== undefined && func0.call(data, "language")){
 if(typeof data.language !== "string"){
 vErrors = pushError(vErrors, instancePath+"/language", "#/properties/language/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.last_login !== undefined){
+if(data.last_login !== undefined && func0.call(data, "last_login")){
 let data12 = data.last_login;
 if(typeof data12 === "string"){
 if(!(formats0.validate(data12))){
@@ -1444,37 +1444,37 @@ vErrors = pushError(vErrors, instancePath+"/last_login", "#/properties/last_logi
 errors++;
 }
 }
-if(data.location !== undefined){
+if(data.location !== undefined && func0.call(data, "location")){
 if(typeof data.location !== "string"){
 vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.login !== undefined){
+if(data.login !== undefined && func0.call(data, "login")){
 if(typeof data.login !== "string"){
 vErrors = pushError(vErrors, instancePath+"/login", "#/properties/login/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.login_name !== undefined){
+if(data.login_name !== undefined && func0.call(data, "login_name")){
 if(typeof data.login_name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.prohibit_login !== undefined){
+if(data.prohibit_login !== undefined && func0.call(data, "prohibit_login")){
 if(typeof data.prohibit_login !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/prohibit_login", "#/properties/prohibit_login/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.restricted !== undefined){
+if(data.restricted !== undefined && func0.call(data, "restricted")){
 if(typeof data.restricted !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/restricted", "#/properties/restricted/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.source_id !== undefined){
+if(data.source_id !== undefined && func0.call(data, "source_id")){
 let data18 = data.source_id;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
 vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/type", "type", {type: "integer"}, "must be integer");
@@ -1487,7 +1487,7 @@ errors++;
 }
 }
 }
-if(data.starred_repos_count !== undefined){
+if(data.starred_repos_count !== undefined && func0.call(data, "starred_repos_count")){
 let data19 = data.starred_repos_count;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
 vErrors = pushError(vErrors, instancePath+"/starred_repos_count", "#/properties/starred_repos_count/type", "type", {type: "integer"}, "must be integer");
@@ -1500,19 +1500,19 @@ errors++;
 }
 }
 }
-if(data.visibility !== undefined){
+if(data.visibility !== undefined && func0.call(data, "visibility")){
 if(typeof data.visibility !== "string"){
 vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.website !== undefined){
+if(data.website !== undefined && func0.call(data, "website")){
 if(typeof data.website !== "string"){
 vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.username !== undefined){
+if(data.username !== undefined && func0.call(data, "username")){
 if(typeof data.username !== "string"){
 vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -1532,25 +1532,25 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.color !== undefined){
+if(data.color !== undefined && func0.call(data, "color")){
 if(typeof data.color !== "string"){
 vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 if(typeof data.description !== "string"){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.exclusive !== undefined){
+if(data.exclusive !== undefined && func0.call(data, "exclusive")){
 if(typeof data.exclusive !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/exclusive", "#/properties/exclusive/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data3 = data.id;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -1563,19 +1563,19 @@ errors++;
 }
 }
 }
-if(data.is_archived !== undefined){
+if(data.is_archived !== undefined && func0.call(data, "is_archived")){
 if(typeof data.is_archived !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/is_archived", "#/properties/is_archived/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 if(typeof data.url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -1608,7 +1608,7 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.closed_at !== undefined){
+if(data.closed_at !== undefined && func0.call(data, "closed_at")){
 let data0 = data.closed_at;
 if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema27.properties.closed_at.type}, "must be string,null");
@@ -1621,7 +1621,7 @@ errors++;
 }
 }
 }
-if(data.closed_issues !== undefined){
+if(data.closed_issues !== undefined && func0.call(data, "closed_issues")){
 let data1 = data.closed_issues;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 vErrors = pushError(vErrors, instancePath+"/closed_issues", "#/properties/closed_issues/type", "type", {type: "integer"}, "must be integer");
@@ -1634,7 +1634,7 @@ errors++;
 }
 }
 }
-if(data.created_at !== undefined){
+if(data.created_at !== undefined && func0.call(data, "created_at")){
 let data2 = data.created_at;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
@@ -1647,13 +1647,13 @@ vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_a
 errors++;
 }
 }
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 if(typeof data.description !== "string"){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.due_on !== undefined){
+if(data.due_on !== undefined && func0.call(data, "due_on")){
 let data4 = data.due_on;
 if((typeof data4 !== "string") && (data4 !== null)){
 vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/type", "type", {type: schema27.properties.due_on.type}, "must be string,null");
@@ -1666,7 +1666,7 @@ errors++;
 }
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data5 = data.id;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -1679,7 +1679,7 @@ errors++;
 }
 }
 }
-if(data.open_issues !== undefined){
+if(data.open_issues !== undefined && func0.call(data, "open_issues")){
 let data6 = data.open_issues;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
 vErrors = pushError(vErrors, instancePath+"/open_issues", "#/properties/open_issues/type", "type", {type: "integer"}, "must be integer");
@@ -1692,19 +1692,19 @@ errors++;
 }
 }
 }
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 if(!(validate41(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
 vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 }
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.updated_at !== undefined){
+if(data.updated_at !== undefined && func0.call(data, "updated_at")){
 let data9 = data.updated_at;
 if(typeof data9 === "string"){
 if(!(formats0.validate(data9))){
@@ -1732,25 +1732,25 @@ function validate44(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.draft !== undefined){
+if(data.draft !== undefined && func0.call(data, "draft")){
 if(typeof data.draft !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/draft", "#/properties/draft/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.html_url !== undefined){
+if(data.html_url !== undefined && func0.call(data, "html_url")){
 if(typeof data.html_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.merged !== undefined){
+if(data.merged !== undefined && func0.call(data, "merged")){
 if(typeof data.merged !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/merged", "#/properties/merged/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.merged_at !== undefined){
+if(data.merged_at !== undefined && func0.call(data, "merged_at")){
 let data3 = data.merged_at;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema28.properties.merged_at.type}, "must be string,null");
@@ -1777,13 +1777,13 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.full_name !== undefined){
+if(data.full_name !== undefined && func0.call(data, "full_name")){
 if(typeof data.full_name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data1 = data.id;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -1796,13 +1796,13 @@ errors++;
 }
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.owner !== undefined){
+if(data.owner !== undefined && func0.call(data, "owner")){
 if(typeof data.owner !== "string"){
 vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -1822,7 +1822,7 @@ function validate46(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.assets !== undefined){
+if(data.assets !== undefined && func0.call(data, "assets")){
 let data0 = data.assets;
 if(Array.isArray(data0)){
 const len0 = data0.length;
@@ -1838,7 +1838,7 @@ vErrors = pushError(vErrors, instancePath+"/assets", "#/properties/assets/type",
 errors++;
 }
 }
-if(data.assignee !== undefined){
+if(data.assignee !== undefined && func0.call(data, "assignee")){
 let data2 = data.assignee;
 const _errs5 = errors;
 let valid3 = false;
@@ -1874,7 +1874,7 @@ vErrors = null;
 }
 }
 }
-if(data.assignees !== undefined){
+if(data.assignees !== undefined && func0.call(data, "assignees")){
 let data3 = data.assignees;
 if((!(Array.isArray(data3))) && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema30.properties.assignees.type}, "must be array,null");
@@ -1890,13 +1890,13 @@ errors = vErrors.length;
 }
 }
 }
-if(data.body !== undefined){
+if(data.body !== undefined && func0.call(data, "body")){
 if(typeof data.body !== "string"){
 vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.closed_at !== undefined){
+if(data.closed_at !== undefined && func0.call(data, "closed_at")){
 let data6 = data.closed_at;
 if((typeof data6 !== "string") && (data6 !== null)){
 vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema30.properties.closed_at.type}, "must be string,null");
@@ -1909,7 +1909,7 @@ errors++;
 }
 }
 }
-if(data.comments !== undefined){
+if(data.comments !== undefined && func0.call(data, "comments")){
 let data7 = data.comments;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
 vErrors = pushError(vErrors, instancePath+"/comments", "#/properties/comments/type", "type", {type: "integer"}, "must be integer");
@@ -1922,7 +1922,7 @@ errors++;
 }
 }
 }
-if(data.created_at !== undefined){
+if(data.created_at !== undefined && func0.call(data, "created_at")){
 let data8 = data.created_at;
 if(typeof data8 === "string"){
 if(!(formats0.validate(data8))){
@@ -1935,7 +1935,7 @@ vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_a
 errors++;
 }
 }
-if(data.due_date !== undefined){
+if(data.due_date !== undefined && func0.call(data, "due_date")){
 let data9 = data.due_date;
 if((typeof data9 !== "string") && (data9 !== null)){
 vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema30.properties.due_date.type}, "must be string,null");
@@ -1948,13 +1948,13 @@ errors++;
 }
 }
 }
-if(data.html_url !== undefined){
+if(data.html_url !== undefined && func0.call(data, "html_url")){
 if(typeof data.html_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data11 = data.id;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -1967,13 +1967,13 @@ errors++;
 }
 }
 }
-if(data.is_locked !== undefined){
+if(data.is_locked !== undefined && func0.call(data, "is_locked")){
 if(typeof data.is_locked !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/is_locked", "#/properties/is_locked/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.labels !== undefined){
+if(data.labels !== undefined && func0.call(data, "labels")){
 let data13 = data.labels;
 if(Array.isArray(data13)){
 const len2 = data13.length;
@@ -1989,7 +1989,7 @@ vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type",
 errors++;
 }
 }
-if(data.milestone !== undefined){
+if(data.milestone !== undefined && func0.call(data, "milestone")){
 let data15 = data.milestone;
 const _errs32 = errors;
 let valid8 = false;
@@ -2025,7 +2025,7 @@ vErrors = null;
 }
 }
 }
-if(data.number !== undefined){
+if(data.number !== undefined && func0.call(data, "number")){
 let data16 = data.number;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
 vErrors = pushError(vErrors, instancePath+"/number", "#/properties/number/type", "type", {type: "integer"}, "must be integer");
@@ -2038,13 +2038,13 @@ errors++;
 }
 }
 }
-if(data.original_author !== undefined){
+if(data.original_author !== undefined && func0.call(data, "original_author")){
 if(typeof data.original_author !== "string"){
 vErrors = pushError(vErrors, instancePath+"/original_author", "#/properties/original_author/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.original_author_id !== undefined){
+if(data.original_author_id !== undefined && func0.call(data, "original_author_id")){
 let data18 = data.original_author_id;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
 vErrors = pushError(vErrors, instancePath+"/original_author_id", "#/properties/original_author_id/type", "type", {type: "integer"}, "must be integer");
@@ -2057,7 +2057,7 @@ errors++;
 }
 }
 }
-if(data.pin_order !== undefined){
+if(data.pin_order !== undefined && func0.call(data, "pin_order")){
 let data19 = data.pin_order;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
 vErrors = pushError(vErrors, instancePath+"/pin_order", "#/properties/pin_order/type", "type", {type: "integer"}, "must be integer");
@@ -2070,7 +2070,7 @@ errors++;
 }
 }
 }
-if(data.pull_request !== undefined){
+if(data.pull_request !== undefined && func0.call(data, "pull_request")){
 let data20 = data.pull_request;
 const _errs45 = errors;
 let valid9 = false;
@@ -2106,25 +2106,25 @@ vErrors = null;
 }
 }
 }
-if(data.ref !== undefined){
+if(data.ref !== undefined && func0.call(data, "ref")){
 if(typeof data.ref !== "string"){
 vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.repository !== undefined){
+if(data.repository !== undefined && func0.call(data, "repository")){
 if(!(validate45(data.repository, {instancePath:instancePath+"/repository",parentData:data,parentDataProperty:"repository",rootData}))){
 vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
 errors = vErrors.length;
 }
 }
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 if(!(validate41(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
 vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 }
-if(data.time_estimate !== undefined){
+if(data.time_estimate !== undefined && func0.call(data, "time_estimate")){
 let data24 = data.time_estimate;
 if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
 vErrors = pushError(vErrors, instancePath+"/time_estimate", "#/properties/time_estimate/type", "type", {type: "integer"}, "must be integer");
@@ -2137,13 +2137,13 @@ errors++;
 }
 }
 }
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.updated_at !== undefined){
+if(data.updated_at !== undefined && func0.call(data, "updated_at")){
 let data26 = data.updated_at;
 if(typeof data26 === "string"){
 if(!(formats0.validate(data26))){
@@ -2156,13 +2156,13 @@ vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_a
 errors++;
 }
 }
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 if(typeof data.url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.user !== undefined){
+if(data.user !== undefined && func0.call(data, "user")){
 if(!(validate39(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
@@ -2183,7 +2183,7 @@ function validate56(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.due_date !== undefined){
+if(data.due_date !== undefined && func0.call(data, "due_date")){
 let data0 = data.due_date;
 if(typeof data0 === "string"){
 if(!(formats0.validate(data0))){
@@ -2212,13 +2212,13 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((key0 === "index") || (key0 === "owner")) || (key0 === "repo"))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.index !== undefined){
+if(data.index !== undefined && func0.call(data, "index")){
 let data0 = data.index;
 if((!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/index", "#/properties/index/type", "type", {type: schema32.properties.index.type}, "must be integer,null");
@@ -2231,14 +2231,14 @@ errors++;
 }
 }
 }
-if(data.owner !== undefined){
+if(data.owner !== undefined && func0.call(data, "owner")){
 let data1 = data.owner;
 if((typeof data1 !== "string") && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: schema32.properties.owner.type}, "must be string,null");
 errors++;
 }
 }
-if(data.repo !== undefined){
+if(data.repo !== undefined && func0.call(data, "repo")){
 let data2 = data.repo;
 if((typeof data2 !== "string") && (data2 !== null)){
 vErrors = pushError(vErrors, instancePath+"/repo", "#/properties/repo/type", "type", {type: schema32.properties.repo.type}, "must be string,null");
@@ -2264,31 +2264,31 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.avatar_url !== undefined){
+if(data.avatar_url !== undefined && func0.call(data, "avatar_url")){
 if(typeof data.avatar_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 if(typeof data.description !== "string"){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.email !== undefined){
+if(data.email !== undefined && func0.call(data, "email")){
 if(typeof data.email !== "string"){
 vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.full_name !== undefined){
+if(data.full_name !== undefined && func0.call(data, "full_name")){
 if(typeof data.full_name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data4 = data.id;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -2301,37 +2301,37 @@ errors++;
 }
 }
 }
-if(data.location !== undefined){
+if(data.location !== undefined && func0.call(data, "location")){
 if(typeof data.location !== "string"){
 vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.repo_admin_change_team_access !== undefined){
+if(data.repo_admin_change_team_access !== undefined && func0.call(data, "repo_admin_change_team_access")){
 if(typeof data.repo_admin_change_team_access !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/repo_admin_change_team_access", "#/properties/repo_admin_change_team_access/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.username !== undefined){
+if(data.username !== undefined && func0.call(data, "username")){
 if(typeof data.username !== "string"){
 vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.visibility !== undefined){
+if(data.visibility !== undefined && func0.call(data, "visibility")){
 if(typeof data.visibility !== "string"){
 vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.website !== undefined){
+if(data.website !== undefined && func0.call(data, "website")){
 if(typeof data.website !== "string"){
 vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -2353,19 +2353,19 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.admin !== undefined){
+if(data.admin !== undefined && func0.call(data, "admin")){
 if(typeof data.admin !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/admin", "#/properties/admin/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.pull !== undefined){
+if(data.pull !== undefined && func0.call(data, "pull")){
 if(typeof data.pull !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/pull", "#/properties/pull/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.push !== undefined){
+if(data.push !== undefined && func0.call(data, "push")){
 if(typeof data.push !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/push", "#/properties/push/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
@@ -2386,19 +2386,19 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.can_create_org_repo !== undefined){
+if(data.can_create_org_repo !== undefined && func0.call(data, "can_create_org_repo")){
 if(typeof data.can_create_org_repo !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/can_create_org_repo", "#/properties/can_create_org_repo/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 if(typeof data.description !== "string"){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data2 = data.id;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -2411,32 +2411,32 @@ errors++;
 }
 }
 }
-if(data.includes_all_repositories !== undefined){
+if(data.includes_all_repositories !== undefined && func0.call(data, "includes_all_repositories")){
 if(typeof data.includes_all_repositories !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/includes_all_repositories", "#/properties/includes_all_repositories/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.organization !== undefined){
+if(data.organization !== undefined && func0.call(data, "organization")){
 if(!(validate58(data.organization, {instancePath:instancePath+"/organization",parentData:data,parentDataProperty:"organization",rootData}))){
 vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 }
-if(data.permission !== undefined){
+if(data.permission !== undefined && func0.call(data, "permission")){
 let data6 = data.permission;
 if(!(((((data6 === "none") || (data6 === "read")) || (data6 === "write")) || (data6 === "admin")) || (data6 === "owner"))){
 vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema35.properties.permission.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
-if(data.units !== undefined){
+if(data.units !== undefined && func0.call(data, "units")){
 let data7 = data.units;
 if(Array.isArray(data7)){
 const len0 = data7.length;
@@ -2452,10 +2452,10 @@ vErrors = pushError(vErrors, instancePath+"/units", "#/properties/units/type", "
 errors++;
 }
 }
-if(data.units_map !== undefined){
+if(data.units_map !== undefined && func0.call(data, "units_map")){
 let data9 = data.units_map;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key0 in data9){
+for(const key0 of Object.keys(data9)){
 if(typeof data9[key0] !== "string"){
 vErrors = pushError(vErrors, instancePath+"/units_map/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/properties/units_map/additionalProperties/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -2481,19 +2481,19 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.doer !== undefined){
+if(data.doer !== undefined && func0.call(data, "doer")){
 if(!(validate39(data.doer, {instancePath:instancePath+"/doer",parentData:data,parentDataProperty:"doer",rootData}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
-if(data.recipient !== undefined){
+if(data.recipient !== undefined && func0.call(data, "recipient")){
 if(!(validate39(data.recipient, {instancePath:instancePath+"/recipient",parentData:data,parentDataProperty:"recipient",rootData}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
-if(data.teams !== undefined){
+if(data.teams !== undefined && func0.call(data, "teams")){
 let data2 = data.teams;
 if(Array.isArray(data2)){
 const len0 = data2.length;
@@ -2524,55 +2524,55 @@ function validate66(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.allow_fast_forward_only_merge !== undefined){
+if(data.allow_fast_forward_only_merge !== undefined && func0.call(data, "allow_fast_forward_only_merge")){
 if(typeof data.allow_fast_forward_only_merge !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/allow_fast_forward_only_merge", "#/properties/allow_fast_forward_only_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.allow_manual_merge !== undefined){
+if(data.allow_manual_merge !== undefined && func0.call(data, "allow_manual_merge")){
 if(typeof data.allow_manual_merge !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/allow_manual_merge", "#/properties/allow_manual_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.allow_merge_commits !== undefined){
+if(data.allow_merge_commits !== undefined && func0.call(data, "allow_merge_commits")){
 if(typeof data.allow_merge_commits !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/allow_merge_commits", "#/properties/allow_merge_commits/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.allow_rebase !== undefined){
+if(data.allow_rebase !== undefined && func0.call(data, "allow_rebase")){
 if(typeof data.allow_rebase !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/allow_rebase", "#/properties/allow_rebase/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.allow_rebase_explicit !== undefined){
+if(data.allow_rebase_explicit !== undefined && func0.call(data, "allow_rebase_explicit")){
 if(typeof data.allow_rebase_explicit !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/allow_rebase_explicit", "#/properties/allow_rebase_explicit/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.allow_rebase_update !== undefined){
+if(data.allow_rebase_update !== undefined && func0.call(data, "allow_rebase_update")){
 if(typeof data.allow_rebase_update !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/allow_rebase_update", "#/properties/allow_rebase_update/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.allow_squash_merge !== undefined){
+if(data.allow_squash_merge !== undefined && func0.call(data, "allow_squash_merge")){
 if(typeof data.allow_squash_merge !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/allow_squash_merge", "#/properties/allow_squash_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.archived !== undefined){
+if(data.archived !== undefined && func0.call(data, "archived")){
 if(typeof data.archived !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/archived", "#/properties/archived/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.archived_at !== undefined){
+if(data.archived_at !== undefined && func0.call(data, "archived_at")){
 let data8 = data.archived_at;
 if(typeof data8 === "string"){
 if(!(formats0.validate(data8))){
@@ -2585,25 +2585,25 @@ vErrors = pushError(vErrors, instancePath+"/archived_at", "#/properties/archived
 errors++;
 }
 }
-if(data.autodetect_manual_merge !== undefined){
+if(data.autodetect_manual_merge !== undefined && func0.call(data, "autodetect_manual_merge")){
 if(typeof data.autodetect_manual_merge !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/autodetect_manual_merge", "#/properties/autodetect_manual_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.avatar_url !== undefined){
+if(data.avatar_url !== undefined && func0.call(data, "avatar_url")){
 if(typeof data.avatar_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.clone_url !== undefined){
+if(data.clone_url !== undefined && func0.call(data, "clone_url")){
 if(typeof data.clone_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/clone_url", "#/properties/clone_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.created_at !== undefined){
+if(data.created_at !== undefined && func0.call(data, "created_at")){
 let data12 = data.created_at;
 if(typeof data12 === "string"){
 if(!(formats0.validate(data12))){
@@ -2616,61 +2616,61 @@ vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_a
 errors++;
 }
 }
-if(data.default_allow_maintainer_edit !== undefined){
+if(data.default_allow_maintainer_edit !== undefined && func0.call(data, "default_allow_maintainer_edit")){
 if(typeof data.default_allow_maintainer_edit !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/default_allow_maintainer_edit", "#/properties/default_allow_maintainer_edit/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.default_branch !== undefined){
+if(data.default_branch !== undefined && func0.call(data, "default_branch")){
 if(typeof data.default_branch !== "string"){
 vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.default_delete_branch_after_merge !== undefined){
+if(data.default_delete_branch_after_merge !== undefined && func0.call(data, "default_delete_branch_after_merge")){
 if(typeof data.default_delete_branch_after_merge !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/default_delete_branch_after_merge", "#/properties/default_delete_branch_after_merge/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.default_merge_style !== undefined){
+if(data.default_merge_style !== undefined && func0.call(data, "default_merge_style")){
 if(typeof data.default_merge_style !== "string"){
 vErrors = pushError(vErrors, instancePath+"/default_merge_style", "#/properties/default_merge_style/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 if(typeof data.description !== "string"){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.empty !== undefined){
+if(data.empty !== undefined && func0.call(data, "empty")){
 if(typeof data.empty !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/empty", "#/properties/empty/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.external_tracker !== undefined){
+if(data.external_tracker !== undefined && func0.call(data, "external_tracker")){
 if(!(validate36(data.external_tracker, {instancePath:instancePath+"/external_tracker",parentData:data,parentDataProperty:"external_tracker",rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
 }
-if(data.external_wiki !== undefined){
+if(data.external_wiki !== undefined && func0.call(data, "external_wiki")){
 if(!(validate37(data.external_wiki, {instancePath:instancePath+"/external_wiki",parentData:data,parentDataProperty:"external_wiki",rootData}))){
 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
 }
-if(data.fork !== undefined){
+if(data.fork !== undefined && func0.call(data, "fork")){
 if(typeof data.fork !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/fork", "#/properties/fork/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.forks_count !== undefined){
+if(data.forks_count !== undefined && func0.call(data, "forks_count")){
 let data22 = data.forks_count;
 if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
 vErrors = pushError(vErrors, instancePath+"/forks_count", "#/properties/forks_count/type", "type", {type: "integer"}, "must be integer");
@@ -2683,67 +2683,67 @@ errors++;
 }
 }
 }
-if(data.full_name !== undefined){
+if(data.full_name !== undefined && func0.call(data, "full_name")){
 if(typeof data.full_name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.has_actions !== undefined){
+if(data.has_actions !== undefined && func0.call(data, "has_actions")){
 if(typeof data.has_actions !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/has_actions", "#/properties/has_actions/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.has_code !== undefined){
+if(data.has_code !== undefined && func0.call(data, "has_code")){
 if(typeof data.has_code !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/has_code", "#/properties/has_code/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.has_issues !== undefined){
+if(data.has_issues !== undefined && func0.call(data, "has_issues")){
 if(typeof data.has_issues !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/has_issues", "#/properties/has_issues/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.has_packages !== undefined){
+if(data.has_packages !== undefined && func0.call(data, "has_packages")){
 if(typeof data.has_packages !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/has_packages", "#/properties/has_packages/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.has_projects !== undefined){
+if(data.has_projects !== undefined && func0.call(data, "has_projects")){
 if(typeof data.has_projects !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/has_projects", "#/properties/has_projects/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.has_pull_requests !== undefined){
+if(data.has_pull_requests !== undefined && func0.call(data, "has_pull_requests")){
 if(typeof data.has_pull_requests !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/has_pull_requests", "#/properties/has_pull_requests/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.has_releases !== undefined){
+if(data.has_releases !== undefined && func0.call(data, "has_releases")){
 if(typeof data.has_releases !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/has_releases", "#/properties/has_releases/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.has_wiki !== undefined){
+if(data.has_wiki !== undefined && func0.call(data, "has_wiki")){
 if(typeof data.has_wiki !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/has_wiki", "#/properties/has_wiki/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.html_url !== undefined){
+if(data.html_url !== undefined && func0.call(data, "html_url")){
 if(typeof data.html_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data33 = data.id;
 if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -2756,37 +2756,37 @@ errors++;
 }
 }
 }
-if(data.ignore_whitespace_conflicts !== undefined){
+if(data.ignore_whitespace_conflicts !== undefined && func0.call(data, "ignore_whitespace_conflicts")){
 if(typeof data.ignore_whitespace_conflicts !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/ignore_whitespace_conflicts", "#/properties/ignore_whitespace_conflicts/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.internal !== undefined){
+if(data.internal !== undefined && func0.call(data, "internal")){
 if(typeof data.internal !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/internal", "#/properties/internal/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.internal_tracker !== undefined){
+if(data.internal_tracker !== undefined && func0.call(data, "internal_tracker")){
 if(!(validate38(data.internal_tracker, {instancePath:instancePath+"/internal_tracker",parentData:data,parentDataProperty:"internal_tracker",rootData}))){
 vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
-if(data.language !== undefined){
+if(data.language !== undefined && func0.call(data, "language")){
 if(typeof data.language !== "string"){
 vErrors = pushError(vErrors, instancePath+"/language", "#/properties/language/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.languages_url !== undefined){
+if(data.languages_url !== undefined && func0.call(data, "languages_url")){
 if(typeof data.languages_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/languages_url", "#/properties/languages_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.licenses !== undefined){
+if(data.licenses !== undefined && func0.call(data, "licenses")){
 let data39 = data.licenses;
 if((!(Array.isArray(data39))) && (data39 !== null)){
 vErrors = pushError(vErrors, instancePath+"/licenses", "#/properties/licenses/type", "type", {type: schema37.properties.licenses.type}, "must be array,null");
@@ -2802,25 +2802,25 @@ errors++;
 }
 }
 }
-if(data.link !== undefined){
+if(data.link !== undefined && func0.call(data, "link")){
 if(typeof data.link !== "string"){
 vErrors = pushError(vErrors, instancePath+"/link", "#/properties/link/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.mirror !== undefined){
+if(data.mirror !== undefined && func0.call(data, "mirror")){
 if(typeof data.mirror !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/mirror", "#/properties/mirror/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.mirror_interval !== undefined){
+if(data.mirror_interval !== undefined && func0.call(data, "mirror_interval")){
 if(typeof data.mirror_interval !== "string"){
 vErrors = pushError(vErrors, instancePath+"/mirror_interval", "#/properties/mirror_interval/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.mirror_updated !== undefined){
+if(data.mirror_updated !== undefined && func0.call(data, "mirror_updated")){
 let data44 = data.mirror_updated;
 if(typeof data44 === "string"){
 if(!(formats0.validate(data44))){
@@ -2833,20 +2833,20 @@ vErrors = pushError(vErrors, instancePath+"/mirror_updated", "#/properties/mirro
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.object_format_name !== undefined){
+if(data.object_format_name !== undefined && func0.call(data, "object_format_name")){
 let data46 = data.object_format_name;
 if(!((data46 === "sha1") || (data46 === "sha256"))){
 vErrors = pushError(vErrors, instancePath+"/object_format_name", "#/properties/object_format_name/enum", "enum", {allowedValues: schema37.properties.object_format_name.enum}, "must be equal to one of the allowed values");
 errors++;
 }
 }
-if(data.open_issues_count !== undefined){
+if(data.open_issues_count !== undefined && func0.call(data, "open_issues_count")){
 let data47 = data.open_issues_count;
 if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
 vErrors = pushError(vErrors, instancePath+"/open_issues_count", "#/properties/open_issues_count/type", "type", {type: "integer"}, "must be integer");
@@ -2859,7 +2859,7 @@ errors++;
 }
 }
 }
-if(data.open_pr_counter !== undefined){
+if(data.open_pr_counter !== undefined && func0.call(data, "open_pr_counter")){
 let data48 = data.open_pr_counter;
 if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
 vErrors = pushError(vErrors, instancePath+"/open_pr_counter", "#/properties/open_pr_counter/type", "type", {type: "integer"}, "must be integer");
@@ -2872,19 +2872,19 @@ errors++;
 }
 }
 }
-if(data.original_url !== undefined){
+if(data.original_url !== undefined && func0.call(data, "original_url")){
 if(typeof data.original_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/original_url", "#/properties/original_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.owner !== undefined){
+if(data.owner !== undefined && func0.call(data, "owner")){
 if(!(validate39(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
-if(data.parent !== undefined){
+if(data.parent !== undefined && func0.call(data, "parent")){
 let data51 = data.parent;
 const _errs99 = errors;
 let valid3 = false;
@@ -2920,25 +2920,25 @@ vErrors = null;
 }
 }
 }
-if(data.permissions !== undefined){
+if(data.permissions !== undefined && func0.call(data, "permissions")){
 if(!(validate59(data.permissions, {instancePath:instancePath+"/permissions",parentData:data,parentDataProperty:"permissions",rootData}))){
 vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 }
-if(data.private !== undefined){
+if(data.private !== undefined && func0.call(data, "private")){
 if(typeof data.private !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/private", "#/properties/private/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.projects_mode !== undefined){
+if(data.projects_mode !== undefined && func0.call(data, "projects_mode")){
 if(typeof data.projects_mode !== "string"){
 vErrors = pushError(vErrors, instancePath+"/projects_mode", "#/properties/projects_mode/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.release_counter !== undefined){
+if(data.release_counter !== undefined && func0.call(data, "release_counter")){
 let data55 = data.release_counter;
 if(!((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55)))){
 vErrors = pushError(vErrors, instancePath+"/release_counter", "#/properties/release_counter/type", "type", {type: "integer"}, "must be integer");
@@ -2951,7 +2951,7 @@ errors++;
 }
 }
 }
-if(data.repo_transfer !== undefined){
+if(data.repo_transfer !== undefined && func0.call(data, "repo_transfer")){
 let data56 = data.repo_transfer;
 const _errs111 = errors;
 let valid4 = false;
@@ -2987,7 +2987,7 @@ vErrors = null;
 }
 }
 }
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 let data57 = data.size;
 if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
 vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/type", "type", {type: "integer"}, "must be integer");
@@ -3000,13 +3000,13 @@ errors++;
 }
 }
 }
-if(data.ssh_url !== undefined){
+if(data.ssh_url !== undefined && func0.call(data, "ssh_url")){
 if(typeof data.ssh_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/ssh_url", "#/properties/ssh_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.stars_count !== undefined){
+if(data.stars_count !== undefined && func0.call(data, "stars_count")){
 let data59 = data.stars_count;
 if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
 vErrors = pushError(vErrors, instancePath+"/stars_count", "#/properties/stars_count/type", "type", {type: "integer"}, "must be integer");
@@ -3019,13 +3019,13 @@ errors++;
 }
 }
 }
-if(data.template !== undefined){
+if(data.template !== undefined && func0.call(data, "template")){
 if(typeof data.template !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/template", "#/properties/template/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.topics !== undefined){
+if(data.topics !== undefined && func0.call(data, "topics")){
 let data61 = data.topics;
 if((!(Array.isArray(data61))) && (data61 !== null)){
 vErrors = pushError(vErrors, instancePath+"/topics", "#/properties/topics/type", "type", {type: schema37.properties.topics.type}, "must be array,null");
@@ -3041,7 +3041,7 @@ errors++;
 }
 }
 }
-if(data.updated_at !== undefined){
+if(data.updated_at !== undefined && func0.call(data, "updated_at")){
 let data63 = data.updated_at;
 if(typeof data63 === "string"){
 if(!(formats0.validate(data63))){
@@ -3054,13 +3054,13 @@ vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_a
 errors++;
 }
 }
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 if(typeof data.url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.watchers_count !== undefined){
+if(data.watchers_count !== undefined && func0.call(data, "watchers_count")){
 let data65 = data.watchers_count;
 if(!((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65)))){
 vErrors = pushError(vErrors, instancePath+"/watchers_count", "#/properties/watchers_count/type", "type", {type: "integer"}, "must be integer");
@@ -3073,7 +3073,7 @@ errors++;
 }
 }
 }
-if(data.website !== undefined){
+if(data.website !== undefined && func0.call(data, "website")){
 if(typeof data.website !== "string"){
 vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -3093,25 +3093,25 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.label !== undefined){
+if(data.label !== undefined && func0.call(data, "label")){
 if(typeof data.label !== "string"){
 vErrors = pushError(vErrors, instancePath+"/label", "#/properties/label/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.ref !== undefined){
+if(data.ref !== undefined && func0.call(data, "ref")){
 if(typeof data.ref !== "string"){
 vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.repo !== undefined){
+if(data.repo !== undefined && func0.call(data, "repo")){
 if(!(validate66(data.repo, {instancePath:instancePath+"/repo",parentData:data,parentDataProperty:"repo",rootData}))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 }
-if(data.repo_id !== undefined){
+if(data.repo_id !== undefined && func0.call(data, "repo_id")){
 let data3 = data.repo_id;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 vErrors = pushError(vErrors, instancePath+"/repo_id", "#/properties/repo_id/type", "type", {type: "integer"}, "must be integer");
@@ -3124,7 +3124,7 @@ errors++;
 }
 }
 }
-if(data.sha !== undefined){
+if(data.sha !== undefined && func0.call(data, "sha")){
 if(typeof data.sha !== "string"){
 vErrors = pushError(vErrors, instancePath+"/sha", "#/properties/sha/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -3148,7 +3148,7 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.additions !== undefined){
+if(data.additions !== undefined && func0.call(data, "additions")){
 let data0 = data.additions;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 vErrors = pushError(vErrors, instancePath+"/additions", "#/properties/additions/type", "type", {type: "integer"}, "must be integer");
@@ -3161,13 +3161,13 @@ errors++;
 }
 }
 }
-if(data.allow_maintainer_edit !== undefined){
+if(data.allow_maintainer_edit !== undefined && func0.call(data, "allow_maintainer_edit")){
 if(typeof data.allow_maintainer_edit !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/allow_maintainer_edit", "#/properties/allow_maintainer_edit/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.assignee !== undefined){
+if(data.assignee !== undefined && func0.call(data, "assignee")){
 let data2 = data.assignee;
 const _errs6 = errors;
 let valid1 = false;
@@ -3203,7 +3203,7 @@ vErrors = null;
 }
 }
 }
-if(data.assignees !== undefined){
+if(data.assignees !== undefined && func0.call(data, "assignees")){
 let data3 = data.assignees;
 if((!(Array.isArray(data3))) && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema39.properties.assignees.type}, "must be array,null");
@@ -3219,19 +3219,19 @@ errors = vErrors.length;
 }
 }
 }
-if(data.base !== undefined){
+if(data.base !== undefined && func0.call(data, "base")){
 if(!(validate73(data.base, {instancePath:instancePath+"/base",parentData:data,parentDataProperty:"base",rootData}))){
 vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
 errors = vErrors.length;
 }
 }
-if(data.body !== undefined){
+if(data.body !== undefined && func0.call(data, "body")){
 if(typeof data.body !== "string"){
 vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.changed_files !== undefined){
+if(data.changed_files !== undefined && func0.call(data, "changed_files")){
 let data7 = data.changed_files;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
 vErrors = pushError(vErrors, instancePath+"/changed_files", "#/properties/changed_files/type", "type", {type: "integer"}, "must be integer");
@@ -3244,7 +3244,7 @@ errors++;
 }
 }
 }
-if(data.closed_at !== undefined){
+if(data.closed_at !== undefined && func0.call(data, "closed_at")){
 let data8 = data.closed_at;
 if((typeof data8 !== "string") && (data8 !== null)){
 vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema39.properties.closed_at.type}, "must be string,null");
@@ -3257,7 +3257,7 @@ errors++;
 }
 }
 }
-if(data.comments !== undefined){
+if(data.comments !== undefined && func0.call(data, "comments")){
 let data9 = data.comments;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
 vErrors = pushError(vErrors, instancePath+"/comments", "#/properties/comments/type", "type", {type: "integer"}, "must be integer");
@@ -3270,7 +3270,7 @@ errors++;
 }
 }
 }
-if(data.created_at !== undefined){
+if(data.created_at !== undefined && func0.call(data, "created_at")){
 let data10 = data.created_at;
 if(typeof data10 === "string"){
 if(!(formats0.validate(data10))){
@@ -3283,7 +3283,7 @@ vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_a
 errors++;
 }
 }
-if(data.deletions !== undefined){
+if(data.deletions !== undefined && func0.call(data, "deletions")){
 let data11 = data.deletions;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
 vErrors = pushError(vErrors, instancePath+"/deletions", "#/properties/deletions/type", "type", {type: "integer"}, "must be integer");
@@ -3296,19 +3296,19 @@ errors++;
 }
 }
 }
-if(data.diff_url !== undefined){
+if(data.diff_url !== undefined && func0.call(data, "diff_url")){
 if(typeof data.diff_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/diff_url", "#/properties/diff_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.draft !== undefined){
+if(data.draft !== undefined && func0.call(data, "draft")){
 if(typeof data.draft !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/draft", "#/properties/draft/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.due_date !== undefined){
+if(data.due_date !== undefined && func0.call(data, "due_date")){
 let data14 = data.due_date;
 if((typeof data14 !== "string") && (data14 !== null)){
 vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema39.properties.due_date.type}, "must be string,null");
@@ -3321,19 +3321,19 @@ errors++;
 }
 }
 }
-if(data.head !== undefined){
+if(data.head !== undefined && func0.call(data, "head")){
 if(!(validate73(data.head, {instancePath:instancePath+"/head",parentData:data,parentDataProperty:"head",rootData}))){
 vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
 errors = vErrors.length;
 }
 }
-if(data.html_url !== undefined){
+if(data.html_url !== undefined && func0.call(data, "html_url")){
 if(typeof data.html_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data17 = data.id;
 if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -3346,13 +3346,13 @@ errors++;
 }
 }
 }
-if(data.is_locked !== undefined){
+if(data.is_locked !== undefined && func0.call(data, "is_locked")){
 if(typeof data.is_locked !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/is_locked", "#/properties/is_locked/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.labels !== undefined){
+if(data.labels !== undefined && func0.call(data, "labels")){
 let data19 = data.labels;
 if(Array.isArray(data19)){
 const len1 = data19.length;
@@ -3368,32 +3368,32 @@ vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type",
 errors++;
 }
 }
-if(data.merge_base !== undefined){
+if(data.merge_base !== undefined && func0.call(data, "merge_base")){
 if(typeof data.merge_base !== "string"){
 vErrors = pushError(vErrors, instancePath+"/merge_base", "#/properties/merge_base/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.merge_commit_sha !== undefined){
+if(data.merge_commit_sha !== undefined && func0.call(data, "merge_commit_sha")){
 let data22 = data.merge_commit_sha;
 if((typeof data22 !== "string") && (data22 !== null)){
 vErrors = pushError(vErrors, instancePath+"/merge_commit_sha", "#/properties/merge_commit_sha/type", "type", {type: schema39.properties.merge_commit_sha.type}, "must be string,null");
 errors++;
 }
 }
-if(data.mergeable !== undefined){
+if(data.mergeable !== undefined && func0.call(data, "mergeable")){
 if(typeof data.mergeable !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/mergeable", "#/properties/mergeable/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.merged !== undefined){
+if(data.merged !== undefined && func0.call(data, "merged")){
 if(typeof data.merged !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/merged", "#/properties/merged/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.merged_at !== undefined){
+if(data.merged_at !== undefined && func0.call(data, "merged_at")){
 let data25 = data.merged_at;
 if((typeof data25 !== "string") && (data25 !== null)){
 vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema39.properties.merged_at.type}, "must be string,null");
@@ -3406,7 +3406,7 @@ errors++;
 }
 }
 }
-if(data.merged_by !== undefined){
+if(data.merged_by !== undefined && func0.call(data, "merged_by")){
 let data26 = data.merged_by;
 const _errs53 = errors;
 let valid6 = false;
@@ -3442,7 +3442,7 @@ vErrors = null;
 }
 }
 }
-if(data.milestone !== undefined){
+if(data.milestone !== undefined && func0.call(data, "milestone")){
 let data27 = data.milestone;
 const _errs58 = errors;
 let valid7 = false;
@@ -3478,7 +3478,7 @@ vErrors = null;
 }
 }
 }
-if(data.number !== undefined){
+if(data.number !== undefined && func0.call(data, "number")){
 let data28 = data.number;
 if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
 vErrors = pushError(vErrors, instancePath+"/number", "#/properties/number/type", "type", {type: "integer"}, "must be integer");
@@ -3491,13 +3491,13 @@ errors++;
 }
 }
 }
-if(data.patch_url !== undefined){
+if(data.patch_url !== undefined && func0.call(data, "patch_url")){
 if(typeof data.patch_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/patch_url", "#/properties/patch_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.pin_order !== undefined){
+if(data.pin_order !== undefined && func0.call(data, "pin_order")){
 let data30 = data.pin_order;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
 vErrors = pushError(vErrors, instancePath+"/pin_order", "#/properties/pin_order/type", "type", {type: "integer"}, "must be integer");
@@ -3510,7 +3510,7 @@ errors++;
 }
 }
 }
-if(data.requested_reviewers !== undefined){
+if(data.requested_reviewers !== undefined && func0.call(data, "requested_reviewers")){
 let data31 = data.requested_reviewers;
 if((!(Array.isArray(data31))) && (data31 !== null)){
 vErrors = pushError(vErrors, instancePath+"/requested_reviewers", "#/properties/requested_reviewers/type", "type", {type: schema39.properties.requested_reviewers.type}, "must be array,null");
@@ -3526,7 +3526,7 @@ errors = vErrors.length;
 }
 }
 }
-if(data.requested_reviewers_teams !== undefined){
+if(data.requested_reviewers_teams !== undefined && func0.call(data, "requested_reviewers_teams")){
 let data33 = data.requested_reviewers_teams;
 if((!(Array.isArray(data33))) && (data33 !== null)){
 vErrors = pushError(vErrors, instancePath+"/requested_reviewers_teams", "#/properties/requested_reviewers_teams/type", "type", {type: schema39.properties.requested_reviewers_teams.type}, "must be array,null");
@@ -3542,7 +3542,7 @@ errors = vErrors.length;
 }
 }
 }
-if(data.review_comments !== undefined){
+if(data.review_comments !== undefined && func0.call(data, "review_comments")){
 let data35 = data.review_comments;
 if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
 vErrors = pushError(vErrors, instancePath+"/review_comments", "#/properties/review_comments/type", "type", {type: "integer"}, "must be integer");
@@ -3555,19 +3555,19 @@ errors++;
 }
 }
 }
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 if(!(validate41(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
 vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 }
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.updated_at !== undefined){
+if(data.updated_at !== undefined && func0.call(data, "updated_at")){
 let data38 = data.updated_at;
 if(typeof data38 === "string"){
 if(!(formats0.validate(data38))){
@@ -3580,13 +3580,13 @@ vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_a
 errors++;
 }
 }
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 if(typeof data.url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.user !== undefined){
+if(data.user !== undefined && func0.call(data, "user")){
 if(!(validate39(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
 vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
@@ -3621,13 +3621,13 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.body !== undefined){
+if(data.body !== undefined && func0.call(data, "body")){
 if(typeof data.body !== "string"){
 vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.comments_count !== undefined){
+if(data.comments_count !== undefined && func0.call(data, "comments_count")){
 let data1 = data.comments_count;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 vErrors = pushError(vErrors, instancePath+"/comments_count", "#/properties/comments_count/type", "type", {type: "integer"}, "must be integer");
@@ -3640,25 +3640,25 @@ errors++;
 }
 }
 }
-if(data.commit_id !== undefined){
+if(data.commit_id !== undefined && func0.call(data, "commit_id")){
 if(typeof data.commit_id !== "string"){
 vErrors = pushError(vErrors, instancePath+"/commit_id", "#/properties/commit_id/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.dismissed !== undefined){
+if(data.dismissed !== undefined && func0.call(data, "dismissed")){
 if(typeof data.dismissed !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/dismissed", "#/properties/dismissed/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.html_url !== undefined){
+if(data.html_url !== undefined && func0.call(data, "html_url")){
 if(typeof data.html_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data5 = data.id;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
 vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
@@ -3671,31 +3671,31 @@ errors++;
 }
 }
 }
-if(data.official !== undefined){
+if(data.official !== undefined && func0.call(data, "official")){
 if(typeof data.official !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/official", "#/properties/official/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.pull_request_url !== undefined){
+if(data.pull_request_url !== undefined && func0.call(data, "pull_request_url")){
 if(typeof data.pull_request_url !== "string"){
 vErrors = pushError(vErrors, instancePath+"/pull_request_url", "#/properties/pull_request_url/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.stale !== undefined){
+if(data.stale !== undefined && func0.call(data, "stale")){
 if(typeof data.stale !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/stale", "#/properties/stale/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
 }
 }
-if(data.state !== undefined){
+if(data.state !== undefined && func0.call(data, "state")){
 if(!(validate87(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
 vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
-if(data.submitted_at !== undefined){
+if(data.submitted_at !== undefined && func0.call(data, "submitted_at")){
 let data10 = data.submitted_at;
 if(typeof data10 === "string"){
 if(!(formats0.validate(data10))){
@@ -3708,7 +3708,7 @@ vErrors = pushError(vErrors, instancePath+"/submitted_at", "#/properties/submitt
 errors++;
 }
 }
-if(data.team !== undefined){
+if(data.team !== undefined && func0.call(data, "team")){
 let data11 = data.team;
 const _errs23 = errors;
 let valid1 = false;
@@ -3744,7 +3744,7 @@ vErrors = null;
 }
 }
 }
-if(data.updated_at !== undefined){
+if(data.updated_at !== undefined && func0.call(data, "updated_at")){
 let data12 = data.updated_at;
 if(typeof data12 === "string"){
 if(!(formats0.validate(data12))){
@@ -3757,7 +3757,7 @@ vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_a
 errors++;
 }
 }
-if(data.user !== undefined){
+if(data.user !== undefined && func0.call(data, "user")){
 let data13 = data.user;
 const _errs30 = errors;
 let valid2 = false;
@@ -3809,13 +3809,13 @@ function validate92(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((key0 === "reviewers") || (key0 === "team_reviewers"))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.reviewers !== undefined){
+if(data.reviewers !== undefined && func0.call(data, "reviewers")){
 let data0 = data.reviewers;
 if((!(Array.isArray(data0))) && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/type", "type", {type: schema42.properties.reviewers.type}, "must be array,null");
@@ -3835,7 +3835,7 @@ errors++;
 }
 }
 }
-if(data.team_reviewers !== undefined){
+if(data.team_reviewers !== undefined && func0.call(data, "team_reviewers")){
 let data2 = data.team_reviewers;
 if((!(Array.isArray(data2))) && (data2 !== null)){
 vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/type", "type", {type: schema42.properties.team_reviewers.type}, "must be array,null");

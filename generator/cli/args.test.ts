@@ -28,7 +28,7 @@ describe('parseArgs', () => {
   });
 
   it('routes help and version', () => {
-    expect(parseArgs([])).toEqual({ command: 'help' });
+    expect(parseArgs([])).toEqual({ command: 'usage' });
     expect(parseArgs(['--help'])).toEqual({ command: 'help' });
     expect(parseArgs(['help', 'generate'])).toEqual({ command: 'help', topic: 'generate' });
     expect(parseArgs(['generate', '--help'])).toEqual({ command: 'help', topic: 'generate' });

@@ -21,7 +21,15 @@ export interface GenerateArgs {
   readonly quiet: boolean;
 }
 
-export type CliArgs = GenerateArgs | { readonly command: 'help'; readonly topic?: 'generate' } | { readonly command: 'version' };
+/**
+ * What to do: generate, print help or the version, or (`usage`: `loom` with no command at all)
+ * print the usage as an error.
+ */
+export type CliArgs =
+  | GenerateArgs
+  | { readonly command: 'help'; readonly topic?: 'generate' }
+  | { readonly command: 'version' }
+  | { readonly command: 'usage' };
 
 /** A usage mistake: printed with a hint to `--help`, exit code 2. */
 export class UsageError extends Error {
@@ -37,7 +45,10 @@ export class UsageError extends Error {
  */
 export function parseArgs(argv: readonly string[]): CliArgs {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  // Nothing asked for is a mistake (exit 2), not a request for help: a script that lost its
+  // arguments must not pass.
+  if (command === undefined) return { command: 'usage' };
+  if (command === '--help' || command === '-h' || command === 'help') {
     return rest[0] === 'generate' ? { command: 'help', topic: 'generate' } : { command: 'help' };
   }
   if (command === '--version' || command === '-v') return { command: 'version' };

@@ -43,3 +43,31 @@ export declare const TEMPLATE_OPTIONS: Readonly<{ noEscape: true; strict: true }
  * precompileTemplates('/repo'); // part of build()
  */
 export declare function precompileTemplates(root: string): void;
+
+/** The runtime entries generated code imports, as paths under `runtime/` (`codegen/server.ts`, `codegen/client.ts`). */
+export declare const RUNTIME_ENTRIES: readonly string[];
+
+/**
+ * SHA-256 over the runtime's sources (`runtime/**\/*.ts` and `.js`, tests excluded).
+ *
+ * @example
+ * runtimeDigest('/repo'); // '5c1e…'
+ */
+export declare function runtimeDigest(root: string): string;
+
+/**
+ * Compiles the runtime entries and what they import into `outDir` (`<root>/dist/runtime` by
+ * default): JavaScript, `.d.ts` declarations and source maps, stamped with {@link runtimeDigest}.
+ *
+ * @example
+ * buildRuntime('/repo'); // part of build(): dist/runtime/codegen/server.js, server.d.ts, …
+ */
+export declare function buildRuntime(root: string, outDir?: string): void;
+
+/**
+ * True when `dir` (`<root>/dist/runtime` by default) holds a runtime build of the runtime sources now on disk.
+ *
+ * @example
+ * if (!isRuntimeBuildFresh(root)) buildRuntime(root);
+ */
+export declare function isRuntimeBuildFresh(root: string, dir?: string): boolean;

@@ -2,7 +2,11 @@
  * @module
  * The generator's build: compiles `generator/` to plain JavaScript in `dist/` (`npm run build`,
  * run by `npm ci` through `prepare`) and stamps it with a digest of the sources it was
- * compiled from, so that `bin/loom.js` runs `dist/` only while it matches the sources.
+ * compiled from, so that `bin/loom.js` runs `dist/` only while it matches the sources. It also
+ * compiles the runtime entries generated code imports (`runtime/codegen/server.ts`, `client.ts`
+ * and what they import) into `dist/runtime/` as JavaScript with `.d.ts` declarations, which the
+ * package's `loom/runtime/*` exports name: generated code then runs on plain Node after `tsc`,
+ * and a user's type-check reads declarations instead of Loom's sources.
  *
  * Plain JavaScript rather than TypeScript on purpose: it runs before anything is compiled,
  * and `bin/loom.js` imports {@link isDistFresh} on every start without a TypeScript loader.
@@ -18,9 +22,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The stamp `dist/` carries: the digest of the sources it was compiled from. */
@@ -126,6 +130,126 @@ export function isDistFresh(root) {
   return typeof stamp?.digest === 'string' && stamp.digest === sourceDigest(root);
 }
 
+/** The runtime entries generated code imports (`loom/runtime/server`, `loom/runtime/client`), under `runtime/`. */
+export const RUNTIME_ENTRIES = ['codegen/server.ts', 'codegen/client.ts'];
+
+/**
+ * Compiler options of the runtime build, as `tsc` flags: the project's settings (ESM for Node,
+ * strict, decorators) with declarations. Given on the command line because the runtime is
+ * compiled from its entries (and what they import), not from a project's `include`.
+ */
+const RUNTIME_TSC_FLAGS = [
+  '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--strict',
+  '--experimentalDecorators', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', '--verbatimModuleSyntax',
+  '--types', 'node', '--declaration', '--sourceMap',
+];
+
+/**
+ * SHA-256 over the runtime's sources (`runtime/**\/*.ts` and `.js` except tests): what the runtime
+ * build in `dist/runtime/` was compiled from.
+ *
+ * @param {string} root repository (or installed package) folder
+ * @returns {string} hex digest
+ */
+export function runtimeDigest(root) {
+  const hash = createHash('sha256');
+  for (const rel of listRuntimeSources(join(root, 'runtime'), 'runtime')) {
+    const content = readFileSync(join(root, rel));
+    hash.update(`${rel}\0${content.length}\0`);
+    hash.update(content);
+  }
+  return hash.digest('hex');
+}
+
+/** `.ts`/`.js` files under `dir` (tests and declarations excluded), `/`-separated and sorted; none when absent. */
+function listRuntimeSources(dir, rel) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = `${rel}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...listRuntimeSources(join(dir, entry.name), path));
+    else if (/\.(ts|js|mjs|cjs)$/.test(entry.name) && !/\.test\.ts$|\.d\.ts$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * Compiles the runtime entries (and every module they import) into `outDir`: JavaScript, `.d.ts`
+ * and source maps mirroring `runtime/`, plus the hand-written `.js` modules beside them that are
+ * loaded by URL rather than imported (the `@Blocking` worker). Writes into a temporary folder
+ * renamed into place, so a concurrent reader never sees half a build. Type errors are tolerated
+ * (the JavaScript is emitted anyway, as for the generator); `npm run typecheck` reports them.
+ *
+ * @param {string} root repository (or installed package) folder
+ * @param {string} [outDir] where to write; `<root>/dist/runtime` by default
+ */
+export function buildRuntime(root, outDir = join(root, 'dist', 'runtime')) {
+  const digest = runtimeDigest(root);
+  const staging = `${outDir}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  const tsc = join(dirname(createRequire(join(root, 'package.json')).resolve('typescript/package.json')), 'bin', 'tsc');
+  const entries = RUNTIME_ENTRIES.map((e) => join(root, 'runtime', e));
+  try {
+    execFileSync(process.execPath, [tsc, '--ignoreConfig', ...entries, '--rootDir', join(root, 'runtime'), '--outDir', staging, ...RUNTIME_TSC_FLAGS], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+  } catch (e) {
+    if (e?.status !== 2) throw e;
+    process.stderr.write('loom build: the runtime has type errors (above); JavaScript was emitted anyway. Run `npm run typecheck`.\n');
+  }
+  copyScriptAssets(join(root, 'runtime'), staging);
+  writeFileSync(join(staging, STAMP_FILE), `${JSON.stringify({ digest })}\n`);
+  mkdirSync(dirname(outDir), { recursive: true });
+  try {
+    renameSync(staging, outDir);
+  } catch {
+    // A build is there already: one of the same sources (a concurrent build got there first) is
+    // kept, as something may be reading it; an older one is replaced.
+    if (isRuntimeBuildFresh(root, outDir)) {
+      rmSync(staging, { recursive: true, force: true });
+      return;
+    }
+    rmSync(outDir, { recursive: true, force: true });
+    renameSync(staging, outDir);
+  }
+}
+
+/**
+ * Copies the `.js` modules of `sourceDir` that have no `.ts` twin into the folders of `outDir` that
+ * the compile produced (a worker script is loaded by URL, so `tsc` never sees it).
+ */
+function copyScriptAssets(sourceDir, outDir) {
+  const walk = (dir) => {
+    const source = join(sourceDir, relative(outDir, dir));
+    for (const name of existsSync(source) ? readdirSync(source) : []) {
+      if (/\.(js|mjs|cjs)$/.test(name) && !existsSync(join(source, name.replace(/\.[mc]?js$/, '.ts')))) copyFileSync(join(source, name), join(dir, name));
+    }
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) walk(join(dir, entry.name));
+  };
+  walk(outDir);
+}
+
+/**
+ * True when `dir` holds a runtime build of exactly the runtime sources now in `<root>/runtime`.
+ *
+ * @param {string} root repository (or installed package) folder
+ * @param {string} [dir] the build; `<root>/dist/runtime` by default
+ * @returns {boolean}
+ */
+export function isRuntimeBuildFresh(root, dir = join(root, 'dist', 'runtime')) {
+  try {
+    return JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8'))?.digest === runtimeDigest(root);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Compiles `generator/` into `dist/` with the project's `tsc` and writes the stamp.
  * The digest is taken *before* compiling: a source edited during the build leaves a stamp
@@ -151,6 +275,8 @@ export function build(root) {
     process.stderr.write('loom build: the generator has type errors (above); JavaScript was emitted anyway. Run `npm run typecheck`.\n');
   }
   precompileTemplates(root);
+  // A package without its runtime sources (a copy of the generator alone) has nothing to compile.
+  if (existsSync(join(root, 'runtime', RUNTIME_ENTRIES[0]))) buildRuntime(root);
   writeFileSync(join(dist, STAMP_FILE), `${JSON.stringify({ digest })}\n`);
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, isDistFresh, sourceDigest, STAMP_FILE } from './build.js';
+import { build, isDistFresh, isRuntimeBuildFresh, sourceDigest, STAMP_FILE } from './build.js';
 import { runCli } from './cli.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -85,6 +85,7 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
     cpSync(join(REPO, 'bin'), join(pkg, 'bin'), { recursive: true });
     for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json']) cpSync(join(REPO, f), join(pkg, f));
     symlinkSync(join(REPO, 'templates'), join(pkg, 'templates'));
+    cpSync(join(REPO, 'runtime'), join(pkg, 'runtime'), { recursive: true });
     build(pkg);
     // What the TypeScript sources produce, in process: the reference every run must match.
     const ts = join(pkg, 'out-ts');
@@ -93,6 +94,20 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
     expected = tree(ts);
   });
   afterAll(() => rmSync(pkg, { recursive: true, force: true }));
+
+  it('builds the runtime entries into dist/runtime as JavaScript with declarations, importable by plain Node', async () => {
+    for (const entry of ['server', 'client']) {
+      expect(readdirSync(join(pkg, 'dist/runtime/codegen'))).toEqual(expect.arrayContaining([`${entry}.js`, `${entry}.d.ts`]));
+    }
+    // Loaded by URL, not imported: copied beside the compiled pool.
+    expect(readdirSync(join(pkg, 'dist/runtime/rest/worker'))).toContain('worker-main.js');
+    expect(isRuntimeBuildFresh(pkg)).toBe(true);
+    const script = `const s = await import(${JSON.stringify(join(pkg, 'dist/runtime/codegen/server.js'))});
+      const c = await import(${JSON.stringify(join(pkg, 'dist/runtime/codegen/client.js'))});
+      process.stdout.write([typeof s.createRestRouter, typeof s.QueryParam, typeof c.HttpClient].join(' '));`;
+    // Plain Node, no TypeScript loader: what a user's `node dist/server.js` does.
+    expect(await run(process.execPath, ['--input-type=module', '-e', script])).toEqual({ code: 0, stdout: 'function function function', stderr: '' });
+  });
 
   it('builds dist/ with a stamp matching the sources, and the templates precompiled', () => {
     expect(isDistFresh(pkg)).toBe(true);
@@ -110,7 +125,7 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
     expect(tree(out)).toEqual(expected);
   });
 
-  it('writes nothing when validators fail to compile while the rest is ready', async () => {
+  it('writes nothing when a schema fails, with the compiled build as with the sources', async () => {
     const schema = join(pkg, 'bad-pattern.yaml');
     writeFileSync(
       schema,
@@ -130,8 +145,10 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
     writeFileSync(join(out, 'keep.txt'), 'hand-written\n');
     const result = await run(process.execPath, [join(pkg, 'bin', 'loom.js'), 'generate', schema, '--out', out, '--quiet'], { LOOM_CACHE: '0' });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('bad-pattern.yaml: error: cannot compile the JSON Schemas into validators');
-    // The types, server and client were ready long before; none of them was written.
+    // Found while loading, where the location is known, not when the validators compile.
+    expect(result.stderr).toBe(
+      'bad-pattern.yaml:8 (/components/schemas/Code/pattern): error: pattern "(" is not a valid regular expression (Invalid regular expression: /(/: Unterminated group); fix it: patterns are ECMA-262 regular expressions\nloom: 1 error; nothing was written\n',
+    );
     expect(tree(out)).toEqual({ 'keep.txt': 'hand-written\n' });
   });
 

@@ -28,7 +28,8 @@ export interface CliOptions extends CliIO {
 /**
  * Runs the CLI.
  *
- * @returns the exit code: 0 ok, 1 `--check` found differences, 2 usage or schema errors
+ * @returns the exit code: 0 ok, 1 `--check` found differences, 2 usage or schema errors (`loom`
+ *   without a command prints the usage on stderr and exits 2)
  *
  * @example
  * const code = await runCli(['generate', 'schemas', '--out', 'generated'], {
@@ -50,6 +51,9 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
     case 'version':
       options.stdout(`${GENERATOR_VERSION}\n`);
       return 0;
+    case 'usage':
+      options.stderr(MAIN_HELP);
+      return 2;
     case 'generate':
       return args.watch ? watchMode(args, options) : once(args, options);
   }
@@ -69,7 +73,7 @@ async function once(args: GenerateArgs, options: CliOptions): Promise<number> {
 async function watchMode(args: GenerateArgs, options: CliOptions): Promise<number> {
   let dirs: string[];
   try {
-    const { root } = await resolveInputs(args.inputs, options.cwd);
+    const { root } = await resolveInputs(args.inputs, options.cwd, { out: resolve(options.cwd, args.out) });
     dirs = [root, ...args.importPaths, ...args.templates].map((d) => resolve(options.cwd, d)).filter((d) => existsSync(d));
   } catch (e) {
     reportError(e, options, options.debug ?? false);

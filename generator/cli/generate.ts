@@ -34,7 +34,8 @@ export interface GenerateOutcome {
  * outcome.plan.missing; // files written this run
  */
 export async function generate(args: GenerateArgs, cwd: string): Promise<GenerateOutcome> {
-  const { files: inputFiles, root } = await resolveInputs(args.inputs, cwd);
+  const outDir = resolve(cwd, args.out);
+  const { files: inputFiles, root } = await resolveInputs(args.inputs, cwd, { out: outDir });
   // Started first: the worker loads ajv on the other core while this thread loads schemas.
   const compiler = startValidatorsCompiler();
   try {
@@ -53,8 +54,7 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
     const cache = openCache(cwd, process.env);
     const compiling = compileValidatorsAhead(files, cache, compiler);
     const [{ BUILTIN_EMITTERS }, { loadTemplates }] = await Promise.all([import('../emitters/index.js'), import('../templates.js')]);
-    const staged = emitStaged(files, [...BUILTIN_EMITTERS, ...plugins], { runtimeImport: args.runtime, templates: loadTemplates(templateDirs), cache }, compiling);
-    const outDir = resolve(cwd, args.out);
+    const staged = emitStaged(files, [...BUILTIN_EMITTERS, ...plugins], { runtimeImport: args.runtime, templates: loadTemplates(templateDirs, undefined, { cwd }), cache }, compiling);
     // Compared with the output folder while the validators still compile; written only once
     // everything is produced, so that a schema error leaves the folder untouched.
     const [ready, rest] = await Promise.all([compareFiles(staged.ready.files, outDir), staged.pending]);

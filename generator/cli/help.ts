@@ -22,10 +22,11 @@ export const GENERATE_HELP = `Usage: loom generate <schema files or folders...> 
 Inputs:
   <schema files or folders...>
       .proto files, and OpenAPI/Swagger documents (.yaml, .yml, .json). A folder is
-      searched recursively for .proto files and for YAML/JSON files that start an
-      OpenAPI or Swagger document. The generation root is the deepest folder that
-      contains every input (a folder input is its own root), and each output path
-      mirrors the schema's path under it:
+      searched recursively for .proto files and for YAML/JSON files with a top-level
+      'openapi' or 'swagger' key; files Loom generated and the --out folder are
+      skipped. The generation root is the deepest folder that contains every input
+      (a folder input is its own root; a $ref to a file outside it widens it), and
+      each output path mirrors the schema's path under it:
         loom generate schemas --out generated
         schemas/system/v1alpha1/system.proto -> generated/system/v1alpha1/system.types.ts, ...
 

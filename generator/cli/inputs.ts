@@ -4,6 +4,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import { declaresApiKey, isGeneratedContent } from '../loaders/api-sniff.js';
 import { UsageError } from './args.js';
 
 export interface ResolvedInputs {
@@ -13,17 +14,28 @@ export interface ResolvedInputs {
   readonly root: string;
 }
 
-const OPENAPI_START = /^\s*(?:\{\s*)?["']?(?:openapi|swagger)["']?\s*:/m;
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 
+/** What else decides which files a folder contributes. */
+export interface ResolveOptions {
+  /**
+   * The output folder (absolute). When it lies inside an input folder it is not searched: its
+   * `X.openapi.json` files are OpenAPI documents, and reading them back as inputs would write
+   * `gen/gen/…` on the next run, and so on.
+   */
+  readonly out?: string;
+}
+
 /**
- * Expands folders into schema files and finds the root.
+ * Expands folders into schema files and finds the root. A folder contributes its `.proto` files
+ * and its YAML/JSON files with a top-level `openapi` or `swagger` key, except files Loom
+ * generated (they carry its header or `x-generated-by` key) and anything under `options.out`.
  *
  * @example
- * await resolveInputs(['schemas'], '/repo');
+ * await resolveInputs(['schemas'], '/repo', { out: '/repo/generated' });
  * // { files: ['/repo/schemas/issues/openapi.yaml', '/repo/schemas/system/v1alpha1/system.proto'], root: '/repo/schemas' }
  */
-export async function resolveInputs(inputs: readonly string[], cwd: string): Promise<ResolvedInputs> {
+export async function resolveInputs(inputs: readonly string[], cwd: string, options: ResolveOptions = {}): Promise<ResolvedInputs> {
   const files = new Set<string>();
   const bases: string[] = [];
   for (const input of inputs) {
@@ -36,7 +48,9 @@ export async function resolveInputs(inputs: readonly string[], cwd: string): Pro
     }
     if (info.isDirectory()) {
       bases.push(abs);
-      const found = await findSchemas(abs);
+      // The output folder is skipped below an input folder, not when it is the input folder itself
+      // (`loom generate . --out .`): there the generated marker alone keeps outputs out.
+      const found = await findSchemas(abs, options.out !== undefined && options.out !== abs ? options.out : undefined);
       if (found.length === 0) throw new UsageError(`${input}: no .proto or OpenAPI/Swagger files found in this folder`);
       for (const f of found) files.add(f);
     } else {
@@ -59,18 +73,20 @@ export function commonParent(dirs: readonly string[]): string {
   return parts.join(sep) || sep;
 }
 
-async function findSchemas(dir: string): Promise<string[]> {
+async function findSchemas(dir: string, skip: string | undefined): Promise<string[]> {
   const out: string[] = [];
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) out.push(...(await findSchemas(full)));
+      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.') && full !== skip) out.push(...(await findSchemas(full, skip)));
     } else if (entry.name.endsWith('.proto')) {
       out.push(full);
     } else if (/\.(ya?ml|json)$/i.test(entry.name)) {
-      // Folders hold other YAML/JSON too (CI files, fixtures): take only OpenAPI/Swagger documents.
-      if (OPENAPI_START.test(await readFile(full, 'utf8'))) out.push(full);
+      // Folders hold other YAML/JSON too (CI files, fixtures, Loom's own output): take only
+      // OpenAPI/Swagger documents, and none that Loom wrote.
+      const text = await readFile(full, 'utf8');
+      if (declaresApiKey(text) && !isGeneratedContent(text)) out.push(full);
     }
   }
   return out;

@@ -13,7 +13,7 @@ import type { GeneratedFile } from '../printer/generated-file.js';
 import { jsDocText } from '../printer/generated-file.js';
 import { isFormMediaType } from '../model/media-types.js';
 import { formDelimited, httpOperations, inputTypeName, objectLiteralKey, operationDoc, successResponse } from './server-http-view.js';
-import { resultType, typeContext } from './server-http.js';
+import { resultType, successBody, typeContext } from './server-http.js';
 import type { TypeRenderContext } from './types-render.js';
 import { validatedBody } from './validators.js';
 
@@ -56,6 +56,8 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
     }
     const accept = [...new Set((successResponse(op)?.contents ?? []).map((c) => c.mediaType))];
     if (accept.length > 0) f.print('  accept: ', f.string(accept.join(', ')), ',');
+    // Bytes whatever `Content-Type` the server answers with (`text/plain` for a raw file, say).
+    if (successBody(op, types).binary) f.print('  binary: true,');
     f.print('};');
     f.print();
   }
@@ -82,7 +84,8 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
         name: op.localName,
         jsDoc: jsDocText(operationDoc(op), tags, '  '),
         inputParam: optional ? `input: ${input} = {}` : `input: ${input}`,
-        result: clientResultType(op, types),
+        result: clientResultType(op, types, '  '),
+        resultInBody: clientResultType(op, types, '    '),
         spec: `${op.localName}Operation`,
         withResponseDoc: jsDocText(`Like {@link ${cls}.${op.localName}}, resolving to \`{ data, response }\` for the status and headers.`, [], '  '),
       };
@@ -97,9 +100,9 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
  * answer has no body (`200` with a product, `204` when nothing changed) — the client then
  * resolves to `undefined`, and the type must say so.
  */
-function clientResultType(op: HttpOperation, types: TypeRenderContext): string {
-  const result = resultType(op, types);
-  const emptySuccess = op.responses.some((r) => typeof r.status === 'number' && r.status >= 200 && r.status < 300 && r.contents.length === 0);
+function clientResultType(op: HttpOperation, types: TypeRenderContext, indent: string): string {
+  const result = resultType(op, types, indent);
+  const emptySuccess = op.responses.some((r) => (r.status === '2XX' || (typeof r.status === 'number' && r.status >= 200 && r.status < 300)) && r.contents.length === 0);
   return result === 'void' || !emptySuccess ? result : `${result} | undefined`;
 }
 
@@ -112,5 +115,9 @@ export interface HttpClientClassView {
   readonly httpClient: string;
   readonly requestOptions: string;
   readonly apiResponse: string;
-  readonly methods: readonly { name: string; jsDoc: string; inputParam: string; result: string; spec: string; withResponseDoc: string }[];
+  /**
+   * Per operation: `result` is the success type as the method's signature spells it, and
+   * `resultInBody` the same type indented for the method's body (they differ for inline objects).
+   */
+  readonly methods: readonly { name: string; jsDoc: string; inputParam: string; result: string; resultInBody: string; spec: string; withResponseDoc: string }[];
 }

@@ -92,7 +92,9 @@ function httpOperation(op: HttpOperation, proto: boolean, options: JsonSchemaOpt
       if (p.deprecated) param.deprecated = true;
       if (p.style) param.style = p.style;
       if (p.explode !== undefined) param.explode = p.explode;
-      param.schema = typeRefSchema(p.type, proto, options);
+      // `content` says the value is that media type's text (JSON), not `style`-serialized.
+      if (p.mediaType !== undefined) param.content = { [p.mediaType]: { schema: typeRefSchema(p.type, proto, options) } };
+      else param.schema = typeRefSchema(p.type, proto, options);
       return param;
     });
   }

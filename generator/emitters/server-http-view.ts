@@ -2,15 +2,25 @@
  * @module
  * What the HTTP server and client emitters compute from an operation before
  * printing: names, the success response, a parameter's decorator options
- * (`type`, `required`, `array`, `enum`, `format`, `minimum`, `maximum`), and
- * the field types of a form body (what `formBody` converts each field to).
+ * (`type`, `required`, `array`, `enum`, `format`, `minimum`, `maximum`,
+ * `minLength`, `maxLength`, the `object` option of object query parameters, and
+ * whether a generated validator checks it instead), and the field types of a
+ * form body (what `formBody` converts each field to).
  */
-import { isFormMediaType } from '../model/media-types.js';
+import { bareMediaType, isFormMediaType } from '../model/media-types.js';
 import type { FormSeparator, HttpOperation, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
 
+/** The `object` option of an object query parameter, as printed by {@link printOptions}. */
+export interface ObjectOption {
+  readonly kind: 'object';
+  readonly style: 'deepObject' | 'form';
+  readonly explode?: false;
+  readonly fields: readonly [string, FormField][];
+}
+
 /** An option value as printed: strings are quoted, symbols imported. */
-export type OptionValue = string | number | boolean | readonly (string | number)[] | { readonly separator: string } | ImportSymbol;
+export type OptionValue = string | number | boolean | readonly (string | number)[] | { readonly separator: string } | ObjectOption | ImportSymbol;
 
 /** The HTTP operations of a service, in schema order. */
 export function httpOperations(service: Service): HttpOperation[] {
@@ -19,7 +29,17 @@ export function httpOperations(service: Service): HttpOperation[] {
 
 /** `IssueGetIssueInput` */
 export function inputTypeName(op: HttpOperation): string {
-  return `${op.localName.charAt(0).toUpperCase()}${op.localName.slice(1)}Input`;
+  return `${operationPascalName(op)}Input`;
+}
+
+/**
+ * The operation's name as the start of a type or validator name: `issueGetIssue` → `IssueGetIssue`,
+ * and `constructor$` (a reserved method name, escaped) → `Constructor`, since `ConstructorInput`
+ * is free of the clash the `$` avoids.
+ */
+export function operationPascalName(op: HttpOperation): string {
+  const name = op.localName.replace(/\$$/, '');
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 }
 
 /** Summary and description, as one JSDoc text. */
@@ -29,9 +49,25 @@ export function operationDoc(op: HttpOperation): string | undefined {
   return unique.length > 0 ? unique.join('\n\n') : undefined;
 }
 
-/** The first 2xx response with a numeric status: its status is the one a plain return value gets. */
-export function successResponse(op: HttpOperation): (ResponseSpec & { status: number }) | undefined {
-  return op.responses.find((r): r is ResponseSpec & { status: number } => typeof r.status === 'number' && r.status >= 200 && r.status < 300);
+/** The response a plain return value answers with, and the status it gets. */
+export type SuccessResponse = ResponseSpec & { readonly status: number };
+
+/**
+ * The success response: the first `2xx` one; else a `2XX` range; else, when the operation declares
+ * no success at all, `default` (an API that documents only `default` answers every call with it).
+ * A range or `default` gets status 200: the schema names no status, and 200 is what a client of
+ * any of them accepts without surprise (201 would promise a created resource nobody declared).
+ *
+ * @example
+ * successResponse(op); // { status: 200, contents: [...], headers: [], doc: 'ok' }
+ */
+export function successResponse(op: HttpOperation): SuccessResponse | undefined {
+  const exact = op.responses.find((r): r is SuccessResponse => typeof r.status === 'number' && r.status >= 200 && r.status < 300);
+  if (exact) return exact;
+  const range = op.responses.find((r) => r.status === '2XX');
+  if (range) return { ...range, status: 200 };
+  const fallback = op.responses.find((r) => r.status === 'default');
+  return fallback ? { ...fallback, status: 200 } : undefined;
 }
 
 /** Follows aliases to the type they name. */
@@ -67,10 +103,101 @@ function scalarParamType(type: TypeRef & { kind: 'scalar' }): string | undefined
   }
 }
 
-/** Decorator options of one parameter, in a fixed key order. */
-export function paramOptions(p: Parameter): Record<string, OptionValue> {
+/** Formats the runtime's `format` option checks itself (`date` and `date-time` are types there). */
+const RUNTIME_FORMATS: ReadonlySet<string> = new Set(['email', 'uuid', 'uri']);
+/** String formats the generated validators check that the runtime's options do not: they need a validator. */
+const VALIDATOR_FORMATS: ReadonlySet<string> = new Set(['time', 'uri-reference', 'hostname', 'ipv4', 'ipv6', 'byte']);
+
+/**
+ * True when a query parameter holds an object (an inline object, a map, a named object type)
+ * serialized by `style` (`form`, `deepObject`): the routes read it with the runtime's `object`
+ * option from its fields. A `content: application/json` parameter is JSON text instead.
+ */
+export function isObjectQueryParam(p: Parameter): boolean {
+  return p.in === 'query' && p.mediaType === undefined && isObjectType(resolve(p.type));
+}
+
+/** True for a parameter described by `content` with a JSON media type: its value is JSON text. */
+function isJsonParam(p: Parameter): boolean {
+  if (p.mediaType === undefined) return false;
+  const mime = bareMediaType(p.mediaType);
+  return mime === 'application/json' || mime.endsWith('+json');
+}
+
+function isObjectType(type: TypeRef): boolean {
+  return type.kind === 'object' || type.kind === 'map' || (type.kind === 'ref' && type.target.kind === 'message' && !type.target.wellKnown);
+}
+
+/**
+ * True when a parameter is checked by a generated validator (`validate…Param`, compiled from its
+ * schema like a body's) rather than by the decorator options alone: object query parameters, and
+ * parameters whose schema says what the options cannot — `pattern` (the runtime compiles option
+ * patterns with the `u` flag, which rejects what schemas commonly write), exclusive bounds,
+ * `multipleOf`, `minItems`/`maxItems`/`uniqueItems`, string formats only the validators know.
+ * Such a parameter's options keep only what converts the text (`type`, `array`, `required`), so
+ * each problem is reported once, by the validator.
+ *
+ * @example
+ * parameterValidated(limitParam); // false: { type: 'integer', minimum: 1 } says it all
+ * parameterValidated(slugParam); // true: pattern '^[a-z]+$'
+ */
+export function parameterValidated(p: Parameter): boolean {
+  if (isJsonParam(p)) return p.type.kind !== 'unknown';
+  if (isObjectQueryParam(p)) return true;
+  return needsSchema(p.type, 0);
+}
+
+function needsSchema(type: TypeRef, depth: number): boolean {
+  const t = resolve(type);
+  if (depth > 4) return false;
+  switch (t.kind) {
+    case 'scalar': {
+      const c = t.constraints;
+      if (c?.pattern !== undefined || c?.exclusiveMinimum !== undefined || c?.exclusiveMaximum !== undefined || c?.multipleOf !== undefined) return true;
+      return t.scalar === 'string' && t.format !== undefined && VALIDATOR_FORMATS.has(t.format);
+    }
+    case 'array': {
+      const c = t.constraints;
+      if (c?.minItems !== undefined || c?.maxItems !== undefined || c?.uniqueItems) return true;
+      return needsSchema(t.items, depth + 1);
+    }
+    case 'object':
+    case 'map':
+    case 'intersection':
+      return true;
+    case 'union':
+      return enumValues(t) === undefined && t.variants.some((v) => needsSchema(v, depth + 1));
+    case 'ref':
+      return t.target.kind === 'message';
+    case 'literal':
+    case 'unknown':
+      return false;
+    default:
+      return t satisfies never;
+  }
+}
+
+/**
+ * Decorator options of one parameter, in a fixed key order. `validate` is the parameter's
+ * generated validator, when {@link parameterValidated} says it has one; then the options carry
+ * only what converts its text, and the validator checks the rest.
+ */
+export function paramOptions(p: Parameter, validate?: ImportSymbol): Record<string, OptionValue> {
   const out: Record<string, OptionValue> = {};
   let type = resolve(p.type);
+  if (isJsonParam(p)) {
+    // `content: application/json`: the value is JSON text.
+    out['type'] = 'json';
+    out['required'] = p.required;
+    if (validate) out['validate'] = validate;
+    return out;
+  }
+  if (isObjectQueryParam(p)) {
+    out['required'] = p.required;
+    out['object'] = objectOption(p);
+    if (validate) out['validate'] = validate;
+    return out;
+  }
   let array: OptionValue | undefined;
   if (type.kind === 'array') {
     array = arrayOption(p);
@@ -83,26 +210,46 @@ export function paramOptions(p: Parameter): Record<string, OptionValue> {
     out['type'] = type.target.valueType === 'integer' ? 'integer' : 'string';
   } else if (type.kind === 'literal' && type.value !== null && typeof type.value !== 'boolean') {
     out['type'] = typeof type.value === 'number' ? 'number' : 'string';
-  } else if (type.kind === 'object' || type.kind === 'map' || (type.kind === 'ref' && type.target.kind === 'message')) {
+  } else if (isObjectType(type)) {
+    // An object in a path, header or cookie (or inside an array): read as JSON text.
     out['type'] = 'json';
   }
   out['required'] = p.required;
   if (array !== undefined) out['array'] = array;
   const values = enumValues(type);
-  if (values) {
-    // An inline enum is a union of literals: its values say what to convert the text to.
-    if (out['type'] === undefined) out['type'] = values.every((v) => typeof v === 'number') ? 'number' : 'string';
-    out['enum'] = values;
+  // An inline enum is a union of literals: its values say what to convert the text to.
+  if (values && out['type'] === undefined) out['type'] = values.every((v) => typeof v === 'number') ? 'number' : 'string';
+  if (validate) {
+    out['validate'] = validate;
+    return out;
   }
+  if (values) out['enum'] = values;
   if (type.kind === 'scalar') {
-    if (type.format !== undefined && !['date', 'date-time', 'binary', 'int32', 'int64', 'float', 'double'].includes(type.format)) out['format'] = type.format;
+    if (type.format !== undefined && RUNTIME_FORMATS.has(type.format)) out['format'] = type.format;
     const c = type.constraints;
     if (c?.minimum !== undefined) out['minimum'] = c.minimum;
     if (c?.maximum !== undefined) out['maximum'] = c.maximum;
+    if (c?.minLength !== undefined) out['minLength'] = c.minLength;
+    if (c?.maxLength !== undefined) out['maxLength'] = c.maxLength;
   }
   const ordered: Record<string, OptionValue> = {};
-  for (const key of ['type', 'required', 'array', 'enum', 'format', 'minimum', 'maximum']) if (out[key] !== undefined) ordered[key] = out[key]!;
+  for (const key of ['type', 'required', 'array', 'enum', 'format', 'minimum', 'maximum', 'minLength', 'maxLength']) if (out[key] !== undefined) ordered[key] = out[key]!;
   return ordered;
+}
+
+/**
+ * The runtime's `object` option of an object query parameter: where its fields travel (`deepObject`
+ * as `name[field]`, `form` exploded as fields of their own, `form` not exploded as
+ * `name=k1,v1,k2,v2`) and what each field converts to (`formBody`'s field types).
+ */
+function objectOption(p: Parameter): ObjectOption {
+  const style = p.style === 'deepObject' ? 'deepObject' : 'form';
+  const explode = p.explode ?? true;
+  // No files in a query: a binary string is text there. OpenAPI leaves nested values undefined;
+  // an array or object field travels as JSON text, which is what the generated client sends.
+  const queryField = (field: FormField): FormField => (field === 'file' ? 'string' : typeof field === 'string' ? field : 'json');
+  const fields = formFields(p.type).map(([name, field]): [string, FormField] => [name, queryField(field)]);
+  return { kind: 'object', style, ...(style === 'form' && !explode ? { explode: false } : {}), fields };
 }
 
 function arrayOption(p: Parameter): OptionValue {
@@ -259,7 +406,23 @@ function printValue(value: OptionValue, f: GeneratedFile): Printable {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[${value.map((v) => (typeof v === 'string' ? f.string(v) : String(v))).join(', ')}]`;
   if ((value as ImportSymbol).kind === 'import') return value as ImportSymbol;
+  if ((value as ObjectOption).kind === 'object') {
+    const object = value as ObjectOption;
+    return `{ style: ${f.string(object.style)}, ${object.explode === false ? 'explode: false, ' : ''}fields: ${printFormFields(object.fields, f)} }`;
+  }
   return `{ separator: ${f.string((value as { separator: string }).separator)} }`;
 }
 
-
+/**
+ * `{ count: 'integer', tags: ['string'], avatar: 'file' }`, one field per line (at `indent` plus
+ * two spaces) when that is long.
+ */
+export function printFormFields(fields: readonly [string, FormField][], f: GeneratedFile, indent = '    '): string {
+  if (fields.length === 0) return '{}';
+  const parts = fields.map(([name, field]) => {
+    return `${objectLiteralKey(name, f)}: ${typeof field === 'string' ? f.string(field) : `[${field.map((part) => f.string(part)).join(', ')}]`}`;
+  });
+  const line = `{ ${parts.join(', ')} }`;
+  // The decorator shares its line with the options and the parameter's type: a long list goes one field per line.
+  return line.length <= 60 ? line : `{\n${parts.map((p) => `${indent}  ${p},\n`).join('')}${indent}}`;
+}

@@ -9,13 +9,12 @@ import type { EmitContext } from '../emit.js';
 import type { HttpOperation, Parameter, SchemaFile, Service, TypeRef } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
-import { renderType } from './types-render.js';
+import { optionalPropertyType, renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
-import { bodyValidatorName, validatedBody } from './validators.js';
+import { bodyValidatorName, paramValidatorName, validatedBody } from './validators.js';
 import { jsDocText } from '../printer/generated-file.js';
 import { isFormMediaType } from '../model/media-types.js';
-import { formDelimited, formFields, httpOperations, inputTypeName, objectLiteralKey, operationDoc, paramOptions, printOptions, successResponse } from './server-http-view.js';
-import type { FormField } from './server-http-view.js';
+import { formDelimited, formFields, httpOperations, inputTypeName, operationDoc, paramOptions, printFormFields, printOptions, successResponse } from './server-http-view.js';
 
 const RUNTIME = 'runtime:server';
 
@@ -53,7 +52,7 @@ export function printHttpService(f: GeneratedFile, service: Service, ctx: EmitCo
   f.print('export interface ', api, ' {');
   for (const op of ops) {
     f.jsDoc(operationDoc(op), { indent: '  ', tags: operationTags(op) });
-    f.print('  ', op.localName, '(input: ', inputTypeName(op), ', ctx: ', typeOnly(Context), '): Promise<', HandlerResult, '<', resultType(op, types), '>>;');
+    f.print('  ', op.localName, '(input: ', inputTypeName(op), ', ctx: ', typeOnly(Context), '): Promise<', HandlerResult, '<', resultType(op, types, '  '), '>>;');
   }
   f.print('}');
   f.print();
@@ -61,14 +60,16 @@ export function printHttpService(f: GeneratedFile, service: Service, ctx: EmitCo
   for (const op of ops) {
     f.jsDoc(`Input of {@link ${api}.${op.localName}}.`);
     f.print('export interface ', f.declare(inputTypeName(op)), ' {');
+    // Optional members say `| undefined` too: the routes class passes every parameter, set or not,
+    // which `exactOptionalPropertyTypes` accepts only then.
     for (const p of op.parameters) {
       f.jsDoc(p.doc, { indent: '  ', tags: p.deprecated ? ['@deprecated'] : [] });
-      f.print('  ', f.propertyKey(p.localName), p.required ? '' : '?', ': ', renderType(p.type, types, '  '), ';');
+      f.print('  ', f.propertyKey(p.localName), p.required ? ': ' : '?: ', optionalMemberType(p.localName, renderType(p.type, types, '  '), !p.required), ';');
     }
     const body = bodyType(op, types, '  ');
     if (body !== undefined) {
       f.jsDoc(op.requestBody?.doc, { indent: '  ' });
-      f.print('  body', op.requestBody!.required ? '' : '?', ': ', body, ';');
+      f.print('  body', op.requestBody!.required ? ': ' : '?: ', optionalMemberType('body', body, !op.requestBody!.required), ';');
     }
     f.print('}');
     f.print();
@@ -76,7 +77,7 @@ export function printHttpService(f: GeneratedFile, service: Service, ctx: EmitCo
 
   const basePath = service.parent.info.basePath.replace(/\/+$/, '');
   const view: RoutesClassView = {
-    jsDoc: jsDocText(`Binds an ${api} implementation to HTTP routes through Loom's decorators.`, [
+    jsDoc: jsDocText(`Binds an implementation of ${api} to HTTP routes through Loom's decorators.`, [
       '@example',
       `createRestRouter().register(new ${routesClassName(service)}(new ${service.localName}Handler()));`,
     ]),
@@ -127,10 +128,13 @@ function routeMethodView(
   if (success) decorators.push(f.text('@', importSymbol('Status', RUNTIME), '(', String(success.status), ')'));
   const names: string[] = [];
   const params: string[] = [];
+  const validators = `/${ctx.outputPath(op.parent.parent, 'validators.js')}`;
   for (const p of op.parameters) {
     names.push(p.localName);
     const tsType = renderType(p.type, types, '    ');
-    params.push(f.text('@', importSymbol(PARAM_DECORATOR[p.in], RUNTIME), '(', f.string(p.name), ', ', printOptions(paramOptions(p), f), ') ', p.localName, ': ', p.required ? tsType : `${tsType} | undefined`));
+    const validator = paramValidatorName(op, p);
+    const options = paramOptions(p, validator === undefined ? undefined : importSymbol(validator, validators));
+    params.push(f.text('@', importSymbol(PARAM_DECORATOR[p.in], RUNTIME), '(', f.string(p.name), ', ', printOptions(options, f), ') ', p.localName, ': ', p.required ? tsType : `${tsType} | undefined`));
   }
   const body = bodyType(op, types, '    ');
   if (body !== undefined) {
@@ -139,7 +143,7 @@ function routeMethodView(
     const validator = bodyValidatorName(op);
     const form = takesForm(op);
     if (validator && (isJsonBody(op) || form)) {
-      options['validate'] = importSymbol(validator, `/${ctx.outputPath(op.parent.parent, 'validators.js')}`);
+      options['validate'] = importSymbol(validator, validators);
     }
     options['required'] = op.requestBody!.required;
     // Form fields arrive as text and files: `formBody` converts them to the body's types before
@@ -154,7 +158,7 @@ function routeMethodView(
     name: op.localName,
     decorators,
     params,
-    returnType: f.text('Promise<', HandlerResult, '<', resultType(op, types), '>>'),
+    returnType: f.text('Promise<', HandlerResult, '<', resultType(op, types, '  '), '>>'),
     inputObject: names.length === 0 ? '{}' : `{ ${names.join(', ')} }`,
   };
 }
@@ -170,12 +174,23 @@ function operationTags(op: HttpOperation): string[] {
   return tags;
 }
 
-/** The success body's TypeScript type, `void` when the first 2xx response has no body. */
+/** The success body's TypeScript type, `void` when the success response has no body. */
 export function resultType(op: HttpOperation, types: TypeRenderContext, indent = ''): string {
+  return successBody(op, types, indent).type;
+}
+
+/**
+ * The success body: its TypeScript type (`void` without one), and whether it is bytes
+ * (`Uint8Array`: `format: binary`, or a string or unschematised body of a media type that is not
+ * JSON or text), which the client must read as bytes whatever `Content-Type` the server sends.
+ */
+export function successBody(op: HttpOperation, types: TypeRenderContext, indent = ''): { readonly type: string; readonly binary: boolean } {
   const success = successResponse(op);
   const content = success?.contents.find((c) => c.type && isJson(c.mediaType)) ?? success?.contents.find((c) => c.type);
-  if (!content?.type) return success && success.contents.length > 0 ? opaqueType(success.contents[0]!.mediaType) : 'void';
-  return renderBodyType(content.type, content.mediaType, types, indent);
+  const type = content?.type
+    ? renderBodyType(content.type, content.mediaType, types, indent)
+    : success && success.contents.length > 0 ? opaqueType(success.contents[0]!.mediaType) : 'void';
+  return { type, binary: type === 'Uint8Array' };
 }
 
 /** The request body's TypeScript type, or undefined when the operation has no body. */
@@ -211,21 +226,20 @@ function takesForm(op: HttpOperation): boolean {
   return (op.requestBody?.contents ?? []).some((c) => isFormMediaType(c.mediaType));
 }
 
-/** `{ count: 'integer', tags: ['string'], avatar: 'file' }`, one field per line when that is long. */
-function printFormFields(fields: readonly [string, FormField][], f: GeneratedFile): string {
-  if (fields.length === 0) return '{}';
-  const parts = fields.map(([name, field]) => {
-    return `${objectLiteralKey(name, f)}: ${typeof field === 'string' ? f.string(field) : `[${field.map((part) => f.string(part)).join(', ')}]`}`;
-  });
-  const line = `{ ${parts.join(', ')} }`;
-  // The decorator shares its line with the options and the body type: a long list goes one field per line.
-  return line.length <= 60 ? line : `{\n${parts.map((p) => `      ${p},\n`).join('')}    }`;
-}
-
 /** JSON bodies get the generated validator as it is; form bodies get it after `formBody`'s conversion. */
 function isJsonBody(op: HttpOperation): boolean {
   const content = validatedBody(op);
   return content !== undefined && isJson(content.mediaType);
+}
+
+/**
+ * The type of an optional member: `T | undefined`, so that passing a parameter that was not sent
+ * compiles with `exactOptionalPropertyTypes`. A member named like one of `Object.prototype`'s
+ * (`valueOf`, `constructor`, …) is that member's type too when optional: every object has it, and
+ * TypeScript checks an object literal without the property against it (see `types-render.ts`).
+ */
+function optionalMemberType(name: string, type: string, optional: boolean): string {
+  return optional ? `${optionalPropertyType(name, type)} | undefined` : type;
 }
 
 function isJson(mediaType: string): boolean {

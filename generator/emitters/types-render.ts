@@ -260,7 +260,8 @@ function renderInlineObject(
   const lines: string[] = [];
   for (const p of properties) {
     if (p.doc) lines.push(`${inner}/** ${p.doc.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ')} */`);
-    lines.push(`${inner}${propertyKey(p.name)}${p.required && !optionalHere(p, ctx) ? '' : '?'}: ${renderType(p.type, ctx, inner)};`);
+    const type = renderType(p.type, ctx, inner);
+    lines.push(p.required && !optionalHere(p, ctx) ? `${inner}${propertyKey(p.name)}: ${type};` : `${inner}${propertyKey(p.name)}?: ${optionalPropertyType(p.name, type)};`);
   }
   const index = indexSignature(additional, true, ctx, inner);
   if (index) lines.push(`${inner}${index};`);
@@ -276,6 +277,32 @@ export function indexSignature(additional: boolean | TypeRef, hasProperties: boo
   if (additional === false) return undefined;
   if (additional === true) return hasProperties ? undefined : '[key: string]: unknown';
   return `[key: string]: ${hasProperties ? 'unknown' : renderType(additional, ctx, indent)}`;
+}
+
+/** The members TypeScript's `Object` interface declares: every object has them, through its prototype. */
+const OBJECT_PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set([
+  'constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
+]);
+
+/**
+ * The type of an optional property, given its type as the schema says. A property named like a
+ * member of `Object.prototype` is also that member's type: an object that lacks the property
+ * still has the member (`({}).valueOf` is a function), and TypeScript checks object literals
+ * against it, so without it `{ name: 'x' }` would not be assignable to an interface with
+ * `valueOf?: number` ("Type '() => Object' is not assignable to type 'number'").
+ *
+ * @example
+ * optionalPropertyType('valueOf', 'number'); // "number | Object['valueOf']"
+ * optionalPropertyType('name', 'string'); // 'string'
+ */
+export function optionalPropertyType(name: string, type: string): string {
+  const member = prototypeMemberType(name);
+  return member === undefined ? type : `${type} | ${member}`;
+}
+
+/** `Object['valueOf']` for a name `Object.prototype` has, else undefined. */
+export function prototypeMemberType(name: string): string | undefined {
+  return OBJECT_PROTOTYPE_MEMBERS.has(name) ? `Object[${stringLiteral(name)}]` : undefined;
 }
 
 /** True when a message field must be optional (`?`) in TypeScript. */

@@ -8,7 +8,7 @@ import type { EnumType, Field, MessageType, AliasType, TypeRef } from '../model/
 import { jsDocText, stringLiteral } from '../printer/generated-file.js';
 import { isProtoFile } from './json-schema.js';
 import { hasDirectionalForms } from './json-schema-direction.js';
-import { indexSignature, isOptionalField, namedParents, optionalHere, propertyKey, refName, renderTypeAnnotation, requestTypeName } from './types-render.js';
+import { indexSignature, isOptionalField, namedParents, optionalHere, propertyKey, prototypeMemberType, refName, renderTypeAnnotation, requestTypeName } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 
 /** View of `templates/types/interface.hbs`. */
@@ -83,8 +83,13 @@ export function interfaceView(message: MessageType, ctx: TypeRenderContext): Int
 }
 
 function memberSignature(field: Field, proto: boolean, ctx: TypeRenderContext): string {
-  const optional = isOptionalField(field, proto) || optionalHere(field, ctx) ? '?' : '';
-  return `${propertyKey(field.localName)}${optional}:${renderTypeAnnotation(field.type, ctx, '  ')}`;
+  const optional = isOptionalField(field, proto) || optionalHere(field, ctx);
+  const annotation = renderTypeAnnotation(field.type, ctx, '  ');
+  if (!optional) return `${propertyKey(field.localName)}:${annotation}`;
+  // `valueOf?: number | Object['valueOf']`: see optionalPropertyType.
+  const member = prototypeMemberType(field.localName);
+  const suffix = member === undefined ? '' : annotation.startsWith('\n') ? `\n    | ${member}` : ` | ${member}`;
+  return `${propertyKey(field.localName)}?:${annotation}${suffix}`;
 }
 
 export function enumView(type: EnumType): EnumView {

@@ -112,6 +112,10 @@ export function compileStandalone(input: CompileInput): string {
     // Patterns in real schemas are written for ECMA-262 without the `u` flag (`[\w-]`, `\/`),
     // which the `u` flag rejects.
     unicodeRegExp: false,
+    // A property named like a member of `Object.prototype` (`constructor`, `toString`, `valueOf`)
+    // is checked as an own property: otherwise `data.constructor !== undefined` holds for every
+    // object, a required one is never missing and an object without it fails its type check.
+    ownProperties: true,
     logger: false,
   });
   const used = new Set<string>();
@@ -127,12 +131,17 @@ export function compileStandalone(input: CompileInput): string {
   const first = new Map<string, string>();
   const compiled: Record<string, string> = {};
   const aliases: string[] = [];
+  // ajv exports only ASCII names (`validate商品` is refused); such exports are compiled under
+  // `loomExport<n>` and renamed in the printed code, where any identifier is fine.
+  const renamed = new Map<string, string>();
   for (const [name, ref] of input.exports) {
     const earlier = first.get(ref);
-    if (earlier) aliases.push(`export const ${name} = ${earlier};`);
+    if (earlier) aliases.push(`export const ${name} = ${renamed.get(earlier) ?? earlier};`);
     else {
-      first.set(ref, name);
-      compiled[name] = ref;
+      const compiledName = AJV_EXPORT_NAME.test(name) ? name : `loomExport${renamed.size}`;
+      if (compiledName !== name) renamed.set(compiledName, name);
+      first.set(ref, compiledName);
+      compiled[compiledName] = ref;
     }
   }
   // Compiled leaves first: a type that ajv first meets through another type's `$ref` is
@@ -150,10 +159,14 @@ export function compileStandalone(input: CompileInput): string {
     return helper.name;
   });
   if (code.includes('require(')) throw new Error('ajv standalone code still contains require(); cannot emit ESM');
+  for (const [compiledName, name] of renamed) code = code.replace(`export const ${compiledName} = `, `export const ${name} = `);
   const compact = compactErrors(dropUnusedSchemas(code));
   if (compact.helper) helpers.push(compact.helper);
   return [formatsSource(used), ...helpers, compact.code.trim(), ...aliases].filter((s) => s !== '').join('\n');
 }
+
+/** Export names ajv's standalone code accepts (`getEsmExportName`): ASCII identifiers. */
+const AJV_EXPORT_NAME = /^[a-z$_][a-z$_0-9]*$/i;
 
 /** Keywords whose values are data, not schemas: a `$ref` inside them is not a reference. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);

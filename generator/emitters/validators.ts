@@ -7,13 +7,17 @@
  * - `X.validators.d.ts`: their types.
  *
  * Export names: `validate<LocalName>` per named type, `validate<OperationPascal>Body` per HTTP
- * request body (see {@link bodyValidatorName}). The server emitter imports these names.
+ * request body (see {@link bodyValidatorName}), `validate<OperationPascal><ParamPascal>Param` per
+ * parameter checked by its schema (see {@link paramValidatorName}). The server emitter imports
+ * these names.
  *
  * Named types validate what the server sends (their `writeOnly` properties are not required),
  * bodies what the client sends (their `readOnly` ones are not required).
  */
 import type { EmitContext, Emitter } from '../emit.js';
-import type { HttpOperation, MediaContent, NamedType, SchemaFile, TypeRef } from '../model/model.js';
+import type { HttpOperation, MediaContent, NamedType, Parameter, SchemaFile, TypeRef } from '../model/model.js';
+import { UniqueNames } from '../loaders/names.js';
+import { operationPascalName, parameterValidated } from './server-http-view.js';
 import { importSymbol } from '../printer/generated-file.js';
 import { GENERATOR_NAME, GENERATOR_VERSION } from '../emit.js';
 import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
@@ -45,7 +49,7 @@ export function typeValidatorName(type: NamedType): string {
  */
 export function bodyValidatorName(op: HttpOperation): string | undefined {
   if (!validatedBody(op)) return undefined;
-  const pascal = op.localName.charAt(0).toUpperCase() + op.localName.slice(1);
+  const pascal = operationPascalName(op);
   const plain = `validate${pascal}Body`;
   return typeValidatorNames(op.parent.parent).has(plain) ? `validate${pascal}RequestBody` : plain;
 }
@@ -65,9 +69,63 @@ export function validatedBody(op: HttpOperation): MediaContent | undefined {
   return contents.find((c) => c.type && isJson(c.mediaType)) ?? contents.find((c) => c.type);
 }
 
-/** `$defs` key of a body schema: the validator name without `validate`. */
-function bodyKey(op: HttpOperation): string {
-  return bodyValidatorName(op)!.slice('validate'.length);
+/** `$defs` key of a body or parameter schema: the validator name without `validate`. */
+function valueKey(value: ValidatedValue): string {
+  return value.name.slice('validate'.length);
+}
+
+const paramNamesByFile = new WeakMap<SchemaFile, ReadonlyMap<Parameter, string>>();
+
+/**
+ * `validateListPetsFilterParam`: the validator of a parameter that is checked by its schema (see
+ * `parameterValidated` in `server-http-view.ts`), or undefined. Unique in the file: a name taken
+ * by a type's or a body's validator, or by an earlier parameter's, gets a number.
+ *
+ * @example
+ * paramValidatorName(listPets, filter); // 'validateListPetsFilterParam'
+ */
+export function paramValidatorName(op: HttpOperation, p: Parameter): string | undefined {
+  const file = op.parent.parent;
+  let names = paramNamesByFile.get(file);
+  if (!names) {
+    const ops = httpOperations(file);
+    const taken = new UniqueNames([...typeValidatorNames(file), ...ops.flatMap((o) => bodyValidatorName(o) ?? [])]);
+    const byParam = new Map<Parameter, string>();
+    for (const o of ops) {
+      for (const param of o.parameters) {
+        if (parameterValidated(param)) byParam.set(param, taken.take(`validate${operationPascalName(o)}${upperFirst(param.localName.replace(/\$$/, ''))}Param`));
+      }
+    }
+    paramNamesByFile.set(file, (names = byParam));
+  }
+  return names.get(p);
+}
+
+const upperFirst = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** A request value with a generated validator: an operation's body or one of its parameters. */
+interface ValidatedValue {
+  readonly op: HttpOperation;
+  /** The export name (`validateCreatePetBody`); its `$defs` key is the name without `validate`. */
+  readonly name: string;
+  readonly type: TypeRef;
+  /** What the `.d.ts` says it validates. */
+  readonly what: string;
+}
+
+/** The bodies and parameters of a file's operations that get validators, in schema order. */
+function validatedValues(file: SchemaFile): ValidatedValue[] {
+  const out: ValidatedValue[] = [];
+  for (const op of httpOperations(file)) {
+    const where = `of \`${op.name}\` (${op.method.toUpperCase()} ${op.path})`;
+    const body = validatedBody(op);
+    if (body?.type) out.push({ op, name: bodyValidatorName(op)!, type: body.type, what: `the \`${body.mediaType}\` request body ${where}` });
+    for (const p of op.parameters) {
+      const name = paramValidatorName(op, p);
+      if (name !== undefined) out.push({ op, name, type: p.type, what: `the ${p.in} parameter \`${p.name}\` ${where}, after its text is converted` });
+    }
+  }
+  return out;
 }
 
 function httpOperations(file: SchemaFile): HttpOperation[] {
@@ -88,9 +146,9 @@ function pointerSegment(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** True when a body is just a named type that reads the same in both directions: it reuses that type's validator. */
-function bodyReusesTypeValidator(body: TypeRef): boolean {
-  return body.kind === 'ref' && !body.nullable && !hasDirectionalForms(body.target);
+/** True when a body or parameter is just a named type that reads the same in both directions: it reuses that type's validator. */
+function reusesTypeValidator(type: TypeRef): boolean {
+  return type.kind === 'ref' && !type.nullable && !hasDirectionalForms(type.target);
 }
 
 /**
@@ -118,11 +176,9 @@ export function schemaDocument(file: SchemaFile, reached?: Set<SchemaFile>): Jso
   const response: JsonSchemaOptions = { direction: 'response', refTo };
   const defs: JsonSchema = {};
   for (const type of file.types) defs[type.localName] = namedTypeSchema(type, response);
-  for (const op of httpOperations(file)) {
-    const body = validatedBody(op);
-    if (!body?.type) continue;
-    if (body.type.kind === 'ref' && !body.type.nullable) request.refTo(body.type.target);
-    else defs[bodyKey(op)] = typeRefSchema(body.type, isProtoFile(file), request);
+  for (const value of validatedValues(file)) {
+    if (value.type.kind === 'ref' && !value.type.nullable) request.refTo(value.type.target);
+    else defs[valueKey(value)] = typeRefSchema(value.type, isProtoFile(file), request);
   }
   // Request forms reach further request forms: the list grows while it is walked.
   for (let i = 0; i < requestForms.length; i++) {
@@ -175,8 +231,8 @@ export function validatorsJob(file: SchemaFile): ValidatorsJob | undefined {
 }
 
 function computeJob(file: SchemaFile): ValidatorsJob | null {
-  const ops = validatedOperations(file);
-  if (file.types.length === 0 && ops.length === 0) return null;
+  const values = validatedValues(file);
+  if (file.types.length === 0 && values.length === 0) return null;
 
   // Every document the file's refs reach, transitively, so ajv can resolve them.
   const documents = new Map<SchemaFile, JsonSchema>();
@@ -191,15 +247,15 @@ function computeJob(file: SchemaFile): ValidatorsJob | null {
 
   const exports = new Map<string, string>();
   for (const type of file.types) exports.set(typeValidatorName(type), `${schemaId(file)}#/$defs/${type.localName}`);
-  for (const op of ops) {
-    const body = validatedBody(op)!.type!;
-    let ref = `${schemaId(file)}#/$defs/${bodyKey(op)}`;
-    if (body.kind === 'ref' && !body.nullable) {
-      ref = bodyReusesTypeValidator(body)
-        ? `${schemaId(body.target.parent)}#/$defs/${body.target.localName}`
-        : `${schemaId(file)}#/$defs/${pointerSegment(requestKey(body.target, file))}`;
+  for (const value of values) {
+    const type = value.type;
+    let ref = `${schemaId(file)}#/$defs/${valueKey(value)}`;
+    if (type.kind === 'ref' && !type.nullable) {
+      ref = reusesTypeValidator(type)
+        ? `${schemaId(type.target.parent)}#/$defs/${type.target.localName}`
+        : `${schemaId(file)}#/$defs/${pointerSegment(requestKey(type.target, file))}`;
     }
-    exports.set(bodyValidatorName(op)!, ref);
+    exports.set(value.name, ref);
   }
   const input: CompileInput = { documents: [...documents.values()], exports };
   // ~1 MB of JSON for a large API, and a hash of it: computed on first use only.
@@ -216,10 +272,6 @@ function computeJob(file: SchemaFile): ValidatorsJob | null {
   };
 }
 
-/** HTTP operations whose request body gets a validator. */
-function validatedOperations(file: SchemaFile): HttpOperation[] {
-  return httpOperations(file).filter((op) => bodyValidatorName(op) !== undefined);
-}
 
 /**
  * Emits `X.schemas.ts`, `X.validators.js` and `X.validators.d.ts` for files with types or bodies:
@@ -245,9 +297,9 @@ export const validatorDeclarationsEmitter: Emitter = {
   name: 'validators-declarations',
   emit(file, ctx) {
     if (!validatorsJob(file)) return;
-    const ops = validatedOperations(file);
-    emitSchemasFile(file, cachedDocument(file).doc, ops, ctx);
-    emitDeclarations(file, ops, ctx);
+    const values = validatedValues(file);
+    emitSchemasFile(file, cachedDocument(file).doc, values, ctx);
+    emitDeclarations(file, values, ctx);
   },
 };
 
@@ -291,7 +343,7 @@ export const validatorCodeEmitter: Emitter = {
   },
 };
 
-function emitSchemasFile(file: SchemaFile, doc: JsonSchema, ops: HttpOperation[], ctx: EmitContext): void {
+function emitSchemasFile(file: SchemaFile, doc: JsonSchema, values: readonly ValidatedValue[], ctx: EmitContext): void {
   const f = ctx.newFile(ctx.outputPath(file, 'schemas.ts'), file);
   f.jsDoc(`JSON Schema (2020-12) of every named type and request body in ${file.path}.\nReferences into other files use their \`$id\` (\`loom:<path>\`).`);
   f.print('export const schemas = ', tsLiteral(doc), ' as const;');
@@ -300,13 +352,13 @@ function emitSchemasFile(file: SchemaFile, doc: JsonSchema, ops: HttpOperation[]
   for (const type of file.types) {
     f.print('export const ', type.localName, 'Schema = schemas.$defs', f.propertyAccess(type.localName), ';');
   }
-  for (const op of ops) {
-    const key = bodyKey(op);
+  for (const value of values) {
+    const key = valueKey(value);
     if (key in defs) f.print('export const ', key, 'Schema = schemas.$defs', f.propertyAccess(key), ';');
   }
 }
 
-function emitDeclarations(file: SchemaFile, ops: HttpOperation[], ctx: EmitContext): void {
+function emitDeclarations(file: SchemaFile, values: readonly ValidatedValue[], ctx: EmitContext): void {
   const f = ctx.newFile(ctx.outputPath(file, 'validators.d.ts'), file);
   const render: TypeRenderContext = { f, file, typesPath: (other) => `/${ctx.outputPath(other, 'types.ts')}` };
   const proto = isProtoFile(file);
@@ -338,9 +390,8 @@ function emitDeclarations(file: SchemaFile, ops: HttpOperation[], ctx: EmitConte
     const t = proto ? 'JsonValidator' : `Validator<${f.text(importSymbol(type.localName, `/${ctx.outputPath(file, 'types.ts')}`, { typeOnly: true }))}>`;
     f.print('export declare const ', typeValidatorName(type), ': ', t, ';');
   }
-  for (const op of ops) {
-    const body = validatedBody(op)!;
-    f.jsDoc(`Validates the \`${body.mediaType}\` request body of \`${op.name}\` (${op.method.toUpperCase()} ${op.path}).`);
-    f.print('export declare const ', bodyValidatorName(op)!, ': Validator<', renderType(body.type!, { ...render, direction: 'request' }), '>;');
+  for (const value of values) {
+    f.jsDoc(`Validates ${value.what}.`);
+    f.print('export declare const ', value.name, ': Validator<', renderType(value.type, { ...render, direction: 'request' }), '>;');
   }
 }

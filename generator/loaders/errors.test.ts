@@ -476,3 +476,52 @@ describe('proto errors protobufjs reports without a line', () => {
     ]);
   });
 });
+
+describe('every problem of a run, together', () => {
+  it('a $ref to a missing file hides no other problem of the document, and is reported once', async () => {
+    expect(
+      await failures({
+        'a.yaml': api(`  /x:
+    get:
+      operationId: same
+      responses:
+        '200': { $ref: './shared.yaml#/Ok' }
+  /y:
+    get:
+      operationId: same
+      responses:
+        '200': { $ref: './shared.yaml#/Ok' }`, `components:
+  schemas:
+    Code: { type: string, pattern: '[a-' }
+    Odd: { type: decimal }
+    Again: { $ref: './shared.yaml#/Thing' }`),
+      }),
+    ).toEqual([
+      {
+        file: 'a.yaml', line: 8, pointer: '/paths/~1x/get/responses/200',
+        message: "$ref './shared.yaml#/Ok' cannot be loaded: the file does not exist; fix the path (it is relative to a.yaml)",
+      },
+      { file: 'a.yaml', line: 10, pointer: '/paths/~1y/get', message: "operationId 'same' is also used by GET /x: operation ids must be unique; rename one of them" },
+      {
+        file: 'a.yaml', line: 16, pointer: '/components/schemas/Code/pattern',
+        message: 'pattern "[a-" is not a valid regular expression (Invalid regular expression: /[a-/: Unterminated character class); fix it: patterns are ECMA-262 regular expressions',
+      },
+      { file: 'a.yaml', line: 17, pointer: '/components/schemas/Odd/type', message: "unsupported type 'decimal': use one of string, number, integer, boolean, array, object or null" },
+    ]);
+  });
+
+  it('an error in one .proto file hides none of the others', async () => {
+    expect(
+      await failures({
+        'x.proto': 'syntax = "proto3";\npackage x;\nmessage A {\n  string a = 1\n}\n',
+        'y.proto': 'syntax = "proto3";\npackage y;\nmessage B {\n  Foo f = 1;\n}\n',
+        'z.proto': 'syntax = "proto3";\npackage z;\nmessage C {\n  string c = 1;\n  int32 d = 1;\n}\n',
+        'ok.proto': 'syntax = "proto3";\npackage ok;\nmessage D { string d = 1; }\n',
+      }),
+    ).toEqual([
+      { file: 'x.proto', line: 5, pointer: undefined, message: "cannot parse: illegal token '}', ';' expected" },
+      { file: 'y.proto', line: 4, pointer: undefined, message: "field 'f' of 'B' has unknown type 'Foo': import the file that declares it, or fix the name" },
+      { file: 'z.proto', line: 5, pointer: undefined, message: "field number 1 is used twice in message 'C' (also on line 4): give each field its own number (numbers identify fields on the wire)" },
+    ]);
+  });
+});

@@ -9,8 +9,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, SchemaFile } from '../model/model.js';
-import { error, SchemaError } from './diagnostics.js';
+import { error, formatDiagnostic, SchemaError } from './diagnostics.js';
 import { loadOpenApiDocuments } from './openapi.js';
+import { declaresApiKey, isGeneratedContent } from './api-sniff.js';
 import { isApiDocument } from './openapi-schema.js';
 import { DocumentStore, SourceParseError, type SourceDocument } from './refs.js';
 
@@ -28,14 +29,6 @@ export interface LoadOptions {
 }
 
 const API_EXTENSIONS: ReadonlySet<string> = new Set(['.yaml', '.yml', '.json']);
-/**
- * Cheap test before parsing a JSON/YAML file found in a folder: most are not API documents.
- * The second branch is for JSON written on one line (`{"openapi":"3.0.3",…}`), where the key
- * starts no line of its own.
- */
-const MAY_BE_API = /^\s*["']?(openapi|swagger)["']?\s*:|"(openapi|swagger)"\s*:\s*"/m;
-/** Strong sign that a file found in a folder is meant as an API document, so a parse error is worth reporting. */
-const MEANT_AS_API = /^(openapi|swagger)\s*:|^\s*\{?\s*"(openapi|swagger)"\s*:/m;
 
 const toPosix = (p: string) => p.split(sep).join('/');
 
@@ -43,7 +36,8 @@ const toPosix = (p: string) => p.split(sep).join('/');
  * Loads schema files.
  *
  * @param inputs files or folders; folders are walked (sorted) for `.proto` files and for
- *   `.yaml`/`.yml`/`.json` files that are OpenAPI or Swagger documents (others are skipped)
+ *   `.yaml`/`.yml`/`.json` files with a top-level `openapi` or `swagger` key (others, and files
+ *   Loom generated, are skipped)
  * @returns the files asked for, sorted by path; what they import or `$ref` is reachable
  *   through `dependencies`
  * @throws SchemaError with every problem found, each with a file and a line or JSON pointer
@@ -75,7 +69,7 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
         if (ext === '.proto') protoFiles.add(file);
         else if (API_EXTENSIONS.has(ext)) {
           const text = await readFile(file, 'utf8');
-          if (MAY_BE_API.test(text) && !apiFiles.has(file)) apiFiles.set(file, text);
+          if (declaresApiKey(text) && !isGeneratedContent(text) && !apiFiles.has(file)) apiFiles.set(file, text);
         }
       }
     } else {
@@ -90,18 +84,21 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
   const docs: SourceDocument[] = [];
   for (const file of [...apiFiles.keys()].sort()) {
     const found = apiFiles.get(file);
-    // Files met while walking a folder are skipped quietly unless they are clearly meant as API documents.
     const explicit = found === undefined;
     try {
       const doc = await store.load(file, found);
       if (isApiDocument(doc.data)) docs.push(doc);
       else if (explicit) problems.push(error("not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key", { file: doc.path }));
     } catch (e) {
-      if (!explicit && !MEANT_AS_API.test(found)) continue;
       if (e instanceof SourceParseError) problems.push(error(e.sentence, { file: display(file), line: e.line }));
       else problems.push(error(e instanceof Error ? e.message : String(e), { file: display(file) }));
     }
   }
+
+  // Every file the documents reach through `$ref` is loaded before anything is converted: one
+  // outside the root widens it (`store.root`), so that every output path stays below `--out`.
+  for (const doc of docs) problems.push(...(await store.loadReferenced(doc)));
+  const effectiveRoot = store.root;
 
   const results: SchemaFile[] = [];
   const run = async (what: string, load: () => Promise<SchemaFile[]>) => {
@@ -116,15 +113,57 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
   };
   if (protoFiles.size > 0) {
     const list = [...protoFiles].sort();
+    const displayProto = (abs: string) => toPosix(relative(effectiveRoot, abs)) || abs;
     // Imported only now: protobufjs takes ~50 ms to load, which OpenAPI-only runs need not pay.
-    await run(list.length === 1 ? display(list[0]!) : `${list.length} .proto files`, async () => {
-      const { loadProtoFiles } = await import('./proto.js');
-      return loadProtoFiles(list, { root, importPaths: options.importPaths ?? [] });
+    const { loadProtoFiles } = await import('./proto.js');
+    const protoOptions = { root: effectiveRoot, importPaths: options.importPaths ?? [] };
+    await run(list.length === 1 ? displayProto(list[0]!) : `${list.length} .proto files`, async () => {
+      try {
+        return await loadProtoFiles(list, protoOptions);
+      } catch (e) {
+        if (!(e instanceof SchemaError)) throw e;
+        throw new SchemaError(await protoProblemsOfEveryFile(list, e.diagnostics, (files) => loadProtoFiles(files, protoOptions), displayProto));
+      }
     });
   }
   if (docs.length > 0) await run(docs.length === 1 ? docs[0]!.path : `${docs.length} OpenAPI documents`, () => loadOpenApiDocuments(docs, store));
   if (problems.length > 0) throw new SchemaError(problems);
   return results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The problems of every `.proto` file of a load that failed. protobufjs stops at the first file
+ * that does not parse, and types are resolved only when every file parsed, so one broken file
+ * hides the problems of all the others. The files that no diagnostic names are loaded again on
+ * their own, until a load finds nothing new: every problem of a run is reported together.
+ */
+async function protoProblemsOfEveryFile(
+  files: readonly string[],
+  first: readonly Diagnostic[],
+  load: (files: readonly string[]) => Promise<unknown>,
+  display: (abs: string) => string,
+): Promise<Diagnostic[]> {
+  const problems = [...first];
+  const seen = new Set(problems.map(formatDiagnostic));
+  // By file, each file's problems in the order found: the loads find them in no useful order.
+  const byFile = () => problems.sort((a, b) => (a.source.file < b.source.file ? -1 : a.source.file > b.source.file ? 1 : 0));
+  let rest = files;
+  for (;;) {
+    const named = new Set(problems.map((d) => d.source.file));
+    const next = rest.filter((f) => !named.has(display(f)));
+    if (next.length === 0 || next.length === rest.length) return byFile();
+    rest = next;
+    try {
+      await load(rest);
+      return byFile();
+    } catch (e) {
+      if (!(e instanceof SchemaError)) return byFile();
+      const fresh = e.diagnostics.filter((d) => !seen.has(formatDiagnostic(d)));
+      if (fresh.length === 0) return byFile();
+      for (const d of fresh) seen.add(formatDiagnostic(d));
+      problems.push(...fresh);
+    }
+  }
 }
 
 /** Files under a folder, sorted, skipping dot-folders and `node_modules`. */

@@ -142,3 +142,34 @@ export class UniqueNames {
     return candidate;
   }
 }
+
+/**
+ * Hands out names of class members that come in groups: each name claims every name `group`
+ * derives from it (`getItem` claims `getItemWithResponse` too), and a candidate is taken only
+ * when its whole group is free. Reserved names get a `$` suffix, as reserved words do
+ * ({@link safeIdentifier}); later clashes get `2`, `3`, …
+ *
+ * @example
+ * const names = new MemberNames(['constructor'], (n) => [n, `${n}WithResponse`]);
+ * names.take('get'); // 'get'
+ * names.take('getWithResponse'); // 'getWithResponse2'
+ * names.take('constructor'); // 'constructor$'
+ */
+export class MemberNames {
+  readonly #reserved: ReadonlySet<string>;
+  readonly #taken = new Set<string>();
+  readonly #group: (name: string) => readonly string[];
+
+  constructor(reserved: Iterable<string>, group: (name: string) => readonly string[] = (n) => [n]) {
+    this.#reserved = new Set(reserved);
+    this.#group = group;
+  }
+
+  take(name: string): string {
+    const base = this.#reserved.has(name) ? `${name}$` : name;
+    let candidate = base;
+    for (let i = 2; this.#group(candidate).some((n) => this.#taken.has(n) || this.#reserved.has(n)); i++) candidate = `${base}${i}`;
+    for (const n of this.#group(candidate)) this.#taken.add(n);
+    return candidate;
+  }
+}

@@ -270,7 +270,8 @@ export class SchemaConverter {
       }
       const target = this.#store.resolveRef(current['$ref'], where.doc);
       if (typeof target === 'string') {
-        this.fail(where, `$ref '${current['$ref']}' cannot be resolved: ${target}`);
+        // A file that could not be loaded was reported where it was first referenced.
+        if (!this.#store.unloadable(current['$ref'], where.doc)) this.fail(where, `$ref '${current['$ref']}' cannot be resolved: ${target}`);
         return undefined;
       }
       this.#dependency(where.doc, target.doc);
@@ -313,9 +314,7 @@ export class SchemaConverter {
   }
 
   #typeOfObject(schema: Json, at: At): TypeRef {
-    for (const keyword of IGNORED_KEYWORDS) {
-      if (schema[keyword] !== undefined) this.warn({ doc: at.doc, pointer: childPointer(at.pointer, keyword) }, `keyword '${keyword}' is ignored: generated types and validators do not enforce it`);
-    }
+    this.#warnIgnoredKeywords(schema, at);
     const nullable = isNullable(schema);
     const type = this.#typeOf(schema, at);
     return nullable ? withNullable(type) : type;
@@ -338,7 +337,7 @@ export class SchemaConverter {
       return { kind: 'union', mode: 'anyOf', variants: types.map((t) => this.#typeOf({ ...schema, type: t }, at)) };
     }
     const type = types[0] ?? (schema['properties'] !== undefined || schema['additionalProperties'] !== undefined ? 'object' : schema['items'] !== undefined ? 'array' : typeList(schema).includes('null') ? 'null' : undefined);
-    const constraints = this.#constraints(schema);
+    const constraints = this.#constraints(schema, at);
     const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
     switch (type) {
       case undefined:
@@ -382,13 +381,18 @@ export class SchemaConverter {
     return { kind: 'literal', value: JSON.stringify(value) };
   }
 
-  #constraints(schema: Json): Constraints | undefined {
+  #constraints(schema: Json, at: At): Constraints | undefined {
     let c: Mutable<Constraints> | undefined;
     for (const key of CONSTRAINT_KEYS) {
       const v = schema[key];
       if (typeof v === 'number') (c ??= {})[key] = v;
     }
-    if (typeof schema['pattern'] === 'string') (c ??= {}).pattern = schema['pattern'];
+    if (typeof schema['pattern'] === 'string') {
+      // Checked here, where the location is known, rather than when the validators compile.
+      const problem = patternProblem(schema['pattern']);
+      if (problem === undefined) (c ??= {}).pattern = schema['pattern'];
+      else this.fail({ doc: at.doc, pointer: childPointer(at.pointer, 'pattern') }, `pattern ${JSON.stringify(schema['pattern'])} is not a valid regular expression (${problem}); fix it: patterns are ECMA-262 regular expressions`);
+    }
     if (schema['uniqueItems'] === true) (c ??= {}).uniqueItems = true;
     // OpenAPI 3.0 / Swagger 2.0 spell exclusive bounds as booleans beside minimum/maximum.
     const exclusiveMinimum = schema['exclusiveMinimum'];
@@ -443,7 +447,7 @@ export class SchemaConverter {
     if (!hasProperties && additionalProperties !== false) {
       return { kind: 'map', key: { kind: 'scalar', scalar: 'string' }, value: additionalProperties === true ? { kind: 'unknown' } : additionalProperties };
     }
-    const constraints = this.#constraints(schema);
+    const constraints = this.#constraints(schema, at);
     const properties: InlineProperty[] = this.#properties(schema, at).map(({ at: _at, deprecated: _d, ...p }) => p);
     return { kind: 'object', properties, additionalProperties, ...(constraints ? { constraints } : {}) } satisfies ObjectType;
   }
@@ -552,7 +556,8 @@ export class SchemaConverter {
   #ref(ref: string, at: At): TypeRef {
     const target = this.#store.resolveRef(ref, at.doc);
     if (typeof target === 'string') {
-      this.fail(at, `$ref '${ref}' cannot be resolved: ${target}`);
+      // A file that could not be loaded was reported where it was first referenced.
+      if (!this.#store.unloadable(ref, at.doc)) this.fail(at, `$ref '${ref}' cannot be resolved: ${target}`);
       return { kind: 'unknown' };
     }
     this.#dependency(at.doc, target.doc);
@@ -664,23 +669,45 @@ export class SchemaConverter {
   }
 
   /**
-   * Swagger 2.0 polymorphism (`discriminator: species` on a base that subtypes `allOf`)
-   * is not modelled: the base stays an object type its subtypes extend. Saying so beats
-   * letting people believe a body typed as the base is checked per subtype.
+   * Polymorphism through a base object is not modelled: Swagger 2.0's `discriminator: species`,
+   * or OpenAPI 3's `discriminator: { propertyName, mapping }` on an object its subtypes extend
+   * with `allOf` (not on a `oneOf`). The base stays an object type its subtypes extend. Saying so
+   * beats letting people believe a body typed as the base is checked per subtype.
    */
-  #warnSwaggerDiscriminator(name: string, propertyName: string, at: At): void {
+  #warnBaseDiscriminator(name: string, discriminator: unknown, at: At): void {
+    const swagger = typeof discriminator === 'string';
+    const propertyName = swagger ? discriminator : isObject(discriminator) && typeof discriminator['propertyName'] === 'string' ? discriminator['propertyName'] : undefined;
+    if (propertyName === undefined) return;
     const data = isObject(at.doc.data) ? at.doc.data : {};
-    const definitions = isObject(data['definitions']) ? data['definitions'] : {};
+    const components = isObject(data['components']) ? data['components'] : {};
+    const container = swagger ? data['definitions'] : components['schemas'];
+    const schemas = isObject(container) ? container : {};
     const self = `#${at.pointer}`;
-    const subtypes = Object.keys(definitions).filter((key) => {
-      const allOf = isObject(definitions[key]) ? definitions[key]['allOf'] : undefined;
+    const subtypes = Object.keys(schemas).filter((key) => {
+      const allOf = isObject(schemas[key]) ? schemas[key]['allOf'] : undefined;
       return Array.isArray(allOf) && allOf.some((part) => isObject(part) && part['$ref'] === self);
     });
+    // OpenAPI 3's mapping may name subtypes that extend the base indirectly, or live elsewhere.
+    const mapping = !swagger && isObject(discriminator) && isObject(discriminator['mapping']) ? discriminator['mapping'] : {};
+    for (const ref of Object.values(mapping)) {
+      if (typeof ref !== 'string') continue;
+      const subtype = ref.includes('/') ? (pointerSegments(ref.slice(ref.indexOf('#') + 1)).at(-1) ?? ref) : ref;
+      if (!subtypes.includes(subtype)) subtypes.push(subtype);
+    }
     const listed = subtypes.length > 0 ? ` (subtypes: ${subtypes.join(', ')})` : '';
+    const what = swagger ? `Swagger 2.0 discriminator '${propertyName}'` : `discriminator '${propertyName}' on an object that subtypes extend (allOf)`;
+    const instead = swagger ? "write OpenAPI 3 'oneOf' with a discriminator mapping" : "type those values as a 'oneOf' of the subtypes with this discriminator";
     this.warn(
       { doc: at.doc, pointer: childPointer(at.pointer, 'discriminator') },
-      `Swagger 2.0 discriminator '${propertyName}' is not modelled${listed}: a value typed '${name}' is checked as '${name}' only, not as the subtype its '${propertyName}' names; use the subtypes directly where it matters, or write OpenAPI 3 'oneOf' with a discriminator mapping`,
+      `${what} is not modelled${listed}: a value typed '${name}' is checked as '${name}' only, not as the subtype its '${propertyName}' names; use the subtypes directly where it matters, or ${instead}`,
     );
+  }
+
+  /** Warns once per keyword Loom reads no further (`not`, `propertyNames`, …) in a schema object. */
+  #warnIgnoredKeywords(schema: Json, at: At): void {
+    for (const keyword of IGNORED_KEYWORDS) {
+      if (schema[keyword] !== undefined) this.warn({ doc: at.doc, pointer: childPointer(at.pointer, keyword) }, `keyword '${keyword}' is ignored: generated types and validators do not enforce it`);
+    }
   }
 
   #enumKind(schema: Json): 'string' | 'integer' | undefined {
@@ -735,6 +762,7 @@ export class SchemaConverter {
   }
 
   #fillEnum(type: Mutable<EnumType>, schema: Json, at: At): void {
+    this.#warnIgnoredKeywords(schema, at);
     const raw = (schema['enum'] as unknown[]).filter((v) => v !== null) as (string | number)[];
     const varNames = [schema['x-enum-varnames'], schema['x-enumNames']].find((v): v is string[] => Array.isArray(v) && v.length === raw.length && v.every((x) => typeof x === 'string'));
     const descriptions = Array.isArray(schema['x-enum-descriptions']) ? schema['x-enum-descriptions'] : [];
@@ -752,7 +780,9 @@ export class SchemaConverter {
   }
 
   #fillMessage(message: Mutable<MessageType>, schema: Json, at: At): void {
-    if (typeof schema['discriminator'] === 'string') this.#warnSwaggerDiscriminator(message.name, schema['discriminator'], at);
+    // Named objects are read here, not through `typeOf`: the same checks as inline schemas get.
+    this.#warnIgnoredKeywords(schema, at);
+    if (schema['discriminator'] !== undefined) this.#warnBaseDiscriminator(message.name, schema['discriminator'], at);
     const fields = new Map<string, Field>();
     const required = new Set<string>(Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : []);
     const extendsList: TypeRef[] = [];
@@ -824,6 +854,22 @@ function isBinaryContent(schema: Json): boolean {
   if (typeof media !== 'string' || schema['contentEncoding'] !== undefined) return false;
   const mime = bareMediaType(media);
   return !(TEXT_MEDIA.test(mime) || TEXT_MEDIA_EXACT.has(mime));
+}
+
+/**
+ * Why a `pattern` is not a regular expression the generated validators can use, or undefined. They
+ * compile patterns without the `u` flag (real schemas write `[\w-]` and `\/`, which it rejects).
+ *
+ * @example
+ * patternProblem('^[a-z+$'); // 'Invalid regular expression: /^[a-z+$/: Unterminated character class'
+ */
+function patternProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern);
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
 }
 
 /** Media types whose content is text: `text/*`, and JSON, XML or YAML by any name. */

@@ -860,3 +860,133 @@ components:
     }
   });
 });
+
+describe('operation names', () => {
+  it('are unique in the file across tags, keep off the generated classes\' members, and leave their …WithResponse twin free', async () => {
+    const dir = await writeSchemas({
+      'n.yaml': `openapi: 3.0.3
+info: { title: N, version: '1' }
+paths:
+  /a: { get: { operationId: get-item, tags: [a b], responses: { '204': { description: ok } } } }
+  /b: { get: { operationId: getItem, tags: [a-b], responses: { '204': { description: ok } } } }
+  /c: { get: { operationId: getItemWithResponse, tags: [a-b], responses: { '204': { description: ok } } } }
+  /d: { get: { operationId: api, responses: { '204': { description: ok } } } }
+  /e: { get: { operationId: constructor, responses: { '204': { description: ok } } } }
+  /f: { get: { operationId: then, responses: { '204': { description: ok } } } }
+`,
+    });
+    try {
+      const [file] = await loadSchemas([dir], { root: dir });
+      expect(file!.services.map((s) => [s.localName, s.operations.map((o) => o.localName)])).toEqual([
+        ['AB', ['getItem']],
+        ['AB2', ['getItem2', 'getItemWithResponse2']],
+        ['N', ['api$', 'constructor$', 'then$']],
+      ]);
+    } finally {
+      await removeSchemas(dir);
+    }
+  });
+});
+
+describe('parameters described by content', () => {
+  it('carry their media type and no style, which does not apply to them', async () => {
+    const dir = await writeSchemas({
+      'p.yaml': `openapi: 3.0.3
+info: { title: P, version: '1' }
+paths:
+  /s:
+    get:
+      operationId: s
+      parameters:
+        - { name: where, in: query, content: { application/json: { schema: { type: object } } } }
+        - { name: near, in: query, schema: { type: object, properties: { x: { type: number } } } }
+      responses: { '204': { description: ok } }
+`,
+    });
+    try {
+      const [file] = await loadSchemas([dir], { root: dir });
+      expect(operation(file!, 's').parameters.map((p) => [p.name, p.mediaType, p.style, p.explode])).toEqual([
+        ['where', 'application/json', undefined, undefined],
+        ['near', undefined, 'form', true],
+      ]);
+    } finally {
+      await removeSchemas(dir);
+    }
+  });
+});
+
+describe('$ref to a file outside the root', () => {
+  it('widens the root to the folder holding both, so that every path stays relative', async () => {
+    const dir = await writeSchemas({
+      'api/v1/api.yaml': `openapi: 3.0.3
+info: { title: X, version: '1' }
+paths:
+  /u:
+    get:
+      operationId: getU
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { $ref: '../../shared/user.yaml#/User' } } } }
+`,
+      'shared/user.yaml': 'User:\n  type: object\n  properties:\n    address: { $ref: "address.json" }\n',
+      'shared/address.json': '{ "type": "object", "properties": { "zip": { "type": "string" } } }',
+    });
+    try {
+      const [api] = await loadSchemas([`${dir}/api/v1/api.yaml`], { root: `${dir}/api/v1` });
+      const user = api!.dependencies[0]!;
+      expect([api!.path, user.path, user.dependencies.map((d) => d.path)]).toEqual(['api/v1/api.yaml', 'shared/user.yaml', ['shared/address.json']]);
+      expect(user.types[0]!.source.file).toBe('shared/user.yaml');
+    } finally {
+      await removeSchemas(dir);
+    }
+  });
+});
+
+describe('warnings on named schemas', () => {
+  it('name the keywords Loom ignores, as for inline schemas, and a discriminator on a base object', async () => {
+    const dir = await writeSchemas({
+      'w.yaml': `openapi: 3.1.0
+info: { title: W, version: '1' }
+paths: {}
+components:
+  schemas:
+    A:
+      type: object
+      properties: { x: { type: string } }
+      not: { required: [x] }
+      propertyNames: { pattern: '^[a-z]+$' }
+      patternProperties: { '^y': { type: integer } }
+      dependentRequired: { x: [y] }
+      unevaluatedProperties: false
+    E:
+      type: string
+      enum: [a, b]
+      not: { const: a }
+    Pet:
+      type: object
+      required: [petType]
+      properties: { petType: { type: string } }
+      discriminator:
+        propertyName: petType
+        mapping: { cat: '#/components/schemas/Cat', dog: Dog }
+    Cat:
+      allOf: [{ $ref: '#/components/schemas/Pet' }, { type: object, properties: { meows: { type: boolean } } }]
+    Dog:
+      allOf: [{ $ref: '#/components/schemas/Pet' }, { type: object, properties: { barks: { type: boolean } } }]
+`,
+    });
+    try {
+      const [file] = await loadSchemas([dir], { root: dir });
+      expect(file!.warnings.map((w) => `${w.source.line} ${w.source.pointer}: ${w.message}`)).toEqual([
+        "9 /components/schemas/A/not: keyword 'not' is ignored: generated types and validators do not enforce it",
+        "11 /components/schemas/A/patternProperties: keyword 'patternProperties' is ignored: generated types and validators do not enforce it",
+        "12 /components/schemas/A/dependentRequired: keyword 'dependentRequired' is ignored: generated types and validators do not enforce it",
+        "13 /components/schemas/A/unevaluatedProperties: keyword 'unevaluatedProperties' is ignored: generated types and validators do not enforce it",
+        "10 /components/schemas/A/propertyNames: keyword 'propertyNames' is ignored: generated types and validators do not enforce it",
+        "17 /components/schemas/E/not: keyword 'not' is ignored: generated types and validators do not enforce it",
+        "22 /components/schemas/Pet/discriminator: discriminator 'petType' on an object that subtypes extend (allOf) is not modelled (subtypes: Cat, Dog): a value typed 'Pet' is checked as 'Pet' only, not as the subtype its 'petType' names; use the subtypes directly where it matters, or type those values as a 'oneOf' of the subtypes with this discriminator",
+      ]);
+    } finally {
+      await removeSchemas(dir);
+    }
+  });
+});

@@ -23,7 +23,7 @@ import type {
 } from '../model/model.js';
 import { bareMediaType, isFormMediaType } from '../model/media-types.js';
 import { SchemaError } from './diagnostics.js';
-import { camelCase, pascalCase, safeIdentifier, safeVariableName, UniqueNames } from './names.js';
+import { camelCase, MemberNames, pascalCase, safeIdentifier, safeVariableName, UniqueNames } from './names.js';
 import { type At, detectFormat, docOf, type FileEntry, isObject, SchemaConverter } from './openapi-schema.js';
 import { childPointer, type DocumentStore, type SourceDocument } from './refs.js';
 import { collectionFormatStyle, formMediaTypes, formSeparator, mediaList, swaggerParameterSchema } from './swagger2.js';
@@ -35,6 +35,13 @@ const METHODS: ReadonlySet<string> = new Set<HttpMethod>(['get', 'put', 'post', 
 const LOCATIONS: ReadonlySet<string> = new Set(['path', 'query', 'header', 'cookie']);
 /** Names the generated input object and handler signature already use. */
 const RESERVED_PARAMETER_NAMES = ['body', 'ctx'];
+/**
+ * Method names an operation cannot take: `constructor` is no method of a class (the routes class,
+ * the client class, a handler implementing the interface), `api` is the routes class's field
+ * holding the handler, and a `then` method makes a client thenable, so `await` would call it.
+ * Reserved words are handled by `safeVariableName`.
+ */
+const RESERVED_OPERATION_NAMES = ['constructor', 'api', 'then'];
 
 /**
  * Converts parsed OpenAPI/Swagger documents into schema files.
@@ -50,6 +57,9 @@ const RESERVED_PARAMETER_NAMES = ['body', 'ctx'];
  */
 export async function loadOpenApiDocuments(docs: readonly SourceDocument[], store: DocumentStore): Promise<SchemaFile[]> {
   const converter = new SchemaConverter(store);
+  // Every referenced file first (a no-op when the caller loaded them already): a file outside the
+  // root widens it, and the files' paths must be final before any of them is converted.
+  for (const doc of docs) converter.errors.push(...(await store.loadReferenced(doc)));
   const entries: FileEntry[] = [];
   for (const doc of docs) {
     const data = doc.data as Json;
@@ -58,10 +68,11 @@ export async function loadOpenApiDocuments(docs: readonly SourceDocument[], stor
       converter.fail({ doc, pointer: data['swagger'] !== undefined ? '/swagger' : '/openapi' }, format);
       continue;
     }
-    converter.errors.push(...(await store.loadReferenced(doc)));
     entries.push(converter.entry(doc, format));
   }
-  if (converter.errors.length > 0) throw new SchemaError(converter.errors);
+  // A file that cannot be loaded stops nothing else: references to it are reported once (above),
+  // and everything else in the documents is still read and checked, so that one run lists every
+  // problem.
   for (const entry of entries) new OperationReader(converter, entry).read();
   converter.finish();
   if (converter.errors.length > 0) throw new SchemaError(converter.errors);
@@ -75,8 +86,14 @@ class OperationReader {
   readonly #doc: SourceDocument;
   readonly #data: Json;
   readonly #format: SchemaFormat;
-  readonly #services = new Map<string, { service: Service; operations: HttpOperation[]; names: UniqueNames }>();
+  readonly #services = new Map<string, { service: Service; operations: HttpOperation[] }>();
   readonly #serviceNames = new UniqueNames();
+  /**
+   * Operation names are unique in the file, not only in their service: the services of a file share
+   * one `X.server.ts` and `X.client.ts`, where each operation declares `…Input`, `…Operation` and
+   * `validate…Body`. Each name also claims the client's `…WithResponse` twin.
+   */
+  readonly #operationNames = new MemberNames(RESERVED_OPERATION_NAMES, (name) => [name, `${name}WithResponse`]);
   readonly #operationIds = new Map<string, string>();
 
   constructor(converter: SchemaConverter, entry: FileEntry) {
@@ -144,7 +161,7 @@ class OperationReader {
     return path.replace(/\/+$/, '');
   }
 
-  #service(tag: string | undefined, firstUse: At): { service: Service; operations: HttpOperation[]; names: UniqueNames } {
+  #service(tag: string | undefined, firstUse: At): { service: Service; operations: HttpOperation[] } {
     const name = tag ?? this.#entry.file.info.title;
     const existing = this.#services.get(name);
     if (existing) return existing;
@@ -167,7 +184,7 @@ class OperationReader {
       // Where the tag is described, else the first operation that uses it.
       source: this.#c.location(tagIndex >= 0 ? this.#at(`/tags/${tagIndex}`) : firstUse),
     };
-    const created = { service, operations, names: new UniqueNames() };
+    const created = { service, operations };
     this.#services.set(name, created);
     this.#entry.services.push(service);
     return created;
@@ -189,7 +206,7 @@ class OperationReader {
       return;
     }
     this.#operationIds.set(name, `${method.toUpperCase()} ${path}`);
-    const { service, operations, names } = this.#service(tags[0], at);
+    const { service, operations } = this.#service(tags[0], at);
     const { parameters, body } = this.#parameters(path, op, at, item, itemAt);
     const requestBody = body ?? this.#requestBody(op, at);
     const localNames = new UniqueNames(requestBody ? RESERVED_PARAMETER_NAMES : RESERVED_PARAMETER_NAMES.filter((n) => n !== 'body'));
@@ -201,7 +218,7 @@ class OperationReader {
       kind: 'http',
       parent: service,
       name,
-      localName: names.take(safeVariableName(camelCase(name) || method)),
+      localName: this.#operationNames.take(safeVariableName(camelCase(name) || method)),
       method,
       path,
       parameters: parameters.map((p) => ({ ...p, localName: localNames.take(safeVariableName(camelCase(p.name) || 'param')) })),
@@ -290,14 +307,16 @@ class OperationReader {
   #parameter(raw: Json, at: At, location: Parameter['in']): Parameter | undefined {
     const name = raw['name'] as string;
     let type: TypeRef;
+    let mediaType: string | undefined;
     if (this.#format === 'swagger-2.0') {
       type = this.#c.typeOf(swaggerParameterSchema(raw), at);
     } else if (raw['schema'] !== undefined) {
       type = this.#c.typeOf(raw['schema'], { doc: at.doc, pointer: childPointer(at.pointer, 'schema') });
     } else if (isObject(raw['content'])) {
-      const [mediaType, media] = Object.entries(raw['content'])[0] ?? [];
-      type = isObject(media) && media['schema'] !== undefined
-        ? this.#c.typeOf(media['schema'], { doc: at.doc, pointer: childPointer(at.pointer, 'content', mediaType ?? '', 'schema') })
+      const [media, content] = Object.entries(raw['content'])[0] ?? [];
+      mediaType = media;
+      type = isObject(content) && content['schema'] !== undefined
+        ? this.#c.typeOf(content['schema'], { doc: at.doc, pointer: childPointer(at.pointer, 'content', media ?? '', 'schema') })
         : { kind: 'unknown' };
     } else {
       this.#c.warn(at, `parameter '${name}' has no schema; it is read as a string`);
@@ -308,7 +327,8 @@ class OperationReader {
       if (raw['required'] === false) this.#c.warn(at, `path parameter '${name}' says required: false; path parameters are always required`);
       required = true;
     }
-    const serialization = this.#style(raw, at, location);
+    // A `content` parameter travels as its media type's text: `style` and `explode` do not apply.
+    const serialization = mediaType === undefined ? this.#style(raw, at, location) : { mediaType };
     const doc = docOf(raw);
     return {
       kind: 'parameter',

@@ -21,7 +21,10 @@ export { SourceParseError } from './source-parse-error.js';
 export interface SourceDocument {
   /** Absolute path. */
   readonly key: string;
-  /** Path relative to the generation root, `/`-separated. */
+  /**
+   * Path relative to the generation root, `/`-separated. Read it once loading is done: a `$ref` to
+   * a file outside the root widens the root (see {@link DocumentStore.root}), which changes it.
+   */
   readonly path: string;
   readonly data: unknown;
   /** 1-based line of the key or item at `pointer`, when known. */
@@ -100,11 +103,24 @@ function yamlLine(yaml: YamlModule, doc: Document, counter: LineCounter, segment
  * const target = store.resolveRef('#/components/schemas/Issue', doc); // { doc, pointer, value } or a reason
  */
 export class DocumentStore {
-  readonly #root: string;
+  #root: string;
   readonly #docs = new Map<string, SourceDocument>();
+  /** Files a `$ref` names that could not be loaded (reported once, where first referenced). */
+  readonly #unloadable = new Set<string>();
+  /** Documents whose references were loaded already. */
+  readonly #referenced = new Set<string>();
 
   constructor(root: string) {
     this.#root = resolve(root);
+  }
+
+  /**
+   * The generation root: the one given, widened to the deepest folder that also holds every file
+   * loaded since (a `$ref` to `../../shared/user.yaml` from an input in the root). Output paths
+   * mirror paths below it, so a file outside the given root gets one too, never an absolute path.
+   */
+  get root(): string {
+    return this.#root;
   }
 
   get(key: string): SourceDocument | undefined {
@@ -119,19 +135,30 @@ export class DocumentStore {
     const cached = this.#docs.get(key);
     if (cached) return cached;
     const rel = relative(this.#root, key);
-    const path = toPosix(rel.startsWith('..') || isAbsolute(rel) ? key : rel);
+    if (rel.startsWith('..') || isAbsolute(rel)) this.#root = commonFolder(this.#root, dirname(key));
     const source = text ?? (await readFile(key, 'utf8'));
     const yaml = isJsonPath(key) ? undefined : await (yamlModule ??= import('yaml'));
-    const doc = parseSource(key, path, source, yaml);
+    // Computed again only when the root has widened since.
+    let root: string | undefined;
+    let path = '';
+    const pathBelowRoot = () => {
+      if (root !== this.#root) path = toPosix(relative((root = this.#root), key));
+      return path;
+    };
+    const doc = parseSource(key, pathBelowRoot, source, yaml);
     this.#docs.set(key, doc);
     return doc;
   }
 
   /**
-   * Loads every document reachable from `doc` through external `$ref`s.
-   * Returns diagnostics for files that cannot be read or parsed.
+   * Loads every document reachable from `doc` through external `$ref`s, once: a second call for
+   * the same document does nothing. Returns diagnostics for files that cannot be read or parsed;
+   * references to them are then not reported again where they are resolved
+   * (see {@link DocumentStore.unloadable}).
    */
   async loadReferenced(doc: SourceDocument): Promise<Diagnostic[]> {
+    if (this.#referenced.has(doc.key)) return [];
+    this.#referenced.add(doc.key);
     const problems: Diagnostic[] = [];
     const queue = [doc];
     const seen = new Set([doc.key]);
@@ -148,9 +175,11 @@ export class DocumentStore {
         const key = resolve(dirname(current.key), safeDecode(file));
         if (seen.has(key)) continue;
         seen.add(key);
+        if (this.#unloadable.has(key)) continue;
         try {
           queue.push(await this.load(key));
         } catch (e) {
+          this.#unloadable.add(key);
           const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : e instanceof Error ? e.message : String(e);
           // A file that exists but does not parse needs its syntax fixed, not the path.
           const fix = e instanceof SourceParseError ? 'fix the syntax there' : `fix the path (it is relative to ${current.path})`;
@@ -159,6 +188,16 @@ export class DocumentStore {
       }
     }
     return problems;
+  }
+
+  /**
+   * True when `ref` (written in `from`) names a file that could not be loaded: that was reported
+   * where the file was first referenced, so its uses need no error of their own.
+   */
+  unloadable(ref: string, from: SourceDocument): boolean {
+    const hash = ref.indexOf('#');
+    const file = hash === -1 ? ref : ref.slice(0, hash);
+    return file !== '' && this.#unloadable.has(resolve(dirname(from.key), safeDecode(file)));
   }
 
   /**
@@ -184,7 +223,10 @@ export class DocumentStore {
   location(doc: SourceDocument, pointer: string): SourceLocation {
     let line: number | undefined | null = null;
     return {
-      file: doc.path,
+      // Read when printed: the root may still widen while files load.
+      get file() {
+        return doc.path;
+      },
       get line() {
         if (line === null) line = doc.lineOf(pointer);
         return line;
@@ -205,19 +247,35 @@ function safeDecode(text: string): string {
 
 const isJsonPath = (key: string) => /\.json$/i.test(key);
 
-/** Parses a file's text: `JSON.parse` for `.json` (`yaml` is undefined then), the YAML parser otherwise. */
-function parseSource(key: string, path: string, raw: string, yaml: YamlModule | undefined): SourceDocument {
+/** The deepest folder holding both `a` and `b` (absolute paths). */
+function commonFolder(a: string, b: string): string {
+  const x = a.split(sep);
+  const y = b.split(sep);
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return x.slice(0, i).join(sep) || sep;
+}
+
+/**
+ * Parses a file's text: `JSON.parse` for `.json` (`yaml` is undefined then), the YAML parser
+ * otherwise. `path` gives the path below the root, which may still change while files load.
+ */
+function parseSource(key: string, path: () => string, raw: string, yaml: YamlModule | undefined): SourceDocument {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // editors on Windows add a BOM
   if (!yaml) {
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch (e) {
-      throw jsonParseError(path, text, e instanceof Error ? e.message : String(e));
+      throw jsonParseError(path(), text, e instanceof Error ? e.message : String(e));
     }
     let lines: Map<string, number> | undefined;
     return {
-      key, path, data,
+      key,
+      get path() {
+        return path();
+      },
+      data,
       lineOf(pointer) {
         lines ??= jsonPointerLines(text);
         return lines.get(pointer);
@@ -227,10 +285,17 @@ function parseSource(key: string, path: string, raw: string, yaml: YamlModule | 
   const counter = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter: counter, uniqueKeys: false });
   if (doc.errors.length > 0) {
-    throw yamlParseError(path, doc.errors[0]!);
+    throw yamlParseError(path(), doc.errors[0]!);
   }
   const data: unknown = doc.toJS({ maxAliasCount: -1 });
-  return { key, path, data, lineOf: (pointer) => yamlLine(yaml, doc, counter, pointerSegments(pointer)) };
+  return {
+    key,
+    get path() {
+      return path();
+    },
+    data,
+    lineOf: (pointer) => yamlLine(yaml, doc, counter, pointerSegments(pointer)),
+  };
 }
 
 /** Every `$ref` to another file in a document, with the pointer of the object holding it. */

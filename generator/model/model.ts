@@ -144,6 +144,12 @@ export interface Parameter {
   /** Serialization of arrays/objects: OpenAPI `style`/`explode`, Swagger `collectionFormat` mapped onto them. */
   readonly style?: 'form' | 'simple' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'matrix' | 'label';
   readonly explode?: boolean;
+  /**
+   * Set when OpenAPI describes the parameter with `content` instead of `schema`: the media type
+   * of its one entry (`application/json`). The value is then that media type's text (JSON), and
+   * `style`/`explode` do not apply.
+   */
+  readonly mediaType?: string;
   readonly deprecated: boolean;
   readonly doc?: string;
   readonly source: SourceLocation;
@@ -219,6 +225,12 @@ export interface MessageType {
   readonly additionalProperties: boolean | TypeRef;
   /** Set for google.protobuf well-known types, which have special JSON forms. */
   readonly wellKnown?: WellKnownType;
+  /**
+   * Proto2 `group`: the type declared by a group field. It is a nested message in the
+   * generated types, but on the wire it is delimited by start/end-group tags rather than
+   * length-prefixed, so the codec must know.
+   */
+  readonly group?: boolean;
   /** OpenAPI: allOf parts this object extends (already merged into `fields`; kept for docs). */
   readonly extends: readonly TypeRef[];
   readonly deprecated: boolean;

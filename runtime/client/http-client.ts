@@ -11,7 +11,11 @@ import type { ParamSpec } from './params.js';
 
 /** Options of a generated client's constructor. */
 export interface HttpClientOptions {
-  /** Server URL including the API base path: `https://gitea.example.com/api/v1`. */
+  /**
+   * Where the server is: its origin, plus any prefix it is mounted under, but not the API's own
+   * base path (OpenAPI `servers[0].url`, Swagger `basePath`), which generated operation paths
+   * already start with: `https://gitea.example.com` for Gitea, whose paths are `/api/v1/repos/…`.
+   */
   readonly baseUrl: string;
   /** Headers sent with every request (e.g. `authorization`); a function is called per request. */
   readonly headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
@@ -37,7 +41,7 @@ export interface OperationSpec {
   /** `issueGetIssue`, for error messages. */
   readonly name: string;
   readonly method: string;
-  /** Path template relative to `baseUrl`: `/repos/{owner}/{repo}/issues/{index}`. */
+  /** Path template relative to `baseUrl`, the API's base path included: `/api/v1/repos/{owner}/{repo}/issues/{index}`. */
   readonly path: string;
   readonly params: readonly ParamSpec[];
   /** Media type of the request body, when the operation has one. */

@@ -61,11 +61,11 @@ describe('server emitter (HTTP)', () => {
     expect(server).toContain(`export interface IssueGetIssueInput {
   owner: string;
   index: number;
-  fields?: string[];
-  limit?: number;
-  since?: string;
-  sort?: 'asc' | 'desc';
-  xRequestId?: string;
+  fields?: string[] | undefined;
+  limit?: number | undefined;
+  since?: string | undefined;
+  sort?: 'asc' | 'desc' | undefined;
+  xRequestId?: string | undefined;
 }`);
   });
 

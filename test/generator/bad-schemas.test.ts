@@ -157,6 +157,16 @@ components:
     ]);
   });
 
+  it('two documents that would write the same files are named, before anything is generated', async () => {
+    const result = await generate({
+      'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents: { schemas: { A: { type: string } } }\n`,
+      'api.json': '{ "openapi": "3.0.3", "info": { "title": "J", "version": "1" }, "paths": {}, "components": { "schemas": { "J": { "type": "string" } } } }',
+    });
+    expectFailure(result, [
+      'api.yaml: error: its output files (api.types.ts, api.server.ts, …) would be the same as those of api.json: rename one of the two, or generate them in separate runs',
+    ]);
+  });
+
   it('a $ref cycle with no schema in it is reported at its first schema', async () => {
     expectFailure(
       await generate({ 'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A: { $ref: '#/components/schemas/B' }\n    B: { $ref: '#/components/schemas/A' }\n` }),

@@ -95,6 +95,44 @@ describe('loom generate', () => {
     expect(missing.stderr).toContain('loom: nowhere: no such file or folder');
   });
 
+  it('never reads its output back as input: an output folder inside the input folder stays one level deep', async () => {
+    const dir = join(tmp, 'inside');
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, 'api.yaml'),
+      "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths:\n  /a: { get: { operationId: getA, responses: { '204': { description: ok } } } }\n",
+    );
+    const first = await loom(['generate', '.', '--out', 'gen'], dir);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toContain('  wrote    gen/api.openapi.json\n');
+    // gen/api.openapi.json is an OpenAPI document: neither the folder nor the marker let it in again.
+    const second = await loom(['generate', '.', '--out', 'gen'], dir);
+    expect(second.stdout).toMatch(/^loom: 0 written, \d+ unchanged, 0 deleted in gen/m);
+    expect(existsSync(join(dir, 'gen/gen'))).toBe(false);
+    expect((await loom(['generate', '.', '--out', 'gen', '--check'], dir)).code).toBe(0);
+    // Generated into the input folder itself, only the marker can tell: it does.
+    expect((await loom(['generate', '.', '--out', '.'], dir)).code).toBe(0);
+    const again = await loom(['generate', '.', '--out', '.', '--check'], dir);
+    expect([again.code, again.stderr]).toEqual([0, '']);
+  });
+
+  it('skips YAML whose openapi key is not at the top level (a CI job naming the document)', async () => {
+    const dir = join(tmp, 'ci');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'api.yaml'), "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\n");
+    writeFileSync(join(dir, 'lint.yml'), 'name: lint\njobs:\n  spectral:\n    steps:\n      - uses: stoplightio/spectral-action@v0\n        with:\n          openapi: api.yaml\n');
+    const result = await loom(['generate', '.', '--out', 'gen', '--quiet'], dir);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(existsSync(join(dir, 'gen/lint.openapi.json'))).toBe(false);
+  });
+
+  it('without a command, prints the usage on stderr and exits 2', async () => {
+    const result = await loom([], tmp);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Usage:\n  loom generate <schema files or folders...> --out <dir> [options]\n');
+  });
+
   it('explains every option in --help', async () => {
     const { code, stdout } = await loom(['generate', '--help'], tmp);
     expect(code).toBe(0);

@@ -60,6 +60,14 @@ export interface StopServiceRequest {
     const missing = await loom(['generate', 'schemas', '--out', 'gen', '--templates', 'typo'], dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe("loom: --templates typo: no such folder\nRun 'loom generate --help' for usage.\n");
+
+    // A broken override is named as the user wrote its folder, not by an absolute path.
+    mkdirSync(join(dir, 'broken/types'), { recursive: true });
+    writeFileSync(join(dir, 'broken/types/enum.hbs'), 'export const {{name}} = {\n{{#each values}}\n');
+    const broken = await loom(['generate', 'schemas', '--out', 'gen', '--templates', 'broken'], dir);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^loom: error: template broken\/types\/enum\.hbs: Parse error on line \d+:/);
+    expect(broken.stderr).not.toContain(dir);
   });
 
   it('--plugin adds an emitter whose files are written, checked and cleaned like the built-in ones', async () => {

@@ -43,6 +43,7 @@ export interface GetServiceResponse {`);
     expect(v.validateStopServiceRequest({ name: 'sshd', force: true })).toBe(true);
     expect(v.validateStopServiceRequest({ name: 'sshd', force: 'yes' })).toBe(false);
     expect(await typeCheck(gen)).toBe('');
+    expect(await typeCheck(gen, { exactOptionalPropertyTypes: true })).toBe('');
   });
 
   it('Gitea issues subset (Swagger 2.0): body validators and types type-check', async () => {
@@ -96,5 +97,8 @@ export interface GetServiceResponse {`);
     expect(refs.size).toBeGreaterThan(100);
     expect([...refs].filter((r) => !(r in doc.components.schemas))).toEqual([]);
     expect(await typeCheck(gen)).toBe('');
+    // Projects that turn on exactOptionalPropertyTypes: every routes class passes optional
+    // parameters that were not sent as `undefined`.
+    expect(await typeCheck(gen, { exactOptionalPropertyTypes: true })).toBe('');
   });
 });

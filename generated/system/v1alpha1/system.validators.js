@@ -16,7 +16,7 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
@@ -30,18 +30,19 @@ return errors === 0;
 }
 
 export const validateGetBIOSSerialNumberResponse = validate23;
+const func0 = Object.prototype.hasOwnProperty;
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(key0 === "serialNumber")){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.serialNumber !== undefined){
+if(data.serialNumber !== undefined && func0.call(data, "serialNumber")){
 if(typeof data.serialNumber !== "string"){
 vErrors = pushError(vErrors, instancePath+"/serialNumber", "#/properties/serialNumber/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -62,13 +63,13 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(key0 === "name")){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -89,7 +90,7 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
@@ -108,19 +109,19 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((key0 === "name") || (key0 === "force"))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.force !== undefined){
+if(data.force !== undefined && func0.call(data, "force")){
 if(typeof data.force !== "boolean"){
 vErrors = pushError(vErrors, instancePath+"/force", "#/properties/force/type", "type", {type: "boolean"}, "must be boolean");
 errors++;
@@ -141,7 +142,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
@@ -188,13 +189,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(key0 === "name")){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
@@ -215,25 +216,25 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((key0 === "displayName") || (key0 === "startType")) || (key0 === "status"))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
-if(data.displayName !== undefined){
+if(data.displayName !== undefined && func0.call(data, "displayName")){
 if(typeof data.displayName !== "string"){
 vErrors = pushError(vErrors, instancePath+"/displayName", "#/properties/displayName/type", "type", {type: "string"}, "must be string");
 errors++;
 }
 }
-if(data.startType !== undefined){
+if(data.startType !== undefined && func0.call(data, "startType")){
 if(!(validate29(data.startType, {instancePath:instancePath+"/startType",parentData:data,parentDataProperty:"startType",rootData}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
 }
 }
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 if(!(validate28(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
