@@ -11,7 +11,7 @@ import type { HttpOperation, Service } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import { jsDocText } from '../printer/generated-file.js';
-import { isFormMediaType } from '../model/media-types.js';
+import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
 import { formDelimited, httpOperations, inputTypeName, objectLiteralKey, operationDoc, successResponse } from './server-http-view.js';
 import { resultType, successBody, typeContext } from './server-http.js';
 import type { TypeRenderContext } from './types-render.js';
@@ -43,6 +43,8 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
         const style = p.style ?? defaultStyle;
         if (style !== defaultStyle) parts.push(`style: ${f.string(style)}`);
         if (p.explode !== undefined && p.explode !== (style === 'form')) parts.push(`explode: ${p.explode}`);
+        // `content: application/json`: the server reads the parameter as JSON text (`type: 'json'`).
+        if (p.mediaType !== undefined && isJsonMediaType(p.mediaType)) parts.push('json: true');
         f.print('    { ', parts.join(', '), ' },');
       }
       f.print('  ],');

@@ -23,3 +23,9 @@ export function isFormMediaType(mediaType: string): boolean {
   const mime = bareMediaType(mediaType);
   return mime === 'application/x-www-form-urlencoded' || mime === 'multipart/form-data';
 }
+
+/** Whether a media type carries JSON: `application/json` or a `+json` type (`application/problem+json`). */
+export function isJsonMediaType(mediaType: string): boolean {
+  const bare = bareMediaType(mediaType);
+  return bare === 'application/json' || bare.endsWith('+json');
+}

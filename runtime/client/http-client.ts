@@ -89,11 +89,12 @@ export class HttpClient {
     const headers = new Headers(typeof this.#headers === 'function' ? await this.#headers() : this.#headers);
     const cookies: string[] = [];
     for (const spec of op.params) {
-      const value = values[spec.key];
-      if (value === undefined || value === null) {
+      const given = values[spec.key];
+      if (given === undefined || given === null) {
         if (spec.in === 'path') throw new TypeError(`${op.name}: path parameter ${spec.key} is required`);
         continue;
       }
+      const value = spec.json ? JSON.stringify(given) : given;
       switch (spec.in) {
         case 'path': path = path.replace(`{${spec.name}}`, pathValue(spec, value)); break;
         case 'query': appendQuery(query, spec, value); break;

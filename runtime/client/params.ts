@@ -19,6 +19,8 @@ export interface ParamSpec {
   readonly in: 'path' | 'query' | 'header' | 'cookie';
   readonly style?: ParamStyle;
   readonly explode?: boolean;
+  /** A JSON parameter (`content: application/json`): the value goes as one JSON text, whatever its style. */
+  readonly json?: boolean;
 }
 
 /** A scalar as text: dates as ISO strings, everything else through `String`. */

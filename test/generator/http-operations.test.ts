@@ -99,6 +99,7 @@ paths:
       operationId: weigh
       parameters:
         - { name: grams, in: query, required: true, schema: { type: integer, exclusiveMinimum: 0, exclusiveMaximum: 1000 } }
+        - { name: at, in: query, content: { application/json: { schema: { type: object, properties: { lat: { type: number }, tags: { type: array, items: { type: string } } } } } } }
       responses: { '204': { description: weighed } }
 `;
 
@@ -214,6 +215,9 @@ describe('parameter constraints the decorator options cannot say', () => {
     expect(calls.at(-1)!.input).toMatchObject({ code: 'ABC', weight: 2.5, ids: [1, 2], xSlug: 'ok' });
     await scale.weigh!({ grams: 999 });
     expect(calls.at(-1)).toEqual({ op: 'weigh', input: { grams: 999 } });
+    // A `content: application/json` parameter goes as one JSON text and comes back as the object.
+    await scale.weigh!({ grams: 5, at: { lat: 52.5, tags: ['a', 'b'] } });
+    expect(calls.at(-1)).toEqual({ op: 'weigh', input: { grams: 5, at: { lat: 52.5, tags: ['a', 'b'] } } });
     const error = await scale.weigh!({ grams: 1000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
   });
