@@ -6,13 +6,25 @@
  * a gRPC client (grpc-js; all four kinds) that both implement it.
  */
 import type { EmitContext } from '../emit.js';
-import type { Service } from '../model/model.js';
+import type { MessageType, Service } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
-import { codecFileSymbol, messageTypeSymbol, methodsTypeName, rpcGeneratedFrom, rpcOperations, serviceDescriptorName } from './rpc-names.js';
+import { codecFileSymbol, messageTypeSymbol, methodsTypeName, rpcGeneratedFrom, rpcOperations, serviceDescriptorName, withArticle } from './rpc-names.js';
 import { globalTypeName } from './types-render.js';
 
 const RUNTIME = 'runtime:client';
+
+/** The members of TypeScript's `Object` interface, which every object literal has. */
+const OBJECT_MEMBERS: ReadonlySet<string> = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+
+/**
+ * `Partial`, or the runtime's `MessageInit` for a message with a field named like a member of
+ * `Object` (`constructor`, `toString`…): with `Partial`, TypeScript would reject `{ id: 'a' }`
+ * because the literal's inherited `constructor` is not the field's type.
+ */
+function requestInit(message: MessageType): Printable {
+  return message.fields.some((f) => OBJECT_MEMBERS.has(f.localName)) ? importSymbol('MessageInit', RUNTIME, { typeOnly: true }) : 'Partial';
+}
 
 /** Prints the client interface and factories of one RPC service. */
 export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitContext): void {
@@ -33,20 +45,21 @@ export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitCont
     const tags = [rpcGeneratedFrom(op)];
     if (op.deprecated) tags.unshift('@deprecated');
     f.jsDoc(op.doc, { indent: '  ', tags });
-    const request: Printable = op.clientStreaming ? ['requests: ', asyncIterable, '<Partial<', input, '>>'] : ['request?: Partial<', input, '>'];
+    const init = requestInit(op.input);
+    const request: Printable = op.clientStreaming ? ['requests: ', asyncIterable, '<', init, '<', input, '>>'] : ['request?: ', init, '<', input, '>'];
     f.print('  ', op.localName, '(', request, ', options?: ', CallOptions, '): ', result, ';');
   }
   f.print('}');
   f.print();
 
-  f.jsDoc(`A ${service.name} client over the Connect protocol (JSON, or binary with \`binary: true\`).`, {
+  f.jsDoc(`${withArticle(service.name, true)} client over the Connect protocol (JSON, or binary with \`binary: true\`).`, {
     tags: ['@example', `const ${lower} = create${name}ConnectClient({ baseUrl: 'http://localhost:3000' });`],
   });
   f.print('export function ', f.declare(`create${name}ConnectClient`), '(options: ', importSymbol('ConnectClientOptions', RUNTIME, { typeOnly: true }), '): ', iface, ' {');
   f.print('  return ', importSymbol('createConnectClient', RUNTIME), '(', descriptor, ', options);');
   f.print('}');
   f.print();
-  f.jsDoc(`A ${service.name} client over gRPC; \`address\` is a grpc-js target such as \`127.0.0.1:50051\` or \`unix:/run/loom.sock\`.`, {
+  f.jsDoc(`${withArticle(service.name, true)} client over gRPC; \`address\` is a grpc-js target such as \`127.0.0.1:50051\` or \`unix:/run/loom.sock\`.`, {
     tags: ['@example', `const ${lower} = create${name}GrpcClient('unix:/run/loom/${lower}.sock');`],
   });
   f.print('export function ', f.declare(`create${name}GrpcClient`), '(address: string, options?: ', importSymbol('GrpcClientOptions', RUNTIME, { typeOnly: true }), '): ', iface, ' & { close(): void } {');

@@ -14,6 +14,7 @@
  */
 import type { Direction } from './json-schema-direction.js';
 import { requiredOnlyElsewhere } from './json-schema-direction.js';
+import { protoNamedTypeSchema } from './rpc-json-schema.js';
 import type { Field, LiteralType, MessageType, NamedType, ScalarType, SchemaFile, TypeRef, UnionType, WellKnownType } from '../model/model.js';
 
 /** A JSON Schema object as plain data (what `JSON.stringify` prints). */
@@ -45,6 +46,9 @@ export function isProtoFile(file: SchemaFile): boolean {
  */
 export function namedTypeSchema(type: NamedType, options: JsonSchemaOptions): JsonSchema {
   const proto = isProtoFile(type.parent);
+  // Validators of proto types accept exactly what the codec's `fromJson` accepts (aliases, null,
+  // numbers as strings, oneofs, map keys): see rpc-json-schema.ts. Documents keep the form below.
+  if (proto && !options.openapi) return protoNamedTypeSchema(type, options);
   switch (type.kind) {
     case 'message':
       return withDoc(type.wellKnown ? wellKnownSchema(type.wellKnown) : messageSchema(type, proto, options), type.doc, type.deprecated);

@@ -66,6 +66,8 @@ function enumJson(type: EnumType): Mutable {
   const values: Mutable = {};
   for (const v of type.values) values[v.name] = v.value as number;
   const out: Mutable = {};
+  // proto2 enums are closed: an unknown number is an unknown field on decode, and an error in JSON.
+  if (type.parent.format === 'proto2') out['edition'] = 'proto2';
   if (type.values.some((v) => v.alias)) out['options'] = { allow_alias: true };
   out['values'] = values;
   return out;
@@ -75,6 +77,9 @@ function messageJson(type: MessageType): Mutable {
   const proto2 = type.parent.format === 'proto2';
   const out: Mutable = {};
   if (proto2) out['edition'] = 'proto2';
+  // A group's field is encoded between start- and end-group tags; protobufjs decides that from
+  // this flag on the type (as its own parser sets it), not from the field.
+  if (type.group) out['group'] = true;
   const oneofs: Mutable = {};
   for (const group of type.oneofs) oneofs[group.name] = { oneof: group.fields.map((f) => f.localName) };
   for (const field of type.fields) {
@@ -111,10 +116,19 @@ function fieldJson(field: Field, proto2: boolean): Mutable {
   out['id'] = field.number;
   if (field.name !== field.localName) out['protoName'] = field.name;
   const options: Mutable = {};
-  if (field.jsonName !== field.localName) options['json_name'] = field.jsonName;
+  // protobufjs derives the JSON name from the proto name as protoc does; an explicit
+  // `json_name` that differs from that must be spelled out, whatever the property is called.
+  if (field.jsonName !== defaultJsonName(field.name)) options['json_name'] = field.jsonName;
   if (!proto2 && field.presence === 'optional' && field.oneof === undefined && isSingularScalar(field)) options['proto3_optional'] = true;
+  // proto2 `[default = …]`: what a reader of an unset field sees (`MessageCodec.defaults`).
+  if (proto2 && field.default !== undefined && field.default !== null) options['default'] = field.default as Literal;
   if (Object.keys(options).length > 0) out['options'] = options;
   return out;
+}
+
+/** protoc's (and protobufjs') default JSON name: underscores dropped, the next letter upper-cased. */
+function defaultJsonName(name: string): string {
+  return name.replace(/_+(.?)/g, (_, c: string) => c.toUpperCase());
 }
 
 function typeName(ref: TypeRef, field: Field): string {

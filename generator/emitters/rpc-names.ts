@@ -52,3 +52,22 @@ export function rpcPath(op: RpcOperation): string {
 export function rpcGeneratedFrom(op: RpcOperation): string {
   return `@generated from rpc ${op.parent.fullName}.${op.name}`;
 }
+
+/**
+ * A name with its indefinite article, for generated prose: `a SystemService`, `an OrderService`,
+ * `an HTTPProxy` (an initialism is read letter by letter), `a UserService`, `a URLService`.
+ * A heuristic of English spelling, not a dictionary; `capital` starts a sentence.
+ * @example withArticle('OrderService') // 'an OrderService'
+ */
+export function withArticle(name: string, capital = false): string {
+  const article = startsWithVowelSound(name) ? 'an' : 'a';
+  return `${capital ? article.charAt(0).toUpperCase() + article.slice(1) : article} ${name}`;
+}
+
+function startsWithVowelSound(name: string): boolean {
+  // Initialisms: the letters whose names start with a vowel sound (eff, aitch, ell, em, …; not "you").
+  if (/^[A-Z][A-Z0-9]/.test(name)) return /^[AEFHILMNORSX]/.test(name);
+  // "a one…", "a euro…", "a user…", "a unit…": vowels read as consonants.
+  if (/^(?:one|eu|u[bcdfgjklmnpqrstvwxz][aeiou])/i.test(name)) return false;
+  return /^(?:[aeiou]|hour|honest|honou?r|heir)/i.test(name);
+}

@@ -9,7 +9,7 @@ import type { EmitContext } from '../emit.js';
 import type { Service } from '../model/model.js';
 import { importSymbol, jsDocText } from '../printer/generated-file.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
-import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, serviceDescriptorName } from './rpc-names.js';
+import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, serviceDescriptorName, withArticle } from './rpc-names.js';
 import { globalTypeName } from './types-render.js';
 
 const RUNTIME = 'runtime:server';
@@ -51,14 +51,14 @@ export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitCon
   // The lean binding: one fetch handler per method, nothing looked up per request (what the
   // server mounts); the routes class above serves the same protocol through the decorators.
   f.jsDoc([
-    `Serves a ${iface} over the Connect protocol (\`POST /${service.fullName}/<Method>\`, JSON and binary).`,
+    `Serves ${withArticle(iface)} over the Connect protocol (\`POST /${service.fullName}/<Method>\`, JSON and binary).`,
     'Mount the returned app with `app.route(\'/\', …)`.',
   ].join('\n'), { tags: ['@example', `app.route('/', ${lower}ConnectRoutes(new ${service.localName}Handler()));`] });
   f.print('export function ', f.declare(`${lower}ConnectRoutes`), '(impl: ', iface, ', options?: ', importSymbol('ConnectRoutesOptions', RUNTIME, { typeOnly: true }), '): ', importSymbol('ConnectApp', RUNTIME, { typeOnly: true }), ' {');
   f.print('  return ', importSymbol('connectRoutes', RUNTIME), '(', descriptor, ', impl, options);');
   f.print('}');
   f.print();
-  f.jsDoc(`Adds a ${iface} to a grpc-js server under \`/${service.fullName}/<Method>\`.`, {
+  f.jsDoc(`Adds ${withArticle(iface)} to a grpc-js server under \`/${service.fullName}/<Method>\`.`, {
     tags: ['@example', `add${service.localName}ServiceToGrpc(server, new ${service.localName}Handler(), { authorize });`],
   });
   f.print('export function ', f.declare(`add${service.localName}ServiceToGrpc`), '(server: ', importSymbol('GrpcServer', RUNTIME, { typeOnly: true }), ', impl: ', iface, ', options?: ', importSymbol('GrpcServiceOptions', RUNTIME, { typeOnly: true }), '): void {');
@@ -138,7 +138,7 @@ function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitCo
   const view: ConnectRoutesClassView = {
     jsDoc: jsDocText(
       [
-        `Binds a ${iface} to Connect routes through Loom's decorators (\`POST /${service.fullName}/<Method>\`,`,
+        `Binds ${withArticle(iface)} to Connect routes through Loom's decorators (\`POST /${service.fullName}/<Method>\`,`,
         `JSON and binary), to register on a \`RestRouter\` beside other routes classes and decorate further.`,
         `\`${service.localName.charAt(0).toLowerCase() + service.localName.slice(1)}ConnectRoutes\` serves the same protocol without the decorator runtime.`,
       ].join('\n'),

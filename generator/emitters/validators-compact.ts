@@ -33,9 +33,10 @@ const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
 /**
  * One error block of ajv's output (`lines: true`): the error constant, then the append. The
  * instance path is `instancePath` alone (shorthand) or an expression after `instancePath:`.
+ * Errors inside `propertyNames` carry one more member, `propertyName`, after the message.
  */
 const ERROR_BLOCK = new RegExp(
-  String.raw`^const (err\d+) = \{instancePath(?::(.*?))?,schemaPath:(${STRING}),keyword:(${STRING}),params:(\{.*?\}),message:(.*)\};\n` +
+  String.raw`^const (err\d+) = \{instancePath(?::(.*?))?,schemaPath:(${STRING}),keyword:(${STRING}),params:(\{.*?\}),message:(.*?)(,propertyName:[\w$]+)?\};\n` +
     String.raw`if\(vErrors === null\)\{\nvErrors = \[\1\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}$`,
   'gm',
 );
@@ -53,7 +54,9 @@ export function compactErrors(code: string): { code: string; helper?: string } {
   let folded = 0;
   const out = code.replace(
     ERROR_BLOCK,
-    (_block, _name: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) => {
+    (block, _name: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string, propertyName: string | undefined) => {
+      // The helper builds the usual five members; an error with a `propertyName` stays as ajv wrote it.
+      if (propertyName !== undefined) return block;
       folded++;
       return `vErrors = ${PUSH_ERROR_IDENTIFIER}(vErrors, ${path ?? 'instancePath'}, ${schemaPath}, ${keyword}, ${params}, ${message});`;
     },

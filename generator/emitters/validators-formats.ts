@@ -9,6 +9,8 @@
  * applies to); the code it emits calls `loomFormats[name].validate(value)`.
  */
 
+import { PROTO_FORMATS } from './rpc-json-schema.js';
+
 /** Name of the object the emitted code reads formats from. */
 export const FORMATS_IDENTIFIER = 'loomFormats';
 
@@ -29,6 +31,8 @@ export const FORMAT_TYPES: Readonly<Record<string, 'string' | 'number'>> = {
   uint32: 'number',
   int64: 'string',
   uint64: 'string',
+  // The string forms of proto3 JSON (`proto-int64`, `proto-bytes`, …), see rpc-json-schema.ts.
+  ...Object.fromEntries(Object.keys(PROTO_FORMATS).map((name) => [name, 'string' as const])),
 };
 
 /** Source of one format's check, keyed like {@link FORMAT_TYPES}. */
@@ -48,6 +52,7 @@ const FORMAT_SOURCES: Readonly<Record<string, string>> = {
   uint32: `(n) => Number.isInteger(n) && n >= 0 && n <= 4294967295`,
   int64: `(s) => /^-?[0-9]{1,19}$/.test(s) && BigInt(s) >= -9223372036854775808n && BigInt(s) <= 9223372036854775807n`,
   uint64: `(s) => /^[0-9]{1,20}$/.test(s) && BigInt(s) <= 18446744073709551615n`,
+  ...PROTO_FORMATS,
 };
 
 const HELPERS = `const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -55,6 +55,33 @@ const WELL_KNOWN: ReadonlySet<string> = new Set<WellKnownType>([
 ]);
 
 /**
+ * Names an RPC's `localName` must not take, because the generated code or the runtime gives
+ * the same name to something else beside the RPC methods: the members every object inherits,
+ * the routes class's constructor parameters (`api`, `options`), `then` (an object with a `then`
+ * method is awaited as a promise), and the members of the gRPC client (its `close()`, and the
+ * grpc-js client class it builds, which gets a method per RPC).
+ */
+const RESERVED_RPC_NAMES: readonly string[] = [
+  'constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
+  '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
+  'api', 'options', 'then',
+  'close', 'getChannel', 'waitForReady', 'checkOptionalUnaryResponseArguments', 'checkMetadataAndOptions',
+  'makeUnaryRequest', 'makeClientStreamRequest', 'makeServerStreamRequest', 'makeBidiStreamRequest',
+];
+const RESERVED_RPC_NAME_SET: ReadonlySet<string> = new Set(RESERVED_RPC_NAMES);
+
+/**
+ * An RPC's `localName`: its name with a lower-case first letter, made a safe identifier, and
+ * given a `$` suffix when it is reserved (reserved words get one too: `delete` → `delete$`).
+ * @example rpcLocalName('GetService') // 'getService'
+ * @example rpcLocalName('Options') // 'options$'
+ */
+export function rpcLocalName(name: string): string {
+  const id = safeVariableName(name.charAt(0).toLowerCase() + name.slice(1));
+  return RESERVED_RPC_NAME_SET.has(id) ? `${id}$` : id;
+}
+
+/**
  * A reflection object's name relative to its file's package (the key `scanProto` uses).
  * @example relativeName(root.lookup('v1alpha1.GetServiceRequest'), sources) // 'GetServiceRequest'
  */
@@ -170,6 +197,7 @@ export class ModelBuilder {
         oneofs: [],
         additionalProperties: false,
         ...(wellKnown ? { wellKnown } : {}),
+        ...((obj as protobuf.Type & { group?: boolean }).group ? { group: true } : {}),
         extends: [],
         deprecated: obj.options?.['deprecated'] === true,
         ...(comment(obj.comment) ? { doc: comment(obj.comment) } : {}),
@@ -324,7 +352,7 @@ export class ModelBuilder {
         kind: 'rpc',
         parent: service,
         name: m.name,
-        localName: names.take(safeVariableName(m.name.charAt(0).toLowerCase() + m.name.slice(1))),
+        localName: names.take(rpcLocalName(m.name)),
         input,
         output,
         clientStreaming: m.requestStream === true,

@@ -19,6 +19,8 @@ export interface ProtoScan {
    * `S` (service), `S#Method` (rpc), `import:path/x.proto`. Names are relative to the package.
    */
   readonly lines: ReadonlyMap<string, number>;
+  /** Messages, enums and services declared more than once in this file: every line, in order. */
+  readonly repeated: ReadonlyMap<string, readonly number[]>;
   /** `extend X { … }` blocks, in order. */
   readonly extensions: readonly ExtendBlock[];
 }
@@ -114,6 +116,13 @@ const NOT_FIELDS: ReadonlySet<string> = new Set(['option', 'reserved', 'extensio
 export function scanProto(source: string): ProtoScan {
   const tokens = tokenize(source);
   const lines = new Map<string, number>();
+  const repeated = new Map<string, number[]>();
+  // A type's line; the first declaration keeps its place, a second one is remembered as repeated.
+  const declareType = (path: string, line: number) => {
+    const first = lines.get(path);
+    if (first === undefined) lines.set(path, line);
+    else repeated.set(path, [...(repeated.get(path) ?? [first]), line]);
+  };
   const extensions: ExtendBlock[] = [];
   const stack: Scope[] = [{ kind: 'other', path: '' }];
   let syntax: string | undefined;
@@ -142,7 +151,7 @@ export function scanProto(source: string): ProtoScan {
           else if (kind === 'oneof') next = { kind: 'oneof', path: scope.path };
           else {
             const path = join(scope.path, name);
-            lines.set(path, tokens[statementStart + 1]!.line);
+            declareType(path, tokens[statementStart + 1]!.line);
             next = { kind, path };
           }
         }
@@ -152,7 +161,7 @@ export function scanProto(source: string): ProtoScan {
           const nameToken = tokens[statementStart + group + 1];
           if (nameToken) {
             const path = join(scope.path, nameToken.text);
-            lines.set(path, nameToken.line);
+            declareType(path, nameToken.line);
             next = { kind: 'message', path };
           }
         }
@@ -203,7 +212,7 @@ export function scanProto(source: string): ProtoScan {
         break;
     }
   }
-  return { syntax, edition, lines, extensions: extensions.filter((e) => e.end > e.start) };
+  return { syntax, edition, lines, repeated, extensions: extensions.filter((e) => e.end > e.start) };
 }
 
 /**

@@ -105,8 +105,15 @@ export async function loadProtoFiles(inputs: readonly string[], options: ProtoLo
       } else if (duplicate) {
         const name = duplicate[1]!;
         const scope = duplicate[2]!;
-        const where = [...(source.scan?.lines ?? [])].find(([k]) => k === name || k.endsWith(`.${name}`) || k.endsWith(`#${name}`));
-        errors.push(error(`'${name}' is declared twice in '${scope}': another loaded file already defines it; rename one of them or load the files separately`, { file: source.path, line: where?.[1] }));
+        const matches = (k: string) => k === name || k.endsWith(`.${name}`) || k.endsWith(`#${name}`);
+        const twice = [...(source.scan?.repeated ?? [])].find(([k]) => matches(k));
+        if (twice) {
+          const [first, ...later] = twice[1];
+          errors.push(error(`'${name}' is declared twice in '${scope}' in this file (also on line ${first}): rename or remove one of them`, { file: source.path, line: later[0] }));
+        } else {
+          const where = [...(source.scan?.lines ?? [])].find(([k]) => matches(k));
+          errors.push(error(`'${name}' is declared twice in '${scope}': another loaded file already defines it; rename one of them or load the files separately`, { file: source.path, line: where?.[1] }));
+        }
       } else {
         errors.push(error(`cannot parse: ${message}`, { file: source.path, line }));
       }

@@ -1,4 +1,5 @@
 /** MessageCodec over protobufjs: Loom's plain-object shape, canonical JSON, binary, and bad input. */
+import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { createCodecRegistry } from './codec.js';
 import { RpcError } from './errors.js';
@@ -157,5 +158,235 @@ describe('MessageCodec', () => {
   it('decodes what it encodes, filling zero values', () => {
     const bytes = Simple.encode({ name: 'sshd' });
     expect(Simple.decode(bytes)).toEqual({ name: 'sshd', force: false, color: 0 });
+  });
+});
+
+// Presence, 64-bit map keys, proto2 and awkward field names (descriptors as the generator writes them).
+const semantics = createCodecRegistry({
+  nested: {
+    s: {
+      nested: {
+        Line: { fields: { sku: { type: 'string', id: 1 } } },
+        Pay: {
+          oneofs: { payment: { oneof: ['card', 'voucher', 'count'] } },
+          fields: {
+            card: { type: 'string', id: 1 },
+            voucher: { type: '.s.Line', id: 2 },
+            count: { type: 'int32', id: 3 },
+            note: { type: 'string', id: 4 },
+          },
+        },
+        Keys: {
+          fields: {
+            i64: { keyType: 'int64', type: 'string', id: 1 },
+            u64: { keyType: 'uint64', type: 'string', id: 2 },
+            s64: { keyType: 'sint64', type: 'string', id: 3 },
+            f64: { keyType: 'fixed64', type: 'string', id: 4 },
+            sf64: { keyType: 'sfixed64', type: 'string', id: 5 },
+            i32: { keyType: 'int32', type: 'string', id: 6 },
+            flags: { keyType: 'bool', type: 'string', id: 7 },
+            lines: { keyType: 'int64', type: '.s.Line', id: 8 },
+          },
+        },
+        Proto: {
+          fields: {
+            id: { type: 'string', id: 1 },
+            constructor: { type: 'string', id: 2 },
+            toString: { rule: 'repeated', type: 'string', id: 3 },
+            valueOf: { type: 'int64', id: 4 },
+            hasOwnProperty: { keyType: 'string', type: 'string', id: 5 },
+            isPrototypeOf: { type: '.s.Line', id: 6 },
+          },
+        },
+        Level: { edition: 'proto2', values: { LOW: 0, HIGH: 1 } },
+        Account: {
+          edition: 'proto2',
+          fields: {
+            id: { rule: 'required', type: 'string', id: 1 },
+            level: { type: 'int32', id: 2, options: { default: 3 } },
+            tags: { rule: 'repeated', type: 'string', id: 3 },
+            extra: { type: '.s.Account.Extra', id: 4 },
+            big: { type: 'int64', id: 5, options: { default: 9007199254740993 } },
+            rank: { type: '.s.Level', id: 6, options: { default: 'HIGH' } },
+          },
+          nested: { Extra: { edition: 'proto2', group: true, fields: { note: { type: 'string', id: 1 } } } },
+        },
+      },
+    },
+  },
+});
+
+interface Line { sku: string }
+interface Pay { card?: string; voucher?: Line; count?: number; note: string }
+const Pay = semantics.codec<Pay>('s.Pay');
+
+function rpcErrorOf(fn: () => unknown): RpcError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(RpcError);
+    return error as RpcError;
+  }
+  throw new Error('expected an RpcError');
+}
+
+describe('MessageCodec: oneofs', () => {
+  it('leaves unset members out of decoded, parsed and created messages', () => {
+    const decoded = Pay.decode(Pay.encode({ voucher: { sku: 'v' } }));
+    expect(decoded).toStrictEqual({ voucher: { sku: 'v' }, note: '' });
+    expect(Pay.fromJson({})).toStrictEqual({ note: '' });
+    expect(Pay.fromJson({ voucher: { sku: 'v' } })).toStrictEqual({ voucher: { sku: 'v' }, note: '' });
+    expect(Pay.create()).toStrictEqual({ note: '' });
+    expect(Pay.decode(new Uint8Array(0))).toStrictEqual({ note: '' });
+  });
+
+  it('writes only the member that is set, in binary and JSON', () => {
+    const decoded = Pay.decode(Pay.encode({ voucher: { sku: 'v' } }));
+    expect(Pay.toJson(decoded)).toEqual({ voucher: { sku: 'v' } });
+    // Field 2, length-delimited: nothing for `card` (field 1) or `count` (field 3).
+    expect([...Pay.encode(decoded)]).toEqual([0x12, 0x03, 0x0a, 0x01, 0x76]);
+  });
+
+  it('keeps a member set to its zero value: set is not the same as default', () => {
+    expect([...Pay.encode({ card: '' })]).toEqual([0x0a, 0x00]);
+    expect(Pay.decode(Pay.encode({ card: '' }))).toStrictEqual({ card: '', note: '' });
+    expect(Pay.toJson({ count: 0 })).toEqual({ count: 0 });
+    expect(Pay.fromJson({ count: 0 })).toStrictEqual({ count: 0, note: '' });
+  });
+
+  it('keeps the last member on the wire, as protobuf readers do', () => {
+    const bytes = new Uint8Array([...Pay.encode({ card: 'x' }), ...Pay.encode({ voucher: { sku: 'v' } })]);
+    expect(Pay.decode(bytes)).toStrictEqual({ voucher: { sku: 'v' }, note: '' });
+  });
+
+  it('refuses to write two members of one oneof, and reads undefined or null as unset', () => {
+    for (const write of [() => Pay.encode({ card: 'x', voucher: { sku: 'v' } }), () => Pay.toJson({ card: '', count: 0 })]) {
+      const error = rpcErrorOf(write);
+      expect(error.code).toBe('invalid_argument');
+      expect(error.message).toMatch(/s\.Pay: oneof payment has more than one member set \((card, voucher|card, count)\)/);
+    }
+    expect(Pay.toJson({ card: 'x', voucher: undefined, count: null as never })).toEqual({ card: 'x' });
+    expect(() => Pay.fromJson({ card: 'x', voucher: {} })).toThrow(/multiple values for oneof payment/);
+  });
+});
+
+describe('MessageCodec: 64-bit map keys', () => {
+  const Keys = semantics.codec<Record<string, Record<string, unknown>>>('s.Keys');
+  const keys = {
+    i64: { '12345678901': 'a', '-5': 'b', '12345678': 'eight digits', '0': 'zero', '-9223372036854775808': 'min' },
+    u64: { '18446744073709551615': 'max', '7': 'seven' },
+    s64: { '-9223372036854775808': 'min', '9223372036854775807': 'max' },
+    f64: { '18446744073709551615': 'max', '1': 'one' },
+    sf64: { '-1': 'minus one', '4294967296': 'two to the 32' },
+    i32: { '-2147483648': 'min', '5': 'five' },
+    flags: { true: 'yes', false: 'no' },
+    lines: { '9007199254740993': { sku: 'beyond 2^53' } },
+  };
+
+  it('are decimal strings after a binary round trip, for every 64-bit key type', () => {
+    expect(Keys.decode(Keys.encode(keys))).toEqual(keys);
+    expect(Keys.fromJson(Keys.toJson(Keys.decode(Keys.encode(keys))))).toEqual(keys);
+  });
+
+  it('are written as protobufjs writes the numbers', () => {
+    const reference = protobuf.parse('syntax = "proto3"; message M { map<int64, string> i64 = 1; }').root.lookupType('M');
+    const Long = protobuf.util.Long as unknown as { fromString(value: string): protobuf.Long };
+    // protobufjs' own map objects are keyed by its 8-character hash of the number.
+    const hash = protobuf.util.longToHash(Long.fromString('12345678901'));
+    expect(Keys.encode({ i64: { '12345678901': 'a' } })).toEqual(reference.encode({ i64: { [hash]: 'a' } }).finish());
+  });
+
+  it('are normalised, and refused when they are not numbers of the key type', () => {
+    expect(Keys.decode(Keys.encode({ i64: { '007': 'x' } }))).toMatchObject({ i64: { '7': 'x' } });
+    const cases: [Record<string, Record<string, string>>, RegExp][] = [
+      [{ i64: { abc: 'x' } }, /s\.Keys\.i64: invalid int64 map key "abc"/],
+      [{ i64: { '9223372036854775808': 'x' } }, /invalid int64 map key "9223372036854775808"/],
+      [{ u64: { '-1': 'x' } }, /invalid uint64 map key "-1"/],
+      [{ i32: { '2147483648': 'x' } }, /invalid int32 map key/],
+      [{ flags: { yes: 'x' } }, /invalid bool map key "yes"/],
+    ];
+    for (const [message, pattern] of cases) {
+      expect(rpcErrorOf(() => Keys.encode(message)).message).toMatch(pattern);
+      expect(rpcErrorOf(() => Keys.toJson(message)).message).toMatch(pattern);
+    }
+  });
+});
+
+describe('MessageCodec: proto2', () => {
+  interface Account { id: string; level?: number; tags: string[]; extra?: { note?: string }; big?: string; rank?: number }
+  const Account = semantics.codec<Account>('s.Account');
+  const reference = protobuf.parse(`syntax = "proto2"; package s;
+    enum Level { LOW = 0; HIGH = 1; }
+    message Account {
+      required string id = 1;
+      optional int32 level = 2 [default = 3];
+      repeated string tags = 3;
+      optional group Extra = 4 { optional string note = 1; }
+      optional int64 big = 5 [default = 9007199254740993];
+      optional Level rank = 6 [default = HIGH];
+    }`).root.lookupType('s.Account');
+
+  it('leaves unset optional fields out and offers their declared defaults', () => {
+    const decoded = Account.decode(Account.encode({ id: 'a', tags: [] }));
+    expect(decoded).toStrictEqual({ id: 'a', tags: [] });
+    expect(Account.toJson(decoded)).toEqual({ id: 'a' });
+    expect(Account.defaults).toEqual({ id: '', level: 3, big: String(9007199254740993), rank: 1 });
+    expect(decoded.level ?? Account.defaults.level).toBe(3);
+    // An explicit zero is set, and stays set.
+    expect(Account.decode(Account.encode({ id: 'a', level: 0, tags: [] }))).toStrictEqual({ id: 'a', level: 0, tags: [] });
+    expect(Account.toJson({ id: 'a', level: 0, tags: [] })).toEqual({ id: 'a', level: 0 });
+  });
+
+  it('encodes groups as groups, byte for byte as protobufjs does from the .proto', () => {
+    const message = { id: 'a', tags: ['t'], extra: { note: 'n' } };
+    const bytes = Account.encode(message);
+    // Field 4 between a start-group (4 << 3 | 3) and an end-group (4 << 3 | 4) tag.
+    expect(Buffer.from(bytes).toString('hex')).toBe('0a01611a0174230a016e24');
+    expect(bytes).toEqual(reference.encode(message).finish());
+    expect(Account.decode(reference.encode(message).finish())).toStrictEqual(message);
+  });
+
+  it('says which required field is missing instead of failing inside protobufjs', () => {
+    for (const write of [() => Account.encode({ tags: [] }), () => Account.toJson({ tags: [] })]) {
+      const error = rpcErrorOf(write);
+      expect(error.code).toBe('invalid_argument');
+      expect(error.message).toMatch(/s\.Account\.id: required field is not set$/);
+    }
+    // `level: 1` alone (protobufjs' own encoder cannot write a message without `id`: it fails on it).
+    expect(rpcErrorOf(() => Account.decode(new Uint8Array([0x10, 0x01]))).message).toMatch(/^cannot decode message s\.Account from binary: missing required 'id'/);
+    expect(rpcErrorOf(() => Account.fromJson({ level: 1 })).message).toMatch(/^cannot decode message s\.Account from JSON: s\.Account\.id: missing required field/);
+    expect(rpcErrorOf(() => Account.fromJson({ id: null })).message).toMatch(/missing required field/);
+  });
+
+  it('creates what the type promises: required fields with their default, optional ones unset', () => {
+    expect(Account.create()).toStrictEqual({ id: '', tags: [] });
+    expect(Account.encode(Account.create({ id: 'a' }))).toEqual(reference.encode({ id: 'a' }).finish());
+  });
+
+  it('reads closed enums as proto2 does: unknown numbers are not values', () => {
+    expect(() => Account.fromJson({ id: 'a', rank: 7 })).toThrow(/unknown enum value/);
+    expect(Account.decode(reference.encode({ id: 'a', rank: 7 }).finish())).toStrictEqual({ id: 'a', tags: [] });
+  });
+});
+
+describe('MessageCodec: fields named like members of Object.prototype', () => {
+  interface Proto { id: string; constructor: string; toString: string[]; valueOf: string; hasOwnProperty: Record<string, string>; isPrototypeOf?: Line }
+  const Proto = semantics.codec<Proto>('s.Proto');
+
+  it('encodes a created message (unset fields are not read from the prototype)', () => {
+    // Also a compile-time check: `{ id: 'a' }` is a valid init although every literal inherits `constructor`.
+    const created = Proto.create({ id: 'a' });
+    expect(created).toStrictEqual({ id: 'a', constructor: '', toString: [], valueOf: '0', hasOwnProperty: {} });
+    expect(Proto.decode(Proto.encode(created))).toStrictEqual(created);
+    expect(Proto.encode({ id: 'a' })).toEqual(Proto.encode(created));
+    expect(Proto.toJson({ id: 'a' })).toEqual({ id: 'a' });
+  });
+
+  it('round-trips them when set, in binary and JSON', () => {
+    const message: Proto = { id: 'a', constructor: 'c', toString: ['t'], valueOf: '9007199254740993', hasOwnProperty: { k: 'v' }, isPrototypeOf: { sku: 's' } };
+    expect(Proto.decode(Proto.encode(message))).toStrictEqual(message);
+    const json = Proto.toJson(message);
+    expect(json).toEqual({ id: 'a', constructor: 'c', toString: ['t'], valueOf: '9007199254740993', hasOwnProperty: { k: 'v' }, isPrototypeOf: { sku: 's' } });
+    expect(Proto.fromJson(json)).toStrictEqual(message);
   });
 });

@@ -171,9 +171,7 @@ async function serveUnary(
     const message = deadline ? await Promise.race([readMessage(), deadline]) : await readMessage();
     const pending = call(message, ctx);
     const result = deadline ? await Promise.race([pending, deadline]) : await pending;
-    const output = method.output;
-    if (binary) return new Response(output.encode(result as never) as Uint8Array<ArrayBuffer>, { status: 200, headers: PROTO_HEADERS });
-    return new Response(JSON.stringify(output.toJson(result as never)), { status: 200, headers: JSON_HEADERS });
+    return answer(method, result, binary, ctx, options);
   } catch (error) {
     const rpc = toRpcError(error);
     if (rpc !== error && options.onError) options.onError(error, ctx);
@@ -181,6 +179,22 @@ async function serveUnary(
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
+}
+
+/**
+ * The handler's result in the request's encoding. A result the codec refuses (two members of one
+ * oneof, a missing proto2 `required` field) is the server's fault, so the client gets `internal`,
+ * not the codec's `invalid_argument`, and `onError` hears of it.
+ */
+function answer(method: AnyMethod, result: unknown, binary: boolean, ctx: RpcContext, options: RpcServerOptions): Response {
+  let body: BodyInit;
+  try {
+    body = binary ? (method.output.encode(result as never) as Uint8Array<ArrayBuffer>) : JSON.stringify(method.output.toJson(result as never));
+  } catch (error) {
+    options.onError?.(error, ctx);
+    throw new RpcError('internal', `the answer of ${method.path.slice(1)} cannot be encoded`, { cause: error });
+  }
+  return new Response(body, { status: 200, headers: binary ? PROTO_HEADERS : JSON_HEADERS });
 }
 
 /** `Connect-Protocol-Version` (when sent, or when required) and `Content-Encoding` (identity only). */

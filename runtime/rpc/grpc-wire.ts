@@ -10,6 +10,16 @@ import type { RpcMethodDescriptor, RpcServiceDescriptor } from './types.js';
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
 
 /**
+ * The members of grpc-js' `Client` and of `Object.prototype`. grpc-js also puts each method on the
+ * client under its proto name (`originalName`), which would replace one of these: an `rpc close`
+ * would make `client.close()` call the RPC instead of closing the channel.
+ */
+const CLIENT_MEMBERS: ReadonlySet<string> = new Set([
+  'close', 'getChannel', 'waitForReady', 'makeUnaryRequest', 'makeClientStreamRequest', 'makeServerStreamRequest',
+  'makeBidiStreamRequest', ...Object.getOwnPropertyNames(Object.prototype),
+]);
+
+/**
  * The grpc-js `ServiceDefinition` of a descriptor. Incoming messages stay raw
  * `Buffer`s on both sides: the server decodes requests inside the handler (so bad
  * bytes give `INVALID_ARGUMENT`, not grpc-js' generic `INTERNAL`) and the client
@@ -27,7 +37,7 @@ export function grpcServiceDefinition(descriptor: RpcServiceDescriptor): grpc.Se
       path: method.path,
       requestStream: method.clientStreaming,
       responseStream: method.serverStreaming,
-      originalName: method.name,
+      ...(CLIENT_MEMBERS.has(method.name) ? {} : { originalName: method.name }),
       requestSerialize: requestSerializer(method),
       requestDeserialize: keepBytes,
       responseSerialize: (message: unknown) => toBuffer(method.output.encode(message as never)),

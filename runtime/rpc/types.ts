@@ -7,27 +7,56 @@
 /**
  * Encodes and decodes one protobuf message type. Messages are plain objects in
  * Loom's shape: camelCase keys, proto3 zero values present, enums as numbers,
- * 64-bit integers as decimal strings, bytes as `Uint8Array`, well-known types in
- * their JSON form (a `Timestamp` is an RFC 3339 string).
+ * 64-bit integers as decimal strings (map keys too), bytes as `Uint8Array`,
+ * well-known types in their JSON form (a `Timestamp` is an RFC 3339 string).
+ *
+ * Fields with explicit presence (message fields, oneof members, proto3 `optional`,
+ * proto2 `optional` and `required`) are properties only when set: an unset oneof
+ * member is absent, never a zero value, so `order.card !== undefined` tells which
+ * member of a oneof is set. Only own properties are read.
  */
 export interface MessageCodec<T> {
   /** Fully-qualified protobuf name, e.g. `v1alpha1.GetServiceRequest`. */
   readonly typeName: string;
-  /** A message with proto3 zero values filled in, overlaid with `init`. */
-  create(init?: Partial<T>): T;
-  /** Protobuf binary. Accepts partial messages: absent fields are zero values. */
-  encode(message: Partial<T>): Uint8Array;
+  /**
+   * What a reader assumes for each singular scalar or enum field that is not set: its proto2
+   * `[default = …]`, else its type's zero value. Decoded messages leave unset explicit-presence
+   * fields absent, so read `account.level ?? AccountCodec.defaults.level`.
+   */
+  readonly defaults: Readonly<Partial<T>>;
+  /**
+   * A message with proto3 zero values filled in (and proto2 `required` fields, with their
+   * default), overlaid with `init`. Explicit-presence fields stay unset.
+   */
+  create(init?: MessageInit<T>): T;
+  /**
+   * Protobuf binary. Accepts partial messages: absent fields are zero values. Throws
+   * `RpcError('invalid_argument')` for what it cannot write faithfully: two members of one
+   * oneof, a missing proto2 `required` field, a value of the wrong type.
+   */
+  encode(message: MessageInit<T>): Uint8Array;
   /** Throws `RpcError('invalid_argument')` on bytes that are not this message. */
   decode(bytes: Uint8Array): T;
-  /** Proto3 canonical JSON: camelCase keys, enum names, int64 as strings, zero values omitted. */
-  toJson(message: Partial<T>): unknown;
+  /** Proto3 canonical JSON: camelCase keys, enum names, int64 as strings, zero values omitted. Rejects what `encode` rejects. */
+  toJson(message: MessageInit<T>): unknown;
   /**
-   * Accepts JSON names and proto names, enum names or numbers; rejects wrong types, and unknown
-   * fields unless `options.ignoreUnknownFields` (then unknown fields and unknown enum names are
+   * Accepts JSON names and proto names, enum names or numbers, `null` for "not set"; rejects
+   * wrong types, two members of one oneof, missing proto2 `required` fields, and unknown fields
+   * unless `options.ignoreUnknownFields` (then unknown fields and unknown enum names are
    * skipped, as protojson readers such as connect-es and connect-go do by default).
    */
   fromJson(json: unknown, options?: JsonReadOptions): T;
 }
+
+/**
+ * A message as a caller may write it: any field may be left out (`Partial<T>`). A field named
+ * like a member of `Object.prototype` (`constructor`, `toString`, …) also admits that member's
+ * type, because every object literal inherits it: with `Partial<T>`, TypeScript would reject
+ * `{ id: 'a' }` for a message with a `string constructor` field ("Type 'Function' is not
+ * assignable to type 'string'"). The codec reads own properties only, so the inherited member
+ * counts as not set.
+ */
+export type MessageInit<T> = { [K in keyof T]?: T[K] | (K extends keyof Object ? Object[K] : never) };
 
 /** Options of {@link MessageCodec.fromJson}. */
 export interface JsonReadOptions {
@@ -140,11 +169,11 @@ export interface RpcCallOptions {
 /** The client-side signature of one method. Requests may omit zero-valued fields. */
 export type RpcClientMethod<D> = D extends { readonly clientStreaming: true }
   ? D extends { readonly serverStreaming: true }
-    ? (requests: AsyncIterable<Partial<InputOf<D>>>, options?: RpcCallOptions) => AsyncIterable<OutputOf<D>>
-    : (requests: AsyncIterable<Partial<InputOf<D>>>, options?: RpcCallOptions) => Promise<OutputOf<D>>
+    ? (requests: AsyncIterable<MessageInit<InputOf<D>>>, options?: RpcCallOptions) => AsyncIterable<OutputOf<D>>
+    : (requests: AsyncIterable<MessageInit<InputOf<D>>>, options?: RpcCallOptions) => Promise<OutputOf<D>>
   : D extends { readonly serverStreaming: true }
-    ? (request?: Partial<InputOf<D>>, options?: RpcCallOptions) => AsyncIterable<OutputOf<D>>
-    : (request?: Partial<InputOf<D>>, options?: RpcCallOptions) => Promise<OutputOf<D>>;
+    ? (request?: MessageInit<InputOf<D>>, options?: RpcCallOptions) => AsyncIterable<OutputOf<D>>
+    : (request?: MessageInit<InputOf<D>>, options?: RpcCallOptions) => Promise<OutputOf<D>>;
 
 /** A typed client: one method per RPC, named by `localName`. */
 export type RpcClient<M extends RpcMethods> = { readonly [K in keyof M]: RpcClientMethod<M[K]> };

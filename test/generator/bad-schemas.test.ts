@@ -75,6 +75,16 @@ describe('broken proto files', () => {
     ]);
   });
 
+  it('a message declared twice says whether it is twice in one file or in two', async () => {
+    expectFailure(await generate({ 'twice.proto': 'syntax = "proto3";\npackage t;\nmessage A { string a = 1; }\n\nmessage A { string b = 1; }\n' }), [
+      "twice.proto:5: error: 'A' is declared twice in 't' in this file (also on line 3): rename or remove one of them",
+    ]);
+    const result = await generate({
+      'one.proto': 'syntax = "proto3";\npackage t;\nmessage A { string a = 1; }\n',
+      'two.proto': 'syntax = "proto3";\npackage t;\nmessage A { string b = 1; }\n',
+    });
+    expect(result.stderr).toContain("error: 'A' is declared twice in 't': another loaded file already defines it; rename one of them or load the files separately");
+  });
   it('a field named __proto__ is refused, not silently dropped', async () => {
     expectFailure(await generate({ 'p.proto': 'syntax = "proto3";\npackage p;\nmessage A {\n  string __proto__ = 1;\n}\n' }), [
       "p.proto:4: error: field '__proto__' of 'A' cannot be generated: JavaScript treats that name as an object's prototype, so it would silently disappear; rename the field (only its number goes on the wire)",

@@ -19,17 +19,30 @@ export const schemas = {
       type: 'object',
       properties: {
         serialNumber: {
-          type: 'string',
+          type: ['string', 'null'],
+          format: 'proto-string',
           description: 'Serial number',
+        },
+        serial_number: {
+          type: ['string', 'null'],
+          format: 'proto-string',
         },
       },
       additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            required: ['serialNumber', 'serial_number'],
+          },
+        },
+      ],
     },
     StartServiceRequest: {
       type: 'object',
       properties: {
         name: {
-          type: 'string',
+          type: ['string', 'null'],
+          format: 'proto-string',
           description: 'Service name (as listed in System\\CCS\\Services keys)',
         },
       },
@@ -43,11 +56,12 @@ export const schemas = {
       type: 'object',
       properties: {
         name: {
-          type: 'string',
+          type: ['string', 'null'],
+          format: 'proto-string',
           description: 'Service name (as listed in System\\CCS\\Services keys)',
         },
         force: {
-          type: 'boolean',
+          type: ['boolean', 'null'],
           description: 'Forces stopping of services that has dependent services',
         },
       },
@@ -58,35 +72,46 @@ export const schemas = {
       additionalProperties: false,
     },
     ServiceStatus: {
-      enum: [
-        'UNKNOWN',
-        'STOPPED',
-        'START_PENDING',
-        'STOP_PENDING',
-        'RUNNING',
-        'CONTINUE_PENDING',
-        'PAUSE_PENDING',
-        'PAUSED',
-        0,
-        1,
-        2,
-        3,
-        4,
-        5,
-        6,
-        7,
+      anyOf: [
+        {
+          enum: [
+            'UNKNOWN',
+            'STOPPED',
+            'START_PENDING',
+            'STOP_PENDING',
+            'RUNNING',
+            'CONTINUE_PENDING',
+            'PAUSE_PENDING',
+            'PAUSED',
+          ],
+        },
+        {
+          type: 'integer',
+          minimum: -2147483648,
+          maximum: 2147483647,
+        },
       ],
       description: 'https://docs.microsoft.com/en-us/windows/win32/api/winsvc/ns-winsvc-service_status#members',
     },
     StartType: {
-      enum: ['BOOT', 'SYSTEM', 'AUTOMATIC', 'MANUAL', 'DISABLED', 0, 1, 2, 3, 4],
+      anyOf: [
+        {
+          enum: ['BOOT', 'SYSTEM', 'AUTOMATIC', 'MANUAL', 'DISABLED'],
+        },
+        {
+          type: 'integer',
+          minimum: -2147483648,
+          maximum: 2147483647,
+        },
+      ],
       description: 'https://docs.microsoft.com/en-us/windows/win32/api/winsvc/nf-winsvc-changeserviceconfiga',
     },
     GetServiceRequest: {
       type: 'object',
       properties: {
         name: {
-          type: 'string',
+          type: ['string', 'null'],
+          format: 'proto-string',
           description: 'Service name (as listed in System\\CCS\\Services keys)',
         },
       },
@@ -96,19 +121,62 @@ export const schemas = {
       type: 'object',
       properties: {
         displayName: {
-          type: 'string',
+          type: ['string', 'null'],
+          format: 'proto-string',
           description: 'Service display name',
         },
+        display_name: {
+          type: ['string', 'null'],
+          format: 'proto-string',
+        },
         startType: {
-          $ref: '#/$defs/StartType',
+          anyOf: [
+            {
+              $ref: '#/$defs/StartType',
+            },
+            {
+              type: 'null',
+            },
+          ],
           description: 'Service start type.\nUsed to control whether a service will start on boot, and if so on which\nboot phase.',
         },
+        start_type: {
+          anyOf: [
+            {
+              $ref: '#/$defs/StartType',
+            },
+            {
+              type: 'null',
+            },
+          ],
+        },
         status: {
-          $ref: '#/$defs/ServiceStatus',
+          anyOf: [
+            {
+              $ref: '#/$defs/ServiceStatus',
+            },
+            {
+              type: 'null',
+            },
+          ],
           description: 'Service status, e.g. stopped, running, paused',
         },
       },
       additionalProperties: false,
+      allOf: [
+        {
+          not: {
+            anyOf: [
+              {
+                required: ['displayName', 'display_name'],
+              },
+              {
+                required: ['startType', 'start_type'],
+              },
+            ],
+          },
+        },
+      ],
     },
   },
 } as const;

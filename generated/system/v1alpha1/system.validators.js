@@ -3,6 +3,9 @@
 // Do not edit: run `loom generate` to change this file.
 // ajv standalone validators, compiled at generation time from the schemas in the `.schemas.ts` beside this file.
 /* eslint-disable */
+const loomFormats = {
+  "proto-string": { type: "string", validate: (s) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s) },
+};
 /** Appends one error (the object ajv builds) to the list, which is null until the first error. */
 function pushError(list, instancePath, schemaPath, keyword, params, message) {
   const error = { instancePath, schemaPath, keyword, params, message };
@@ -30,22 +33,75 @@ return errors === 0;
 }
 
 export const validateGetBIOSSerialNumberResponse = validate23;
+const schema8 = {"type":"object","properties":{"serialNumber":{"type":["string","null"],"format":"proto-string","description":"Serial number"},"serial_number":{"type":["string","null"],"format":"proto-string"}},"additionalProperties":false,"allOf":[{"not":{"required":["serialNumber","serial_number"]}}]};
 const func0 = Object.prototype.hasOwnProperty;
+const formats0 = loomFormats["proto-string"];
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.serialNumber === undefined) || (!(func0.call(data, "serialNumber")))) && (missing0 = "serialNumber")) || (((data.serial_number === undefined) || (!(func0.call(data, "serial_number")))) && (missing0 = "serial_number"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+vErrors = pushError(vErrors, instancePath, "#/allOf/0/not", "not", {}, "must NOT be valid");
+errors++;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 of Object.keys(data)){
-if(!(key0 === "serialNumber")){
+if(!((key0 === "serialNumber") || (key0 === "serial_number"))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.serialNumber !== undefined && func0.call(data, "serialNumber")){
-if(typeof data.serialNumber !== "string"){
-vErrors = pushError(vErrors, instancePath+"/serialNumber", "#/properties/serialNumber/type", "type", {type: "string"}, "must be string");
+let data0 = data.serialNumber;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/serialNumber", "#/properties/serialNumber/type", "type", {type: schema8.properties.serialNumber.type}, "must be string,null");
 errors++;
+}
+if(typeof data0 === "string"){
+if(!(formats0.validate(data0))){
+vErrors = pushError(vErrors, instancePath+"/serialNumber", "#/properties/serialNumber/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
+errors++;
+}
+}
+}
+if(data.serial_number !== undefined && func0.call(data, "serial_number")){
+let data1 = data.serial_number;
+if((typeof data1 !== "string") && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/serial_number", "#/properties/serial_number/type", "type", {type: schema8.properties.serial_number.type}, "must be string,null");
+errors++;
+}
+if(typeof data1 === "string"){
+if(!(formats0.validate(data1))){
+vErrors = pushError(vErrors, instancePath+"/serial_number", "#/properties/serial_number/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
+errors++;
+}
 }
 }
 }
@@ -58,6 +114,7 @@ return errors === 0;
 }
 
 export const validateStartServiceRequest = validate24;
+const schema9 = {"type":"object","properties":{"name":{"type":["string","null"],"format":"proto-string","description":"Service name (as listed in System\\CCS\\Services keys)"}},"additionalProperties":false};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -70,9 +127,16 @@ errors++;
 }
 }
 if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
+let data0 = data.name;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: schema9.properties.name.type}, "must be string,null");
 errors++;
+}
+if(typeof data0 === "string"){
+if(!(formats0.validate(data0))){
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
+errors++;
+}
 }
 }
 }
@@ -104,6 +168,7 @@ return errors === 0;
 }
 
 export const validateStopServiceRequest = validate26;
+const schema11 = {"type":"object","properties":{"name":{"type":["string","null"],"format":"proto-string","description":"Service name (as listed in System\\CCS\\Services keys)"},"force":{"type":["boolean","null"],"description":"Forces stopping of services that has dependent services"}},"additionalProperties":false};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -116,14 +181,22 @@ errors++;
 }
 }
 if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
+let data0 = data.name;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: schema11.properties.name.type}, "must be string,null");
+errors++;
+}
+if(typeof data0 === "string"){
+if(!(formats0.validate(data0))){
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
 errors++;
 }
 }
+}
 if(data.force !== undefined && func0.call(data, "force")){
-if(typeof data.force !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/force", "#/properties/force/type", "type", {type: "boolean"}, "must be boolean");
+let data1 = data.force;
+if((typeof data1 !== "boolean") && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/force", "#/properties/force/type", "type", {type: schema11.properties.force.type}, "must be boolean,null");
 errors++;
 }
 }
@@ -156,34 +229,113 @@ return errors === 0;
 }
 
 export const validateServiceStatus = validate28;
-const schema13 = {"enum":["UNKNOWN","STOPPED","START_PENDING","STOP_PENDING","RUNNING","CONTINUE_PENDING","PAUSE_PENDING","PAUSED",0,1,2,3,4,5,6,7],"description":"https://docs.microsoft.com/en-us/windows/win32/api/winsvc/ns-winsvc-service_status#members"};
+const schema13 = {"anyOf":[{"enum":["UNKNOWN","STOPPED","START_PENDING","STOP_PENDING","RUNNING","CONTINUE_PENDING","PAUSE_PENDING","PAUSED"]},{"type":"integer","minimum":-2147483648,"maximum":2147483647}],"description":"https://docs.microsoft.com/en-us/windows/win32/api/winsvc/ns-winsvc-service_status#members"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((((((((((((((((data === "UNKNOWN") || (data === "STOPPED")) || (data === "START_PENDING")) || (data === "STOP_PENDING")) || (data === "RUNNING")) || (data === "CONTINUE_PENDING")) || (data === "PAUSE_PENDING")) || (data === "PAUSED")) || (data === 0)) || (data === 1)) || (data === 2)) || (data === 3)) || (data === 4)) || (data === 5)) || (data === 6)) || (data === 7))){
-vErrors = pushError(vErrors, instancePath, "#/enum", "enum", {allowedValues: schema13.enum}, "must be equal to one of the allowed values");
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!((((((((data === "UNKNOWN") || (data === "STOPPED")) || (data === "START_PENDING")) || (data === "STOP_PENDING")) || (data === "RUNNING")) || (data === "CONTINUE_PENDING")) || (data === "PAUSE_PENDING")) || (data === "PAUSED"))){
+vErrors = pushError(vErrors, instancePath, "#/anyOf/0/enum", "enum", {allowedValues: schema13.anyOf[0].enum}, "must be equal to one of the allowed values");
 errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs2 = errors;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+vErrors = pushError(vErrors, instancePath, "#/anyOf/1/type", "type", {type: "integer"}, "must be integer");
+errors++;
+}
+if(typeof data == "number"){
+if(data > 2147483647 || isNaN(data)){
+vErrors = pushError(vErrors, instancePath, "#/anyOf/1/maximum", "maximum", {comparison: "<=", limit: 2147483647}, "must be <= 2147483647");
+errors++;
+}
+if(data < -2147483648 || isNaN(data)){
+vErrors = pushError(vErrors, instancePath, "#/anyOf/1/minimum", "minimum", {comparison: ">=", limit: -2147483648}, "must be >= -2147483648");
+errors++;
+}
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+vErrors = pushError(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf");
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
 }
 validate28.errors = vErrors;
 return errors === 0;
 }
 
 export const validateStartType = validate29;
-const schema14 = {"enum":["BOOT","SYSTEM","AUTOMATIC","MANUAL","DISABLED",0,1,2,3,4],"description":"https://docs.microsoft.com/en-us/windows/win32/api/winsvc/nf-winsvc-changeserviceconfiga"};
+const schema14 = {"anyOf":[{"enum":["BOOT","SYSTEM","AUTOMATIC","MANUAL","DISABLED"]},{"type":"integer","minimum":-2147483648,"maximum":2147483647}],"description":"https://docs.microsoft.com/en-us/windows/win32/api/winsvc/nf-winsvc-changeserviceconfiga"};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!((((((((((data === "BOOT") || (data === "SYSTEM")) || (data === "AUTOMATIC")) || (data === "MANUAL")) || (data === "DISABLED")) || (data === 0)) || (data === 1)) || (data === 2)) || (data === 3)) || (data === 4))){
-vErrors = pushError(vErrors, instancePath, "#/enum", "enum", {allowedValues: schema14.enum}, "must be equal to one of the allowed values");
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!(((((data === "BOOT") || (data === "SYSTEM")) || (data === "AUTOMATIC")) || (data === "MANUAL")) || (data === "DISABLED"))){
+vErrors = pushError(vErrors, instancePath, "#/anyOf/0/enum", "enum", {allowedValues: schema14.anyOf[0].enum}, "must be equal to one of the allowed values");
 errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs2 = errors;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+vErrors = pushError(vErrors, instancePath, "#/anyOf/1/type", "type", {type: "integer"}, "must be integer");
+errors++;
+}
+if(typeof data == "number"){
+if(data > 2147483647 || isNaN(data)){
+vErrors = pushError(vErrors, instancePath, "#/anyOf/1/maximum", "maximum", {comparison: "<=", limit: 2147483647}, "must be <= 2147483647");
+errors++;
+}
+if(data < -2147483648 || isNaN(data)){
+vErrors = pushError(vErrors, instancePath, "#/anyOf/1/minimum", "minimum", {comparison: ">=", limit: -2147483648}, "must be >= -2147483648");
+errors++;
+}
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+vErrors = pushError(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf");
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
 }
 validate29.errors = vErrors;
 return errors === 0;
 }
 
 export const validateGetServiceRequest = validate30;
+const schema15 = {"type":"object","properties":{"name":{"type":["string","null"],"format":"proto-string","description":"Service name (as listed in System\\CCS\\Services keys)"}},"additionalProperties":false};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -196,9 +348,16 @@ errors++;
 }
 }
 if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
+let data0 = data.name;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: schema15.properties.name.type}, "must be string,null");
 errors++;
+}
+if(typeof data0 === "string"){
+if(!(formats0.validate(data0))){
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
+errors++;
+}
 }
 }
 }
@@ -211,33 +370,225 @@ return errors === 0;
 }
 
 export const validateGetServiceResponse = validate31;
+const schema16 = {"type":"object","properties":{"displayName":{"type":["string","null"],"format":"proto-string","description":"Service display name"},"display_name":{"type":["string","null"],"format":"proto-string"},"startType":{"anyOf":[{"$ref":"#/$defs/StartType"},{"type":"null"}],"description":"Service start type.\nUsed to control whether a service will start on boot, and if so on which\nboot phase."},"start_type":{"anyOf":[{"$ref":"#/$defs/StartType"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"#/$defs/ServiceStatus"},{"type":"null"}],"description":"Service status, e.g. stopped, running, paused"}},"additionalProperties":false,"allOf":[{"not":{"anyOf":[{"required":["displayName","display_name"]},{"required":["startType","start_type"]}]}}]};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
+const _errs4 = errors;
+let valid2 = false;
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.displayName === undefined) || (!(func0.call(data, "displayName")))) && (missing0 = "displayName")) || (((data.display_name === undefined) || (!(func0.call(data, "display_name")))) && (missing0 = "display_name"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var _valid0 = _errs5 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((((data.startType === undefined) || (!(func0.call(data, "startType")))) && (missing1 = "startType")) || (((data.start_type === undefined) || (!(func0.call(data, "start_type")))) && (missing1 = "start_type"))){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+vErrors = pushError(vErrors, instancePath, "#/allOf/0/not", "not", {}, "must NOT be valid");
+errors++;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 of Object.keys(data)){
-if(!(((key0 === "displayName") || (key0 === "startType")) || (key0 === "status"))){
+if(!(((((key0 === "displayName") || (key0 === "display_name")) || (key0 === "startType")) || (key0 === "start_type")) || (key0 === "status"))){
 vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
 errors++;
 }
 }
 if(data.displayName !== undefined && func0.call(data, "displayName")){
-if(typeof data.displayName !== "string"){
-vErrors = pushError(vErrors, instancePath+"/displayName", "#/properties/displayName/type", "type", {type: "string"}, "must be string");
+let data0 = data.displayName;
+if((typeof data0 !== "string") && (data0 !== null)){
+vErrors = pushError(vErrors, instancePath+"/displayName", "#/properties/displayName/type", "type", {type: schema16.properties.displayName.type}, "must be string,null");
+errors++;
+}
+if(typeof data0 === "string"){
+if(!(formats0.validate(data0))){
+vErrors = pushError(vErrors, instancePath+"/displayName", "#/properties/displayName/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
 errors++;
 }
 }
+}
+if(data.display_name !== undefined && func0.call(data, "display_name")){
+let data1 = data.display_name;
+if((typeof data1 !== "string") && (data1 !== null)){
+vErrors = pushError(vErrors, instancePath+"/display_name", "#/properties/display_name/type", "type", {type: schema16.properties.display_name.type}, "must be string,null");
+errors++;
+}
+if(typeof data1 === "string"){
+if(!(formats0.validate(data1))){
+vErrors = pushError(vErrors, instancePath+"/display_name", "#/properties/display_name/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
+errors++;
+}
+}
+}
 if(data.startType !== undefined && func0.call(data, "startType")){
-if(!(validate29(data.startType, {instancePath:instancePath+"/startType",parentData:data,parentDataProperty:"startType",rootData}))){
+let data2 = data.startType;
+const _errs13 = errors;
+let valid4 = false;
+const _errs14 = errors;
+if(!(validate29(data2, {instancePath:instancePath+"/startType",parentData:data,parentDataProperty:"startType",rootData}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
 }
+var _valid1 = _errs14 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const _errs15 = errors;
+if(data2 !== null){
+vErrors = pushError(vErrors, instancePath+"/startType", "#/properties/startType/anyOf/1/type", "type", {type: "null"}, "must be null");
+errors++;
+}
+var _valid1 = _errs15 === errors;
+valid4 = valid4 || _valid1;
+}
+if(!valid4){
+vErrors = pushError(vErrors, instancePath+"/startType", "#/properties/startType/anyOf", "anyOf", {}, "must match a schema in anyOf");
+errors++;
+}
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.start_type !== undefined && func0.call(data, "start_type")){
+let data3 = data.start_type;
+const _errs18 = errors;
+let valid5 = false;
+const _errs19 = errors;
+if(!(validate29(data3, {instancePath:instancePath+"/start_type",parentData:data,parentDataProperty:"start_type",rootData}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs19 === errors;
+valid5 = valid5 || _valid2;
+if(!valid5){
+const _errs20 = errors;
+if(data3 !== null){
+vErrors = pushError(vErrors, instancePath+"/start_type", "#/properties/start_type/anyOf/1/type", "type", {type: "null"}, "must be null");
+errors++;
+}
+var _valid2 = _errs20 === errors;
+valid5 = valid5 || _valid2;
+}
+if(!valid5){
+vErrors = pushError(vErrors, instancePath+"/start_type", "#/properties/start_type/anyOf", "anyOf", {}, "must match a schema in anyOf");
+errors++;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
+}
+}
 }
 if(data.status !== undefined && func0.call(data, "status")){
-if(!(validate28(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+let data4 = data.status;
+const _errs23 = errors;
+let valid6 = false;
+const _errs24 = errors;
+if(!(validate28(data4, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
+}
+var _valid3 = _errs24 === errors;
+valid6 = valid6 || _valid3;
+if(!valid6){
+const _errs25 = errors;
+if(data4 !== null){
+vErrors = pushError(vErrors, instancePath+"/status", "#/properties/status/anyOf/1/type", "type", {type: "null"}, "must be null");
+errors++;
+}
+var _valid3 = _errs25 === errors;
+valid6 = valid6 || _valid3;
+}
+if(!valid6){
+vErrors = pushError(vErrors, instancePath+"/status", "#/properties/status/anyOf", "anyOf", {}, "must match a schema in anyOf");
+errors++;
+}
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
 }
 }
 }
