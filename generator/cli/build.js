@@ -46,7 +46,7 @@ export const PRECOMPILED_TEMPLATES = 'templates.precompiled.cjs';
  */
 export function sourceDigest(root) {
   const hash = createHash('sha256');
-  const files = [...BUILD_INPUTS, ...listSources(join(root, 'generator'), 'generator'), ...listTemplates(join(root, 'templates'), 'templates')];
+  const files = [...BUILD_INPUTS, ...listFiles(join(root, 'generator'), 'generator', isGeneratorSource), ...listFiles(join(root, 'templates'), 'templates', isTemplate)];
   for (const rel of files) {
     let content;
     try {
@@ -61,20 +61,16 @@ export function sourceDigest(root) {
   return hash.digest('hex');
 }
 
-/** `.ts` sources under `dir`, as `/`-separated paths relative to the root, sorted. */
-function listSources(dir, rel) {
-  const out = [];
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    const path = `${rel}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...listSources(join(dir, entry.name), path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
-/** `.hbs` templates under `dir`, as `/`-separated paths relative to the root, sorted; none when absent. */
-function listTemplates(dir, rel) {
+/**
+ * Files under `dir` that `include(name)` accepts, as `/`-separated paths relative to the root,
+ * sorted (a digest must not depend on the file system's order); none when `dir` is absent.
+ *
+ * @param {string} dir
+ * @param {string} rel `dir` relative to the root
+ * @param {(name: string) => boolean} include
+ * @returns {string[]}
+ */
+function listFiles(dir, rel, include) {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -84,11 +80,18 @@ function listTemplates(dir, rel) {
   const out = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const path = `${rel}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...listTemplates(join(dir, entry.name), path));
-    else if (entry.name.endsWith('.hbs')) out.push(path);
+    if (entry.isDirectory()) out.push(...listFiles(join(dir, entry.name), path, include));
+    else if (include(entry.name)) out.push(path);
   }
   return out;
 }
+
+/** The generator's sources: `.ts`, tests and declarations excluded. */
+const isGeneratorSource = (name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts');
+/** The built-in templates. */
+const isTemplate = (name) => name.endsWith('.hbs');
+/** The runtime's sources: `.ts` and hand-written `.js` modules, tests and declarations excluded. */
+const isRuntimeSource = (name) => /\.(ts|js|mjs|cjs)$/.test(name) && !/\.test\.ts$|\.d\.ts$/.test(name);
 
 /**
  * Precompiles the built-in templates into `dist/templates.precompiled.cjs` (template name →
@@ -102,7 +105,7 @@ function listTemplates(dir, rel) {
 export function precompileTemplates(root) {
   const require = createRequire(join(root, 'package.json'));
   const Handlebars = require('handlebars');
-  const entries = listTemplates(join(root, 'templates'), 'templates').map((rel) => {
+  const entries = listFiles(join(root, 'templates'), 'templates', isTemplate).map((rel) => {
     const name = rel.slice('templates/'.length, -'.hbs'.length);
     const spec = Handlebars.precompile(readFileSync(join(root, rel), 'utf8'), { ...TEMPLATE_OPTIONS });
     return `  ${JSON.stringify(name)}: ${spec},`;
@@ -153,29 +156,12 @@ const RUNTIME_TSC_FLAGS = [
  */
 export function runtimeDigest(root) {
   const hash = createHash('sha256');
-  for (const rel of listRuntimeSources(join(root, 'runtime'), 'runtime')) {
+  for (const rel of listFiles(join(root, 'runtime'), 'runtime', isRuntimeSource)) {
     const content = readFileSync(join(root, rel));
     hash.update(`${rel}\0${content.length}\0`);
     hash.update(content);
   }
   return hash.digest('hex');
-}
-
-/** `.ts`/`.js` files under `dir` (tests and declarations excluded), `/`-separated and sorted; none when absent. */
-function listRuntimeSources(dir, rel) {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const out = [];
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const path = `${rel}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...listRuntimeSources(join(dir, entry.name), path));
-    else if (/\.(ts|js|mjs|cjs)$/.test(entry.name) && !/\.test\.ts$|\.d\.ts$/.test(entry.name)) out.push(path);
-  }
-  return out;
 }
 
 /**

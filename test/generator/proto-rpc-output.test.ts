@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bindLoopback } from '../rpc/loopback.js';
 import { withArticle } from '../../generator/emitters/rpc-names.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
 import { REPO_ROOT, generateInline } from '../client/generate.js';
@@ -77,10 +78,7 @@ beforeAll(async () => {
     close$: async (request: { id: string }) => ({ id: request.id, via: 'close$' }),
     getChannel$: async (request: { id: string }) => ({ id: request.id, via: 'getChannel$' }),
   });
-  const port = await new Promise<number>((resolve, reject) =>
-    grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
-  );
-  address = `127.0.0.1:${port}`;
+  address = await bindLoopback(grpcServer);
 });
 
 afterAll(() => {

@@ -4,10 +4,9 @@
  * the limit is 413 before anything is read, a chunked body is 413 once it passes the limit, a body
  * within it reaches the method intact, and `Infinity` lifts the limit.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BodyParam, createRestRouter, FormParam, Path, POST, RegistrationError } from '../../runtime/rest/index.js';
-import { call, listen, type Listening } from './helpers.js';
+import { call, listen, sendBody, type Listening } from './helpers.js';
 
 @Path('/up')
 class Uploads {
@@ -15,21 +14,8 @@ class Uploads {
   @POST @Path('/form') form(@FormParam('text') text: string) { return { length: text.length }; }
 }
 
-function send(port: number, path: string, chunks: readonly string[], declareLength: boolean, type = 'application/json'): Promise<{ status: number; body: string }> {
-  const total = chunks.reduce((n, chunk) => n + Buffer.byteLength(chunk), 0);
-  return new Promise((resolve, reject) => {
-    const req = request({
-      port, host: '127.0.0.1', method: 'POST', path, agent: false,
-      headers: { 'content-type': type, ...(declareLength ? { 'content-length': total } : { 'transfer-encoding': 'chunked' }) },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: text }));
-    });
-    // The server may answer before the whole body is sent.
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
-    for (const chunk of chunks) req.write(chunk);
-    req.end();
-  });
+function send(port: number, path: string, chunks: readonly string[], declareLength: boolean, type = 'application/json') {
+  return sendBody(port, 'POST', path, chunks, { declareLength, headers: { 'content-type': type } });
 }
 
 const json = (n: number) => JSON.stringify({ text: 'a'.repeat(n) });

@@ -57,3 +57,23 @@ export function rawCall(port: number, method: string, path: string, headers: Rec
     req.end();
   });
 }
+
+/**
+ * Sends a body in `chunks` through node:http, declaring its length or chunked, and reads the whole
+ * answer. The server may answer (413) before the body is all sent: that is not an error here.
+ */
+export function sendBody(port: number, method: string, path: string, chunks: readonly string[], options: { declareLength: boolean; headers?: Record<string, string> }): Promise<{ status: number; body: string }> {
+  const total = chunks.reduce((n, chunk) => n + Buffer.byteLength(chunk), 0);
+  return new Promise((resolve, reject) => {
+    const req = request({
+      port, host: '127.0.0.1', method, path, agent: false,
+      headers: { ...options.headers, ...(options.declareLength ? { 'content-length': total } : { 'transfer-encoding': 'chunked' }) },
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInline } from '../client/generate.js';
+import { bindLoopback } from './loopback.js';
 
 const PROTO = `syntax = "proto3";
 package pay.v1;
@@ -67,10 +68,7 @@ beforeAll(async () => {
   app.route('/', server.shopConnectRoutes(impl));
   grpcServer = new grpc.Server();
   server.addShopServiceToGrpc(grpcServer, impl);
-  const port = await new Promise<number>((resolve, reject) =>
-    grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
-  );
-  address = `127.0.0.1:${port}`;
+  address = await bindLoopback(grpcServer);
 });
 
 afterAll(() => {

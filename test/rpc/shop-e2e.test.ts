@@ -6,6 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import { Hono } from 'hono';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bindLoopback } from './loopback.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
 import type { RpcContext } from '../../runtime/rpc/types.js';
@@ -94,10 +95,7 @@ beforeAll(async () => {
   app.route('/', server.shopConnectRoutes(impl));
   grpcServer = new grpc.Server();
   server.addShopServiceToGrpc(grpcServer, impl);
-  const port = await new Promise<number>((resolve, reject) =>
-    grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
-  );
-  grpcAddress = `127.0.0.1:${port}`;
+  grpcAddress = await bindLoopback(grpcServer);
 });
 
 afterAll(() => {

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bindLoopback } from './loopback.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
 import type { ConnectClientOptions } from '../../runtime/rpc/connect-client.js';
 import type { ConnectApp, ConnectRoutesOptions } from '../../runtime/rpc/connect-server.js';
@@ -115,13 +116,10 @@ beforeAll(async () => {
   grpcServer = new grpc.Server();
   gen.server.addSystemServiceToGrpc(grpcServer, handler);
   socketDir = mkdtempSync(join(tmpdir(), 'loom-rpc-'));
-  const port = await new Promise<number>((resolve, reject) =>
-    grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
-  );
+  grpcAddress = await bindLoopback(grpcServer);
   await new Promise<void>((resolve, reject) =>
     grpcServer.bindAsync(`unix:${join(socketDir, 'system.sock')}`, grpc.ServerCredentials.createInsecure(), (error) => (error ? reject(error) : resolve())),
   );
-  grpcAddress = `127.0.0.1:${port}`;
 });
 
 afterAll(async () => {
@@ -344,9 +342,7 @@ describe('authorization hook', () => {
     app.route('/', gen.server.systemConnectRoutes(createHandler() as never, { authorize }));
     const server = new grpc.Server();
     gen.server.addSystemServiceToGrpc(server, createHandler() as never, { authorize });
-    const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
-    );
+    const address = await bindLoopback(server);
     const fetchApp: typeof fetch = async (input, init) => app.request(input instanceof Request ? input : String(input), init);
     try {
       const anonymous = gen.client.createSystemConnectClient({ baseUrl: 'http://local', fetch: fetchApp });
@@ -356,8 +352,8 @@ describe('authorization hook', () => {
       const authed = gen.client.createSystemConnectClient({ baseUrl: 'http://local', fetch: fetchApp, headers: { authorization: 'Bearer s3cret' } });
       expect(await authed.getService({ name: 'alpha' })).toMatchObject({ displayName: 'Alpha' });
 
-      const anonymousGrpc = gen.client.createSystemGrpcClient(`127.0.0.1:${port}`);
-      const authedGrpc = gen.client.createSystemGrpcClient(`127.0.0.1:${port}`, { headers: { authorization: 'Bearer s3cret' } });
+      const anonymousGrpc = gen.client.createSystemGrpcClient(address);
+      const authedGrpc = gen.client.createSystemGrpcClient(address, { headers: { authorization: 'Bearer s3cret' } });
       try {
         await expect(anonymousGrpc.getService({ name: 'alpha' })).rejects.toMatchObject({ code: 'unauthenticated' });
         expect(await authedGrpc.getService({ name: 'alpha' })).toMatchObject({ displayName: 'Alpha' });

@@ -3,30 +3,17 @@
  * whether its size is declared (`Content-Length`) or only known once streamed (chunked), and a
  * body within the limit reaches the handler intact.
  */
-import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendBody } from '../../../test/rest/helpers.js';
 import { limitBodySize } from './body-limit.js';
 
 const LIMIT = 1000;
 
-function send(port: number, method: string, chunks: readonly string[], declareLength: boolean): Promise<{ status: number; body: string }> {
-  const total = chunks.reduce((n, chunk) => n + Buffer.byteLength(chunk), 0);
-  return new Promise((resolve, reject) => {
-    const req = request({
-      port, host: '127.0.0.1', method, path: '/echo', agent: false,
-      headers: declareLength ? { 'Content-Length': total } : { 'Transfer-Encoding': 'chunked' },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: text }));
-    });
-    // The server may answer and close before the whole body is sent.
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
-    for (const chunk of chunks) req.write(chunk);
-    req.end();
-  });
+function send(port: number, method: string, chunks: readonly string[], declareLength: boolean) {
+  return sendBody(port, method, '/echo', chunks, { declareLength });
 }
 
 describe('limitBodySize', () => {
