@@ -37,11 +37,7 @@ export class Exchange {
   matrix(name: string): string[] | undefined {
     if (!this.matrixCache) {
       const map = new Map<string, string[]>();
-      const url = this.c.req.url;
-      const start = url.indexOf('/', url.indexOf('//') + 2);
-      const q = url.indexOf('?', start);
-      const path = url.slice(start, q < 0 ? undefined : q);
-      for (const segment of path.split('/')) {
+      for (const segment of this.rawPath().split('/')) {
         const parts = segment.split(';');
         for (const part of parts.slice(1)) {
           if (part === '') continue;
@@ -79,19 +75,24 @@ export class Exchange {
    */
   rawSegment(fromEnd: number): string | undefined {
     if (!this.segmentsCache) {
-      const url = this.c.req.url;
-      const start = url.indexOf('/', url.indexOf('//') + 2);
-      let end = url.length;
-      for (const stop of ['?', '#']) {
-        const at = url.indexOf(stop, start);
-        if (at >= 0 && at < end) end = at;
-      }
-      const segments = url.slice(start, end).split('/');
+      const segments = this.rawPath().split('/');
       // A trailing slash (a non-strict app routes `/a/b/` as `/a/b`) adds no segment.
       if (segments.length > 2 && segments.at(-1) === '') segments.pop();
       this.segmentsCache = segments;
     }
     return this.segmentsCache[this.segmentsCache.length - fromEnd];
+  }
+
+  /** The path exactly as sent: from the first `/` after the authority up to the query or fragment. */
+  private rawPath(): string {
+    const url = this.c.req.url;
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    let end = url.length;
+    for (const stop of ['?', '#']) {
+      const at = url.indexOf(stop, start);
+      if (at >= 0 && at < end) end = at;
+    }
+    return url.slice(start, end);
   }
 
   /** Response headers a handler added through `@Context('headers')`. */
