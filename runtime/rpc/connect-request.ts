@@ -5,6 +5,7 @@
  * (`connect-server.ts`) because both concern the HTTP server underneath, not Connect.
  */
 import type { Context } from 'hono';
+import { readWithin } from '../rest/io/bounded-read.js';
 import { RpcError, errorMessage } from './errors.js';
 import type { RpcPeer } from './types.js';
 
@@ -21,40 +22,17 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit, `of ${declared} bytes`);
+  let bytes: Uint8Array | undefined;
   try {
     // A declared length within the limit bounds the body already (the HTTP parser delivers no
     // more than it), and `arrayBuffer()` is `@hono/node-server`'s direct path, not a web stream.
     if (declared !== null) return new Uint8Array(await request.arrayBuffer());
+    if (request.body === null) return new Uint8Array(0);
+    bytes = await readWithin(request.body, limit);
   } catch (error) {
     throw unreadable(request, error);
   }
-  const body = request.body;
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) throw tooLarge(limit);
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof RpcError) throw error;
-    throw unreadable(request, error);
-  } finally {
-    // Not cancel(): on Node that destroys the socket, and the answer with it.
-    reader.releaseLock();
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  if (bytes === undefined) throw tooLarge(limit);
   return bytes;
 }
 

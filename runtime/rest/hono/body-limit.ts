@@ -6,6 +6,7 @@
  * is read up to the limit and refused as soon as it passes it.
  */
 import { HttpError, RegistrationError } from '../errors.js';
+import { readWithin } from '../io/bounded-read.js';
 import type { Exchange } from './exchange.js';
 
 /** The default of `RestRouterOptions.maxBodyBytes`: 1 MiB, as Fastify's. */
@@ -34,26 +35,8 @@ export function compileBodyAdmission(limit: number): ((x: Exchange) => Promise<v
 async function bufferWithin(x: Exchange, limit: number): Promise<void> {
   const raw = x.c.req.raw;
   if (raw.body === null) return;
-  const reader = raw.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      // Not cancel(): under @hono/node-server that destroys the socket, and the 413 with it.
-      reader.releaseLock();
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const body = await readWithin(raw.body, limit);
+  if (body === undefined) throw tooLarge(limit);
   // The readers that come next read the request as usual, now from memory.
   x.c.req.raw = new Request(raw, { body });
 }
