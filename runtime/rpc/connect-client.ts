@@ -7,6 +7,7 @@
  * A deadline (`timeoutMs`) is both sent (`Connect-Timeout-Ms`, whole milliseconds) and kept
  * here: a server that never answers ends the call with `deadline_exceeded` all the same.
  */
+import { MAX_TIMER_MS, formatTimeout } from './connect-timeout.js';
 import { RpcError, codeFromHttpStatus, errorMessage, isRpcCode } from './errors.js';
 import type { RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
 
@@ -28,11 +29,6 @@ export interface ConnectClientOptions {
 }
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
-
-/** Node's longest timer (2^31 − 1 ms); a longer one would fire at once, so none is armed. */
-const MAX_TIMER_MS = 2_147_483_647;
-/** `Connect-Timeout-Ms` has at most ten digits. */
-const MAX_HEADER_MS = 9_999_999_999;
 
 /**
  * A typed Connect client for a service descriptor.
@@ -72,14 +68,14 @@ function connectCall(method: AnyMethod, options: ConnectClientOptions) {
   const baseHeaders = new Headers(options.headers);
   baseHeaders.set('content-type', contentType);
   baseHeaders.set('connect-protocol-version', '1');
-  if (options.timeoutMs !== undefined) baseHeaders.set('connect-timeout-ms', timeoutHeader(options.timeoutMs));
+  if (options.timeoutMs !== undefined) baseHeaders.set('connect-timeout-ms', formatTimeout(options.timeoutMs));
   const doFetch = options.fetch ?? fetch;
   return async function call(request: unknown = {}, callOptions: RpcCallOptions = {}): Promise<unknown> {
     let headers: Headers = baseHeaders;
     if (callOptions.headers !== undefined || callOptions.timeoutMs !== undefined) {
       headers = new Headers(baseHeaders);
       if (callOptions.headers) new Headers(callOptions.headers).forEach((value, key) => headers.set(key, value));
-      if (callOptions.timeoutMs !== undefined) headers.set('connect-timeout-ms', timeoutHeader(callOptions.timeoutMs));
+      if (callOptions.timeoutMs !== undefined) headers.set('connect-timeout-ms', formatTimeout(callOptions.timeoutMs));
     }
     const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs;
     if (timeoutMs !== undefined && timeoutMs <= 0) throw deadlineExceeded(timeoutMs);
@@ -114,12 +110,6 @@ function connectCall(method: AnyMethod, options: ConnectClientOptions) {
       throw error;
     }
   };
-}
-
-/** `Connect-Timeout-Ms`: whole milliseconds (rounded up, so a deadline never shrinks), ten digits at most. */
-function timeoutHeader(timeoutMs: number): string {
-  if (Number.isNaN(timeoutMs)) throw new RpcError('invalid_argument', 'timeoutMs must be a number of milliseconds');
-  return String(Math.min(Math.max(Math.ceil(timeoutMs), 0), MAX_HEADER_MS));
 }
 
 function deadlineExceeded(timeoutMs: number, cause?: unknown): RpcError {

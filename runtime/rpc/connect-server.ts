@@ -14,6 +14,7 @@
  */
 import { Hono } from 'hono';
 import { DEFAULT_MAX_BODY_BYTES, connectPeer, readBody } from './connect-request.js';
+import { MAX_TIMER_MS, parseTimeout } from './connect-timeout.js';
 import { RpcError, errorMessage, toRpcError } from './errors.js';
 import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcPeer, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
 
@@ -33,12 +34,6 @@ export interface ConnectRoutesOptions extends RpcServerOptions {
    */
   readonly maxBodyBytes?: number;
 }
-
-/**
- * The longest delay Node's timers take (2^31 − 1 ms, almost 25 days): a longer one fires at once.
- * `Connect-Timeout-Ms` may have ten digits, so a deadline beyond this arms no timer at all.
- */
-const MAX_TIMER_MS = 2_147_483_647;
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
 type UnaryHandler = (request: unknown, ctx: RpcContext) => Promise<unknown>;
@@ -256,13 +251,6 @@ function parseJson(text: string, typeName: string): unknown {
   } catch (error) {
     throw new RpcError('invalid_argument', `cannot decode message ${typeName} from JSON: ${errorMessage(error)}`);
   }
-}
-
-/** `Connect-Timeout-Ms`: up to 10 positive digits, per the protocol. */
-function parseTimeout(value: string | null): number | undefined {
-  if (value === null) return undefined;
-  if (!/^\d{1,10}$/.test(value)) throw new RpcError('invalid_argument', `invalid connect-timeout-ms ${JSON.stringify(value)}`);
-  return Number(value);
 }
 
 /** A Connect error response: JSON body `{ code, message }` and the code's HTTP status. */
