@@ -239,10 +239,6 @@ function declaredDefault(field: PbField, kind: ValueKind): unknown {
   return value;
 }
 
-function hasOwn(object: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key);
-}
-
 /** `create()`: zero values for implicit fields and what proto2 `required` promises; set fields only. */
 function createPlain(type: PbType, planOf: PlanOf, creating: Set<PbType>): Plain {
   const out: Plain = {};
@@ -270,7 +266,7 @@ function fresh(value: unknown): unknown {
 function toPlain(type: PbType, message: Plain, planOf: PlanOf, source: Source): Plain {
   const out: Plain = {};
   for (const f of planOf(type).fields) {
-    const value = hasOwn(message, f.name) ? message[f.name] : undefined;
+    const value = Object.hasOwn(message, f.name) ? message[f.name] : undefined;
     if (f.repeated) {
       const list = value as unknown[] | undefined;
       out[f.name] = list && list.length > 0 ? list.map((v) => plainValue(f, v, planOf, source)) : [];
@@ -322,7 +318,7 @@ function toWire(type: PbType, message: Plain, planOf: PlanOf): Plain {
   // object would offer it `Object.prototype.constructor` for an unset field named `constructor`.
   const out: Plain = Object.create(null) as Plain;
   for (const f of plan.fields) {
-    const value = hasOwn(message, f.name) ? message[f.name] : undefined;
+    const value = Object.hasOwn(message, f.name) ? message[f.name] : undefined;
     if (value === undefined || value === null) continue;
     if (f.repeated) out[f.name] = (value as unknown[]).map((v) => wireValue(f, v, planOf));
     else if (f.mapKey !== undefined) {
@@ -340,13 +336,13 @@ function toWire(type: PbType, message: Plain, planOf: PlanOf): Plain {
 /** What protobufjs would write anyway but a conforming reader rejects: two members of one oneof; or cannot write: a missing required field. */
 function checkPresence(plan: TypePlan, message: Plain): void {
   for (const oneof of plan.oneofs) {
-    const set = oneof.members.filter((name) => hasOwn(message, name) && message[name] != null);
+    const set = oneof.members.filter((name) => Object.hasOwn(message, name) && message[name] != null);
     if (set.length > 1) {
       throw new RpcError('invalid_argument', `${plan.fullName}: oneof ${oneof.name} has more than one member set (${set.join(', ')}); set one, leave the others undefined`);
     }
   }
   for (const f of plan.required) {
-    if (!hasOwn(message, f.name) || message[f.name] == null) throw new RpcError('invalid_argument', `${f.fullName}: required field is not set`);
+    if (!Object.hasOwn(message, f.name) || message[f.name] == null) throw new RpcError('invalid_argument', `${f.fullName}: required field is not set`);
   }
 }
 
