@@ -5,6 +5,7 @@
  * Every problem becomes a {@link ConfigError} whose message is one line naming the
  * flag or variable the user actually set, so `main.ts` can print it and exit 2.
  */
+import { canonicalTimeZone } from '../issues/api/time.js';
 import { bearerTokenProblem } from '../system/token-syntax.js';
 import {
   HOST_ADAPTERS,
@@ -266,14 +267,13 @@ function parseToken(value: RawValue): string {
   return value.text;
 }
 
-/** An IANA zone the runtime knows (the Issues service spells it canonically: `Etc/UTC` → `UTC`). */
+/** An IANA zone the runtime knows, spelled as the Issues service keeps it (`Etc/UTC` → `UTC`). */
 function parseTimeZone(value: RawValue): string {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value.text });
+    return canonicalTimeZone(value.text);
   } catch {
     throw invalid(value, 'must be an IANA time zone such as Europe/Berlin or UTC');
   }
-  return value.text;
 }
 
 function parsePublicUrl(value: RawValue): string {
