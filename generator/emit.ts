@@ -3,6 +3,7 @@
  * The emit pipeline: model in, in-memory files out. No file system access here;
  * only the CLI writes to disk, so emitters can be tested in memory.
  */
+import { SchemaError } from './loaders/diagnostics.js';
 import type { Diagnostic, SchemaFile } from './model/model.js';
 import { GeneratedFile } from './printer/generated-file.js';
 import type { Templates } from './templates.js';
@@ -104,7 +105,7 @@ export function outputCollisions(files: readonly SchemaFile[]): Diagnostic[] {
 export function emit(files: readonly SchemaFile[], emitters: readonly Emitter[], options: GeneratorOptions): EmitResult {
   const collisions = outputCollisions(files);
   // Reported like a schema problem (`file: error: …`, exit 2), before anything is emitted.
-  if (collisions.length > 0) throw Object.assign(new Error(collisions.map((d) => `${d.source.file}: ${d.message}`).join('\n')), { diagnostics: collisions });
+  if (collisions.length > 0) throw new SchemaError(collisions);
   const generated: GeneratedFile[] = [];
   const raw = new Map<string, string>();
   const warnings: Diagnostic[] = [];
