@@ -7,7 +7,7 @@
  * whether a generated validator checks it instead), and the field types of a
  * form body (what `formBody` converts each field to).
  */
-import { bareMediaType, isFormMediaType } from '../model/media-types.js';
+import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
 import type { FormSeparator, HttpOperation, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
 
@@ -119,9 +119,7 @@ export function isObjectQueryParam(p: Parameter): boolean {
 
 /** True for a parameter described by `content` with a JSON media type: its value is JSON text. */
 function isJsonParam(p: Parameter): boolean {
-  if (p.mediaType === undefined) return false;
-  const mime = bareMediaType(p.mediaType);
-  return mime === 'application/json' || mime.endsWith('+json');
+  return p.mediaType !== undefined && isJsonMediaType(p.mediaType);
 }
 
 function isObjectType(type: TypeRef): boolean {

@@ -13,7 +13,7 @@ import { optionalPropertyType, renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 import { bodyValidatorName, paramValidatorName, validatedBody } from './validators.js';
 import { jsDocText } from '../printer/generated-file.js';
-import { isFormMediaType } from '../model/media-types.js';
+import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
 import { formDelimited, formFields, httpOperations, inputTypeName, operationDoc, paramOptions, printFormFields, printOptions, successResponse } from './server-http-view.js';
 
 const RUNTIME = 'runtime:server';
@@ -186,7 +186,7 @@ export function resultType(op: HttpOperation, types: TypeRenderContext, indent =
  */
 export function successBody(op: HttpOperation, types: TypeRenderContext, indent = ''): { readonly type: string; readonly binary: boolean } {
   const success = successResponse(op);
-  const content = success?.contents.find((c) => c.type && isJson(c.mediaType)) ?? success?.contents.find((c) => c.type);
+  const content = success?.contents.find((c) => c.type && isJsonMediaType(c.mediaType)) ?? success?.contents.find((c) => c.type);
   const type = content?.type
     ? renderBodyType(content.type, content.mediaType, types, indent)
     : success && success.contents.length > 0 ? opaqueType(success.contents[0]!.mediaType) : 'void';
@@ -229,7 +229,7 @@ function takesForm(op: HttpOperation): boolean {
 /** JSON bodies get the generated validator as it is; form bodies get it after `formBody`'s conversion. */
 function isJsonBody(op: HttpOperation): boolean {
   const content = validatedBody(op);
-  return content !== undefined && isJson(content.mediaType);
+  return content !== undefined && isJsonMediaType(content.mediaType);
 }
 
 /**
@@ -240,10 +240,6 @@ function isJsonBody(op: HttpOperation): boolean {
  */
 function optionalMemberType(name: string, type: string, optional: boolean): string {
   return optional ? `${optionalPropertyType(name, type)} | undefined` : type;
-}
-
-function isJson(mediaType: string): boolean {
-  return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
 
 function unique<T>(values: readonly T[]): T[] {
