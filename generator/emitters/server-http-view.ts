@@ -33,12 +33,20 @@ export function inputTypeName(op: HttpOperation): string {
 }
 
 /**
- * The operation's name as the start of a type or validator name: `issueGetIssue` → `IssueGetIssue`,
- * and `constructor$` (a reserved method name, escaped) → `Constructor`, since `ConstructorInput`
- * is free of the clash the `$` avoids.
+ * The operation's name as the start of a type or validator name: `issueGetIssue` → `IssueGetIssue`
+ * (see {@link pascalName}).
  */
 export function operationPascalName(op: HttpOperation): string {
-  const name = op.localName.replace(/\$$/, '');
+  return pascalName(op.localName);
+}
+
+/**
+ * A local name (of an operation or a parameter) as part of a type or validator name: first letter
+ * upper-cased, and `constructor$` (a reserved name, escaped) → `Constructor`, since
+ * `ConstructorInput` is free of the clash the `$` avoids.
+ */
+export function pascalName(localName: string): string {
+  const name = localName.replace(/\$$/, '');
   return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 }
 

@@ -17,7 +17,7 @@
 import type { EmitContext, Emitter } from '../emit.js';
 import type { HttpOperation, MediaContent, NamedType, Parameter, SchemaFile, TypeRef } from '../model/model.js';
 import { UniqueNames } from '../loaders/names.js';
-import { operationPascalName, parameterValidated } from './server-http-view.js';
+import { operationPascalName, parameterValidated, pascalName } from './server-http-view.js';
 import { importSymbol } from '../printer/generated-file.js';
 import { GENERATOR_NAME, GENERATOR_VERSION } from '../emit.js';
 import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
@@ -93,15 +93,13 @@ export function paramValidatorName(op: HttpOperation, p: Parameter): string | un
     const byParam = new Map<Parameter, string>();
     for (const o of ops) {
       for (const param of o.parameters) {
-        if (parameterValidated(param)) byParam.set(param, taken.take(`validate${operationPascalName(o)}${upperFirst(param.localName.replace(/\$$/, ''))}Param`));
+        if (parameterValidated(param)) byParam.set(param, taken.take(`validate${operationPascalName(o)}${pascalName(param.localName)}Param`));
       }
     }
     paramNamesByFile.set(file, (names = byParam));
   }
   return names.get(p);
 }
-
-const upperFirst = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 /** A request value with a generated validator: an operation's body or one of its parameters. */
 interface ValidatedValue {
