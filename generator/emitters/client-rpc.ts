@@ -10,12 +10,9 @@ import type { MessageType, Service } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
 import { codecFileSymbol, messageTypeSymbol, methodsTypeName, rpcGeneratedFrom, rpcOperations, serviceDescriptorName, withArticle } from './rpc-names.js';
-import { globalTypeName } from './types-render.js';
+import { globalTypeName, OBJECT_PROTOTYPE_MEMBERS } from './types-render.js';
 
 const RUNTIME = 'runtime:client';
-
-/** The members of TypeScript's `Object` interface, which every object literal has. */
-const OBJECT_MEMBERS: ReadonlySet<string> = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
 
 /**
  * `Partial`, or the runtime's `MessageInit` for a message with a field named like a member of
@@ -23,7 +20,7 @@ const OBJECT_MEMBERS: ReadonlySet<string> = new Set(['constructor', 'toString', 
  * because the literal's inherited `constructor` is not the field's type.
  */
 function requestInit(message: MessageType): Printable {
-  return message.fields.some((f) => OBJECT_MEMBERS.has(f.localName)) ? importSymbol('MessageInit', RUNTIME, { typeOnly: true }) : 'Partial';
+  return message.fields.some((f) => OBJECT_PROTOTYPE_MEMBERS.has(f.localName)) ? importSymbol('MessageInit', RUNTIME, { typeOnly: true }) : 'Partial';
 }
 
 /** Prints the client interface and factories of one RPC service. */

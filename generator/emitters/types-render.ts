@@ -280,7 +280,7 @@ export function indexSignature(additional: boolean | TypeRef, hasProperties: boo
 }
 
 /** The members TypeScript's `Object` interface declares: every object has them, through its prototype. */
-const OBJECT_PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set([
+export const OBJECT_PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set([
   'constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
 ]);
 
