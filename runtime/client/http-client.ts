@@ -76,7 +76,8 @@ export class HttpClient {
   async send<T>(op: OperationSpec, input: object, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const request = await this.build(op, input, options);
     const response = await this.#fetch(request);
-    const data = op.binary && response.ok ? await readBytes(response, op.method) : await readBody(response, op.method);
+    // A binary operation's error answers are parsed as usual (JSON messages).
+    const data = await readBody(response, op.method, op.binary === true && response.ok);
     if (!response.ok) throw new ApiError(response, data, op.name);
     return { data: data as T, response };
   }
@@ -159,14 +160,13 @@ function formEntries(value: unknown, delimited: OperationSpec['delimited']): [st
   return entries;
 }
 
-/** JSON when the server says so, text for `text/*`, bytes otherwise; `undefined` for empty bodies. */
-async function readBytes(response: Response, method: string): Promise<Uint8Array | undefined> {
+/**
+ * The body as bytes when `binary` (whatever its Content-Type); otherwise JSON when the server says
+ * so, text for `text/*`, bytes for the rest. `undefined` for responses without a body.
+ */
+async function readBody(response: Response, method: string, binary: boolean): Promise<unknown> {
   if (method === 'HEAD' || response.status === 204 || response.status === 205 || response.status === 304) return undefined;
-  return new Uint8Array(await response.arrayBuffer());
-}
-
-async function readBody(response: Response, method: string): Promise<unknown> {
-  if (method === 'HEAD' || response.status === 204 || response.status === 205 || response.status === 304) return undefined;
+  if (binary) return new Uint8Array(await response.arrayBuffer());
   const type = (response.headers.get('content-type') ?? '').toLowerCase();
   if (type.includes('json')) {
     const text = await response.text();
