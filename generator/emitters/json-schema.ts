@@ -304,7 +304,8 @@ function nullable(schema: JsonSchema, isNullable: boolean | undefined): JsonSche
   return { anyOf: [schema, { type: 'null' }] };
 }
 
-function withDoc(schema: JsonSchema, doc: string | undefined, deprecated: boolean): JsonSchema {
+/** `schema` with its description and deprecation, when it has them. */
+export function withDoc(schema: JsonSchema, doc: string | undefined, deprecated: boolean): JsonSchema {
   const out: JsonSchema = { ...schema };
   if (doc) out.description = doc;
   if (deprecated) out.deprecated = true;

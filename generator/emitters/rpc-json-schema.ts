@@ -30,7 +30,7 @@
  * Documents (`X.openapi.json`) keep the plain, readable form from `json-schema.ts`.
  */
 import type { EnumType, Field, MessageType, NamedType, ScalarName, TypeRef, WellKnownType } from '../model/model.js';
-import type { JsonSchema, JsonSchemaOptions } from './json-schema.js';
+import { assertNever, withDoc, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
 
 const MAX_FLOAT = 3.4028234663852886e38;
 
@@ -148,11 +148,9 @@ function messageSchema(message: MessageType, options: JsonSchemaOptions): JsonSc
   if (aliasPairs.length > 0) constraints.unshift({ not: anyOf(aliasPairs) });
   for (const oneof of message.oneofs) {
     const clashes: JsonSchema[] = [];
-    oneof.fields.forEach((a, i) => {
-      for (const b of oneof.fields.slice(i + 1)) {
-        for (const ka of protoFieldKeys(a)) for (const kb of protoFieldKeys(b)) clashes.push(bothSet(ka, kb));
-      }
-    });
+    for (const [a, b] of pairs(oneof.fields)) {
+      for (const ka of protoFieldKeys(a)) for (const kb of protoFieldKeys(b)) clashes.push(bothSet(ka, kb));
+    }
     if (clashes.length > 0) constraints.push({ not: anyOf(clashes) });
   }
   const schema: JsonSchema = { type: 'object' };
@@ -349,20 +347,7 @@ function withNull(schema: JsonSchema): JsonSchema {
 
 /** Documentation on the field's first name: description, deprecation, proto2 default. */
 function annotated(schema: JsonSchema, field: Field): JsonSchema {
-  const out: JsonSchema = { ...schema };
-  if (field.doc) out.description = field.doc;
-  if (field.deprecated) out.deprecated = true;
+  const out = withDoc(schema, field.doc, field.deprecated);
   if (field.default !== undefined) out.default = field.default;
   return out;
-}
-
-function withDoc(schema: JsonSchema, doc: string | undefined, deprecated: boolean): JsonSchema {
-  const out: JsonSchema = { ...schema };
-  if (doc) out.description = doc;
-  if (deprecated) out.deprecated = true;
-  return out;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected model node: ${JSON.stringify(value)}`);
 }
