@@ -19,12 +19,7 @@ describe.each(ENGINES)('Go SDK bodies on %s', (engine) => {
   });
   afterAll(async () => server?.close());
 
-  const send = async (method: string, path: string, body: unknown, token = w.alice.token) => {
-    const res = await server.fetch(path, {
-      method, headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (res.status === 204 ? undefined : await res.json()) as Record<string, any> };
-  };
+  const send = (method: string, path: string, body: unknown, token = w.alice.token) => server.sendJson(method, path, body, token);
 
   /** A closed issue with a deadline, assignees, a milestone and a ref: everything an edit could wrongly reset. */
   async function richIssue(): Promise<number> {

@@ -34,10 +34,23 @@ export interface TestServer {
   api(token?: string): Api<unknown>;
   /** Raw fetch against `/api/v1` + `path`. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * Sends `body` as JSON text to `/api/v1` + `path` with `token`, as clients other than gitea-js
+   * do (Go's `null` options, values past the contract); the status and the parsed answer
+   * (`undefined` when it has no body, as a 204).
+   */
+  sendJson(method: string, path: string, body: unknown, token: string): Promise<JsonAnswer>;
   /** Creates a user (through the admin API) and a token for them (through Basic auth). */
   createUser(name: string, scopes?: string[]): Promise<{ name: string; id: number; token: string; password: string }>;
   readonly adminToken: string;
   close(): Promise<void>;
+}
+
+/** What {@link TestServer.sendJson} resolves to. */
+export interface JsonAnswer {
+  readonly status: number;
+  // Tests read answers of many shapes (issues, users, errors): typed loosely on purpose.
+  readonly body: Record<string, any>;
 }
 
 /**
@@ -99,6 +112,13 @@ export async function startServer(engine: Engine, config: Partial<IssuesConfig> 
     adminToken,
     api,
     fetch: (path, init) => fetch(`${baseUrl}/api/v1${path}`, init),
+    async sendJson(method, path, body, token) {
+      const res = await fetch(`${baseUrl}/api/v1${path}`, {
+        method, headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+    },
     async createUser(name, scopes = ['all']) {
       const password = `${name}-password`;
       const created = await api(adminToken).admin.adminCreateUser({ username: name, email: `${name}@example.com`, password, must_change_password: false });

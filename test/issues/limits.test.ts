@@ -17,12 +17,7 @@ describe.each(ENGINES)('limits on %s', (engine) => {
   });
   afterAll(async () => server?.close());
 
-  const send = async (method: string, path: string, body: unknown, token = w.alice.token) => {
-    const res = await server.fetch(path, {
-      method, headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
+  const send = (method: string, path: string, body: unknown, token = w.alice.token) => server.sendJson(method, path, body, token);
   const total = async () => Number((await server.api(w.alice.token).repos.issueListIssues('alice', 'pub', { state: 'all', limit: 1 })).headers.get('x-total-count'));
   const ids = (n: number) => Array.from({ length: n }, (_, i) => 5_000_000 + i);
   const names = (n: number) => Array.from({ length: n }, (_, i) => `nobody${i}`);

@@ -23,12 +23,7 @@ describe('the server time zone', () => {
     const alice = await server.createUser('alice');
     await server.api(alice.token).user.createCurrentUserRepo({ name: 'r' });
     const issue = (await server.api(alice.token).repos.issueCreateIssue('alice', 'r', { title: 'x' })).data;
-    const call = async (method: string, path: string, body: unknown) => {
-      const res = await server!.fetch(path, {
-        method, headers: { Authorization: `token ${alice.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    };
+    const call = (method: string, path: string, body: unknown) => server!.sendJson(method, path, body, alice.token);
     return {
       issue,
       deadline: async (due_date: string) => call('POST', '/repos/alice/r/issues/1/deadline', { due_date }),
