@@ -118,6 +118,14 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
       expect(beyond.link).toBe(`${u(1)}; rel="first",${u(2)}; rel="prev"`);
     });
 
+    it('routes a path with a trailing slash or doubled slashes as Gitea does, and links without them', async () => {
+      const res = await server.fetch('//repos/alice//list/issues/?state=all&limit=2&page=2', { headers: { Authorization: `token ${w.alice.token}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { number: number }[]).map((i) => i.number)).toEqual([n.docs, n.glitch]);
+      const u = (page: number) => `<http://issues.test/api/v1/repos/alice/list/issues?limit=2&page=${page}&state=all>`;
+      expect(res.headers.get('link')).toBe(`${u(3)}; rel="next",${u(3)}; rel="last",${u(1)}; rel="first",${u(1)}; rel="prev"`);
+    });
+
     it('answers 404 for a private repository to anonymous and unrelated callers, 200 to readers', async () => {
       expect((await failure(server.api().repos.issueListIssues('alice', 'priv', {}))).status).toBe(404);
       expect((await failure(server.api(w.dave.token).repos.issueListIssues('alice', 'priv', {}))).status).toBe(404);
@@ -227,6 +235,15 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
       // Anonymous viewers get placeholder emails.
       expect(res.data.user!.email).toBe('alice@noreply.issues.test');
       expect((await failure(server.api().repos.issueGetIssue('alice', 'list', 9999))).error).toEqual(apiError('not found'));
+    });
+
+    it('answers a trailing slash like the path without it, including 404s', async () => {
+      const res = await server.fetch(`/repos/alice/list/issues/${n.crash}/`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { title: string }).title).toBe('Crash on start');
+      const missing = await server.fetch('/repos/alice/list/issues/9999/');
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toEqual(apiError('not found'));
     });
 
     it('hides private issues from callers without access', async () => {

@@ -10,6 +10,7 @@ import type { IssueRow, IssueStore } from '../../store/store.js';
 import type { IssuesConfig } from '../config.js';
 import type { IssueEventBus } from '../events.js';
 import { buildLinkHeader, type PageRequest } from '../pagination.js';
+import { giteaPath } from '../request-path.js';
 import type { IssueReferences } from '../render/issue.js';
 
 /** The dependencies of the Issues API handlers. */
@@ -52,7 +53,7 @@ export function pagedResponse<T>(
   const exposed = ['X-Total-Count'];
   if (options.link !== false) {
     const url = new URL(c.req.url);
-    const link = buildLinkHeader(config.publicUrl, url.pathname, url.searchParams, total, page.limit, page.page);
+    const link = buildLinkHeader(config.publicUrl, giteaPath(url.pathname), url.searchParams, total, page.limit, page.page);
     if (link !== undefined) response = response.header('Link', link);
     exposed.unshift('Link');
   }
