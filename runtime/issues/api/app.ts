@@ -6,10 +6,8 @@
 import { Hono } from 'hono';
 import { PatternRouter } from 'hono/router/pattern-router';
 import type { IssueStore } from '../store/store.js';
-import { issuesAuth } from './auth.js';
-import { limitBodySize } from './body-limit.js';
+import { issuesAdmission } from './admission.js';
 import { resolveIssuesConfig, type IssuesConfig } from './config.js';
-import { giteaContentType } from './content-type.js';
 import { createIssuesErrorHandler } from './error-handler.js';
 import { apiErrorBody } from './errors.js';
 import { createIssueEventBus, type IssueEventBus } from './events.js';
@@ -50,10 +48,11 @@ export function createIssuesApp(options: CreateIssuesAppOptions): Hono {
   const onUnexpected = options.onUnexpectedError;
   app.onError(createIssuesErrorHandler(config, onUnexpected ? { onUnexpected: (e) => onUnexpected(e) } : {}));
   app.notFound((c) => c.json(apiErrorBody('not found', config.publicUrl), 404));
-  app.use('/api/v1/*', limitBodySize(config.maxBodyBytes, (c) =>
-    c.json(apiErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`, config.publicUrl), 413)));
-  app.use('/api/v1/*', issuesAuth(options.store));
-  app.use('/api/v1/*', giteaContentType());
+  app.use('/api/v1/*', issuesAdmission({
+    store: options.store,
+    maxBodyBytes: config.maxBodyBytes,
+    onTooLarge: (c) => c.json(apiErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`, config.publicUrl), 413),
+  }));
   const errorOptions = onUnexpected ? { onUnexpected: (e: unknown) => onUnexpected(e) } : {};
   app.route('/', issuesRestApp(services, config, errorOptions));
   return app;

@@ -3,9 +3,9 @@
  * Authentication exactly as Gitea's API accepts it: `?token=` / `?access_token=`, then
  * `Authorization: token …` or `Bearer …`, then Basic (password, or a token as user name or as
  * password). A credential that is present but wrong answers 401 — it never falls back to anonymous.
- * The caller is stored as the typed Hono variable `issuesCaller`.
+ * The caller is kept as the typed Hono variable `issuesCaller` (see `admission.ts`).
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AccessTokenRow, IssueStore, UserRow } from '../store/store.js';
 import { unauthorized } from './errors.js';
 
@@ -30,17 +30,14 @@ declare module 'hono' {
 const INVALID = 'invalid username, password or token';
 
 /**
- * Middleware resolving the caller of each request.
+ * The caller of a request from its credentials wherever Gitea looks for them: `null` when none
+ * were sent; throws 401 for a wrong one.
  *
  * @example
- * app.use('/api/v1/*', issuesAuth(store));
- * app.get('/api/v1/user', (c) => c.json(c.get('issuesCaller')?.user ?? null));
+ * c.set('issuesCaller', await requestCaller(store, c));
  */
-export function issuesAuth(store: IssueStore): MiddlewareHandler {
-  return async function issuesAuthMiddleware(c, next) {
-    c.set('issuesCaller', await authenticate(store, c.req.query('token'), c.req.query('access_token'), c.req.header('authorization')));
-    await next();
-  };
+export function requestCaller(store: IssueStore, c: Context): Promise<Caller | null> {
+  return authenticate(store, c.req.query('token'), c.req.query('access_token'), c.req.header('authorization'));
 }
 
 /**

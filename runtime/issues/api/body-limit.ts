@@ -9,22 +9,40 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 
+/** What the headers say of a request's body against the limit. */
+export type DeclaredBodySize =
+  /** No body (GET, HEAD), or a declared length within the limit. */
+  | 'within'
+  /** A declared length over the limit. */
+  | 'over'
+  /** No declared length (chunked): only counting the stream can tell. */
+  | 'streamed';
+
 /**
- * The middleware; `onTooLarge` answers a body over `maxBytes`.
+ * Judges the body from the request line and headers alone.
  *
  * @example
- * app.use('/api/v1/*', limitBodySize(1 << 20, (c) => c.json({ message: 'too large' }, 413)));
+ * declaredBodySize(c, 1 << 20); // 'over' for `Content-Length: 2000000`
  */
-export function limitBodySize(maxBytes: number, onTooLarge: (c: Context) => Response | Promise<Response>): MiddlewareHandler {
-  const streamed = bodyLimit({ maxSize: maxBytes, onError: onTooLarge });
-  return async function limitBodySizeMiddleware(c, next) {
-    // GET and HEAD reach Hono without a body.
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    const length = c.req.header('content-length');
-    // Node's parser delivers exactly Content-Length bytes, so the header is the body's size.
-    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
-      return Number.parseInt(length, 10) > maxBytes ? onTooLarge(c) : next();
-    }
-    return streamed(c, next);
-  };
+export function declaredBodySize(c: Context, maxBytes: number): DeclaredBodySize {
+  // GET and HEAD reach Hono without a body.
+  const method = c.req.method;
+  if (method === 'GET' || method === 'HEAD') return 'within';
+  const length = c.req.header('content-length');
+  // Node's parser delivers exactly Content-Length bytes, so the header is the body's size.
+  if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+    return Number.parseInt(length, 10) > maxBytes ? 'over' : 'within';
+  }
+  return 'streamed';
+}
+
+/**
+ * Middleware counting a streamed body as it is read: past `maxBytes` the request is answered by
+ * `onTooLarge`. For the requests {@link declaredBodySize} calls `'streamed'`.
+ *
+ * @example
+ * const counted = limitStreamedBody(1 << 20, (c) => c.json({ message: 'too large' }, 413));
+ */
+export function limitStreamedBody(maxBytes: number, onTooLarge: (c: Context) => Response | Promise<Response>): MiddlewareHandler {
+  return bodyLimit({ maxSize: maxBytes, onError: onTooLarge });
 }
