@@ -20,10 +20,11 @@
  *
  * What each side contains:
  * - "HTTP" is a request by the raw keep-alive client of `http-client.ts` (in this same process) to
- *   the server: the client, the socket, Node's HTTP parser, Hono's routing and middleware (body
- *   limit, authentication, content-type rules), the decorator runtime's binding and validation,
- *   the input guard, the handler with all the database work below, rendering Gitea's JSON and
- *   serialising it. A status other than the expected one fails the run.
+ *   the server, encoded before the timer starts: the client's write and parse, the socket, Node's
+ *   HTTP parser, Hono's routing and the admission middleware (body limit, authentication,
+ *   content-type rules), the decorator runtime's binding and validation, the input guard, the
+ *   handler with all the database work below, rendering Gitea's JSON and serialising it. A status
+ *   other than the expected one fails the run.
  * - "direct" is the same database work without HTTP, through the very functions the handlers call
  *   for it: `authenticate` (the middleware's token lookup) and `loadGetIssue`, `loadListIssues`,
  *   `loadSearchIssues` or `createIssueAndLoad` — the repository and permission lookup, every store
@@ -50,7 +51,7 @@ import { loadGetIssue, loadListIssues, loadSearchIssues } from '../runtime/issue
 import { createIssueAndLoad } from '../runtime/issues/api/handlers/issue-write.js';
 import type { IssuesServices } from '../runtime/issues/api/handlers/services.js';
 import { createStore, type ImportIssueInput, type IssueStore, type RepoRow, type UserRow } from '../runtime/issues/store/index.js';
-import { HttpClient, type HttpResponse } from './http-client.js';
+import { HttpClient, type HttpResponse, type PreparedRequest } from './http-client.js';
 import { printResults, result, type BenchResult } from './results.js';
 
 const POSTGRES_URL = process.env.LOOM_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -180,25 +181,29 @@ function summarise(times: number[]): Measured {
 }
 
 /**
- * Runs `direct(i)` and `http(i)` for i = 0..count−1 one call at a time, alternating which goes
- * first, after a warm-up of both ({@link WARMUP}). Interleaved, the two sides see the same machine: a burst of load
- * from elsewhere, the state of the caches, the database's growth during creates. Throughput is
- * calls per second of time spent in the calls.
+ * One side of a measurement: `prepare(i)` does the untimed work of call `i` (choosing the issue,
+ * building the input or encoding the request, as a load generator encodes requests ahead) and
+ * returns the call to time.
  */
-async function measurePair(
-  count: number,
-  direct: (i: number) => Promise<unknown>,
-  http: (i: number) => Promise<unknown>,
-): Promise<{ direct: Measured; http: Measured }> {
+type Side = (i: number) => () => Promise<unknown>;
+
+/**
+ * Runs call i of `direct` and of `http` for i = 0..count−1 one at a time, alternating which goes
+ * first, after a warm-up of both ({@link WARMUP}). Interleaved, the two sides see the same machine:
+ * a burst of load from elsewhere, the state of the caches, the database's growth during creates.
+ * Throughput is calls per second of time spent in the calls.
+ */
+async function measurePair(count: number, direct: Side, http: Side): Promise<{ direct: Measured; http: Measured }> {
   const warmUntil = performance.now() + WARMUP.ms;
   for (let i = 0; i < WARMUP.calls || performance.now() < warmUntil; i++) {
-    await direct(i + 1_000_000);
-    await http(i + 1_000_000);
+    await direct(i + 1_000_000)();
+    await http(i + 1_000_000)();
   }
   const times = { direct: [] as number[], http: [] as number[] };
   const timed = async (side: 'direct' | 'http', i: number) => {
+    const call = (side === 'direct' ? direct : http)(i);
     const t0 = performance.now();
-    await (side === 'direct' ? direct : http)(i);
+    await call();
     times[side].push(performance.now() - t0);
   };
   for (let i = 0; i < count; i++) {
@@ -238,43 +243,44 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
 
   // Direct: the handler's data loading called without HTTP — the token lookup, the repository and
   // permission lookup, every store call of the operation and the loading of what the JSON refers to.
-  const direct: Record<Operation, (i: number) => Promise<unknown>> = {
-    get: async (i) => {
+  const direct: Record<Operation, Side> = {
+    get: (i) => {
       const repo = repoAt(i);
-      return loadGetIssue(services, await signIn(authorization), { owner: repo.ownerName, repo: repo.name, index: indexIn(repo) });
+      const input = { owner: repo.ownerName, repo: repo.name, index: indexIn(repo) };
+      return async () => loadGetIssue(services, await signIn(authorization), input);
     },
-    list: async (i) => {
+    list: (i) => {
       const repo = repoAt(i);
-      return loadListIssues(services, await signIn(authorization), {
-        owner: repo.ownerName, repo: repo.name, state: 'open', type: 'issues', labels: 'bug,ui', limit: 30,
-      });
+      const input = { owner: repo.ownerName, repo: repo.name, state: 'open', type: 'issues', labels: 'bug,ui', limit: 30 } as const;
+      return async () => loadListIssues(services, await signIn(authorization), input);
     },
-    search: async (i) => loadSearchIssues(services, await signIn(undefined), { q: keywordAt(i), limit: 20 }),
-    create: async (i) => {
+    search: (i) => {
+      const input = { q: keywordAt(i), limit: 20 };
+      return async () => loadSearchIssues(services, await signIn(undefined), input);
+    },
+    create: (i) => {
       const repo = repoAt(i);
-      return createIssueAndLoad(services, await signIn(authorization), {
-        owner: repo.ownerName, repo: repo.name, body: { title: `direct ${i} ${keywordAt(i)}`, body: 'created by the benchmark' },
-      });
+      const input = { owner: repo.ownerName, repo: repo.name, body: { title: `direct ${i} ${keywordAt(i)}`, body: 'created by the benchmark' } };
+      return async () => createIssueAndLoad(services, await signIn(authorization), input);
     },
   };
   const headers = { Authorization: authorization };
-  const http: Record<Operation, (i: number) => Promise<unknown>> = {
-    get: async (i) => {
+  // Each request is encoded before its timer starts, as a load generator encodes its requests.
+  const send = (request: PreparedRequest, status: number) => async () => expectStatus(await client.send(request), status);
+  const http: Record<Operation, Side> = {
+    get: (i) => {
       const repo = repoAt(i);
-      expectStatus(await client.request('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues/${indexIn(repo)}`, { headers }), 200);
+      return send(client.prepare('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues/${indexIn(repo)}`, { headers }), 200);
     },
-    list: async (i) => {
+    list: (i) => {
       const repo = repoAt(i);
-      expectStatus(await client.request('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues?state=open&type=issues&labels=bug,ui&limit=30`, { headers }), 200);
+      return send(client.prepare('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues?state=open&type=issues&labels=bug,ui&limit=30`, { headers }), 200);
     },
-    search: async (i) => expectStatus(await client.request('GET', `/api/v1/repos/issues/search?q=${encodeURIComponent(keywordAt(i))}&limit=20`), 200),
-    create: async (i) => {
+    search: (i) => send(client.prepare('GET', `/api/v1/repos/issues/search?q=${encodeURIComponent(keywordAt(i))}&limit=20`), 200),
+    create: (i) => {
       const repo = repoAt(i);
       const body = JSON.stringify({ title: `http ${i} ${keywordAt(i)}`, body: 'created by the benchmark' });
-      expectStatus(
-        await client.request('POST', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues`, { headers: { ...headers, 'Content-Type': 'application/json' }, body }),
-        201,
-      );
+      return send(client.prepare('POST', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues`, { headers: { ...headers, 'Content-Type': 'application/json' }, body }), 201);
     },
   };
 

@@ -118,6 +118,20 @@ describe('HttpClient', () => {
     client.close();
   });
 
+  it('sends a request prepared ahead as often as asked, and reads the headers of its answers', async () => {
+    const client = await HttpClient.connect(port);
+    const echo = client.prepare('POST', '/echo', { headers: { 'Content-Type': 'application/json' }, body: '{"n":2}' });
+    for (let i = 0; i < 2; i++) {
+      const res = await client.send(echo);
+      expect(res.status).toBe(201);
+      expect(res.json()).toEqual({ method: 'POST', contentType: 'application/json', body: { n: 2 } });
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.headers.get('x-socket')).toMatch(/^\d+$/);
+    }
+    expect(() => client.prepare('GET', '/a b')).toThrow(/invalid request target/);
+    client.close();
+  });
+
   it('refuses a second request while one is outstanding', async () => {
     const client = await HttpClient.connect(port);
     const first = client.request('GET', '/chunked');
