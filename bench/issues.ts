@@ -17,6 +17,9 @@
  *   median**, i.e. the share of a median request spent outside the database (p99s come from
  *   different slow requests and do not subtract). Baseline = 0.5, the goal's ceiling — a constant,
  *   not a measurement — so ratio ≤ 1 means the goal is met.
+ * - `issues.<engine>.<op>.node_share` (`get` and `create`): the same share with the server replaced
+ *   by bare `node:http` calling the same functions (`issues-floor.ts`), measured in the same run
+ *   against its own direct calls: the floor that Node and the machine set. Baseline 0.5 as above.
  *
  * What each side contains:
  * - "HTTP" is a request by the raw keep-alive client of `http-client.ts` (in this same process) to
@@ -52,6 +55,7 @@ import { createIssueAndLoad } from '../runtime/issues/api/handlers/issue-write.j
 import type { IssuesServices } from '../runtime/issues/api/handlers/services.js';
 import { createStore, type ImportIssueInput, type IssueStore, type RepoRow, type UserRow } from '../runtime/issues/store/index.js';
 import { HttpClient, type HttpResponse, type PreparedRequest } from './http-client.js';
+import { startFloorServer } from './issues-floor.js';
 import { printResults, result, type BenchResult } from './results.js';
 
 const POSTGRES_URL = process.env.LOOM_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -72,6 +76,8 @@ const SAMPLES = { get: 2_000, list: 500, search: 500, create: 500 } as const;
 const WARMUP = { ms: Number(process.env.LOOM_BENCH_WARMUP_MS ?? 3_000), calls: 50 };
 /** The goal for `http_share`: the HTTP layer costs at most half of a median request. */
 const HTTP_SHARE_GOAL = 0.5;
+/** The operations also measured on bare `node:http` (`issues-floor.ts`): those whose share is nearest the goal. */
+const FLOOR_OPERATIONS: ReadonlySet<Operation> = new Set(['get', 'create']);
 
 type Operation = keyof typeof SAMPLES;
 
@@ -214,6 +220,11 @@ async function measurePair(count: number, direct: Side, http: Side): Promise<{ d
   return { direct: summarise(times.direct), http: summarise(times.http) };
 }
 
+/** The share of the median request spent outside the database: (HTTP p50 − direct p50) / HTTP p50. */
+function share(direct: Measured, http: Measured): number {
+  return http.p50 === 0 ? 0 : (http.p50 - direct.p50) / http.p50;
+}
+
 /** The response, or an error naming what came back instead of `status`. */
 function expectStatus(response: HttpResponse, status: number): HttpResponse {
   if (response.status !== status) throw new Error(`bench request failed: ${response.status} ${response.text()}`);
@@ -266,23 +277,28 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
   };
   const headers = { Authorization: authorization };
   // Each request is encoded before its timer starts, as a load generator encodes its requests.
-  const send = (request: PreparedRequest, status: number) => async () => expectStatus(await client.send(request), status);
-  const http: Record<Operation, Side> = {
+  const send = (client: HttpClient, request: PreparedRequest, status: number) => async () => expectStatus(await client.send(request), status);
+  const requestsTo = (client: HttpClient): Record<Operation, Side> => ({
     get: (i) => {
       const repo = repoAt(i);
-      return send(client.prepare('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues/${indexIn(repo)}`, { headers }), 200);
+      return send(client, client.prepare('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues/${indexIn(repo)}`, { headers }), 200);
     },
     list: (i) => {
       const repo = repoAt(i);
-      return send(client.prepare('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues?state=open&type=issues&labels=bug,ui&limit=30`, { headers }), 200);
+      return send(client, client.prepare('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues?state=open&type=issues&labels=bug,ui&limit=30`, { headers }), 200);
     },
-    search: (i) => send(client.prepare('GET', `/api/v1/repos/issues/search?q=${encodeURIComponent(keywordAt(i))}&limit=20`), 200),
+    search: (i) => send(client, client.prepare('GET', `/api/v1/repos/issues/search?q=${encodeURIComponent(keywordAt(i))}&limit=20`), 200),
     create: (i) => {
       const repo = repoAt(i);
       const body = JSON.stringify({ title: `http ${i} ${keywordAt(i)}`, body: 'created by the benchmark' });
-      return send(client.prepare('POST', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues`, { headers: { ...headers, 'Content-Type': 'application/json' }, body }), 201);
+      return send(client, client.prepare('POST', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues`, { headers: { ...headers, 'Content-Type': 'application/json' }, body }), 201);
     },
-  };
+  });
+  const http = requestsTo(client);
+  // The same get and create served by bare node:http over the same functions: the floor.
+  const floor = await startFloorServer(services);
+  const floorClient = await HttpClient.connect(floor.port);
+  const floorRequests = requestsTo(floorClient);
 
   const results: BenchResult[] = [];
   try {
@@ -294,11 +310,18 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
         result(`${prefix}.p99_ms`, h.p99, d.p99, 'ms'),
         result(`${prefix}.p50_ms`, h.p50, d.p50, 'ms'),
         result(`${prefix}.throughput`, h.perSecond, d.perSecond, 'req/s'),
-        result(`${prefix}.http_share`, h.p50 === 0 ? 0 : (h.p50 - d.p50) / h.p50, HTTP_SHARE_GOAL, 'ratio'),
+        result(`${prefix}.http_share`, share(d, h), HTTP_SHARE_GOAL, 'ratio'),
       );
+      if (FLOOR_OPERATIONS.has(op)) {
+        const { direct: fd, http: f } = await measurePair(SAMPLES[op], direct[op], floorRequests[op]);
+        onProgress(`  ${prefix} on bare node:http: http p50 ${f.p50.toFixed(2)} ms | direct p50 ${fd.p50.toFixed(2)} ms | share ${share(fd, f).toFixed(2)}`);
+        results.push(result(`${prefix}.node_share`, share(fd, f), HTTP_SHARE_GOAL, 'ratio'));
+      }
     }
   } finally {
     client.close();
+    floorClient.close();
+    await floor.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
   return results;
