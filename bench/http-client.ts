@@ -262,8 +262,9 @@ export class HttpClient {
     const head = this.buffered.toString('latin1', 0, end);
     this.buffered = this.buffered.subarray(end + HEAD_END.length);
     const lineEnd = head.indexOf('\r\n');
-    const statusLine = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(lineEnd < 0 ? head : head.slice(0, lineEnd));
-    if (!statusLine) throw new MalformedResponse(`bad status line ${JSON.stringify(lineEnd < 0 ? head : head.slice(0, lineEnd))}`);
+    const firstLine = lineEnd < 0 ? head : head.slice(0, lineEnd);
+    const statusLine = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(firstLine);
+    if (!statusLine) throw new MalformedResponse(`bad status line ${JSON.stringify(firstLine)}`);
     const status = Number(statusLine[1]);
     // Interim answers (100 Continue, 103 Early Hints) precede the real one.
     if (status >= 100 && status < 200 && status !== 101) return true;

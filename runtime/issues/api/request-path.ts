@@ -15,9 +15,9 @@ import { getPath } from 'hono/utils/url';
 export function giteaPath(path: string): string {
   // Almost every request is already clean: answer it without allocating.
   if (!path.includes('//') && (path.length <= 1 || !path.endsWith('/'))) return path;
+  // Collapsed, the path ends in at most one slash; `/` alone is kept.
   const collapsed = path.replace(/\/{2,}/g, '/');
-  const trimmed = collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
-  return trimmed === '' ? '/' : trimmed;
+  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
 }
 
 /**
