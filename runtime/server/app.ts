@@ -5,7 +5,6 @@
  * errors, so no client ever gets an HTML stack trace.
  */
 import { Hono } from 'hono';
-import { requestId } from 'hono/request-id';
 import { docsRoutes } from './docs-page.js';
 import { healthRoutes } from './health.js';
 import type { Logger } from './logger.js';
@@ -33,7 +32,7 @@ export interface ServerAppOptions {
  */
 export function createServerApp({ logger, modules, isDraining, publicUrl }: ServerAppOptions): Hono {
   const app = new Hono();
-  app.use(requestId(), requestLog({ logger }));
+  app.use(requestLog({ logger }));
   app.route(
     '/',
     healthRoutes({ checks: () => modules.flatMap((module) => module.checks), isDraining }),

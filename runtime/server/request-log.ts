@@ -1,14 +1,25 @@
 /**
  * @module
- * Access log middleware: one structured line per request with the request id, method,
- * path, status and duration. The request id comes from Hono's `requestId` middleware
- * (an incoming `X-Request-Id` is honoured, otherwise a UUID is generated, and it is
- * echoed on the response), so a client can quote it when reporting a problem.
+ * The request id and the access log, as one middleware: every request gets an id (an incoming
+ * `X-Request-Id` is honoured when it is a sane token, otherwise a UUID is made), echoed on its
+ * response, and one structured line with the id, method, path, status and duration when the
+ * response is ready, so a client can quote the id when reporting a problem.
+ *
+ * The id is put on the response after the route answered, on whatever `Response` it answered
+ * with: the mounted services answer with `Response`s of their own (the Issues app's `fetch`, the
+ * Connect routes), which never see headers prepared on the server's context beforehand, as
+ * Hono's `requestId` middleware prepares them.
  */
-import type { MiddlewareHandler } from 'hono';
-// Declares the `requestId` context variable this middleware reads.
+import type { Context, MiddlewareHandler } from 'hono';
+// Declares the `requestId` context variable this middleware sets.
 import type {} from 'hono/request-id';
 import type { Logger } from './logger.js';
+
+/** The header carrying the request id, both ways. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** What an incoming id may be: Hono's rule (word characters, `-` and `=`, at most 255). */
+const SANE_ID = /^[\w\-=]{1,255}$/;
 
 /** Options of {@link requestLog}. */
 export interface RequestLogOptions {
@@ -16,22 +27,26 @@ export interface RequestLogOptions {
 }
 
 /**
- * Logs every request when its response is ready: `info` below 400, `warn` for 4xx,
- * `error` for 5xx (with the error, when a handler threw). Install after `requestId()`.
+ * Gives each request its id (`c.get('requestId')`) and logs it when its response is ready:
+ * `info` below 400, `warn` for 4xx, `error` for 5xx (with the error, when a handler threw).
  *
  * @example
  * ```ts
- * app.use(requestId(), requestLog({ logger }));
+ * app.use(requestLog({ logger }));
  * // {"level":30,"reqId":"3f1…","method":"GET","path":"/healthz","status":200,"durationMs":0.4,"msg":"request"}
  * ```
  */
 export function requestLog({ logger }: RequestLogOptions): MiddlewareHandler {
   return async function requestLog(c, next) {
     const started = performance.now();
+    const incoming = c.req.header(REQUEST_ID_HEADER);
+    const reqId = incoming !== undefined && SANE_ID.test(incoming) ? incoming : crypto.randomUUID();
+    c.set('requestId', reqId);
     await next();
+    echoRequestId(c, reqId);
     const status = c.res.status;
     const record = {
-      reqId: c.get('requestId'),
+      reqId,
       method: c.req.method,
       // The path only: query strings can carry credentials (Gitea's `?token=` and `?access_token=`).
       path: c.req.path,
@@ -43,4 +58,15 @@ export function requestLog({ logger }: RequestLogOptions): MiddlewareHandler {
     else if (status >= 400) logger.warn(record, 'request');
     else logger.info(record, 'request');
   };
+}
+
+/** Sets the id on the answer; one with immutable headers (`Response.redirect`, a `fetch` answer) is copied first. */
+function echoRequestId(c: Context, reqId: string): void {
+  try {
+    c.res.headers.set(REQUEST_ID_HEADER, reqId);
+  } catch {
+    // Hono's setter answers with a copy whose headers can change.
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set(REQUEST_ID_HEADER, reqId);
+  }
 }

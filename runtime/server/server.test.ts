@@ -45,6 +45,10 @@ function gatedService() {
       app.get('/boom', () => {
         throw new Error('kaput');
       });
+      // What mounted services do: answer with a Response of their own (a sub-app's fetch, Connect).
+      app.get('/own', () => new Response('{"own":true}', { headers: { 'content-type': 'application/json' } }));
+      // A Response whose headers cannot be changed.
+      app.get('/moved', () => Response.redirect('http://example.test/elsewhere', 301));
     },
     summary: (origin) => ({ facts: [['database', 'fake']], examples: [`curl ${origin}/slow`] }),
     async drain() {
@@ -108,6 +112,14 @@ describe('startServer', () => {
       const boom = await get(server.port, '/boom');
       expect(boom.status).toBe(500);
       expect(JSON.parse(boom.body)).toEqual({ error: 'internal', message: 'internal server error', requestId: boom.headers['x-request-id'] });
+
+      const own = await get(server.port, '/own', { 'X-Request-Id': 'own-1' });
+      expect([own.status, own.body, own.headers['x-request-id']]).toEqual([200, '{"own":true}', 'own-1']);
+      const moved = await get(server.port, '/moved', { 'X-Request-Id': 'moved-1' });
+      expect([moved.status, moved.headers['location'], moved.headers['x-request-id']]).toEqual([301, 'http://example.test/elsewhere', 'moved-1']);
+      // An id that is not a sane token is replaced, not echoed.
+      const odd = await get(server.port, '/healthz', { 'X-Request-Id': 'a b<c>' });
+      expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     } finally {
       service.open();
       await server.shutdown();
@@ -120,6 +132,9 @@ describe('startServer', () => {
       // The query string (which may hold a token) is not logged.
       ['GET', '/nope', 404, 40],
       ['GET', '/boom', 500, 50],
+      ['GET', '/own', 200, 30],
+      ['GET', '/moved', 301, 30],
+      ['GET', '/healthz', 200, 30],
     ]);
     expect(requests[0]!['reqId']).toBe('client-chosen-42');
     expect(typeof requests[0]!['durationMs']).toBe('number');

@@ -79,8 +79,9 @@ describe('operations', () => {
 
 describe('Issues API over HTTP', () => {
   it('searches the demo issues with Gitea headers', async () => {
-    const res = await fetch(`${server.origin}/api/v1/repos/issues/search?limit=5`);
+    const res = await fetch(`${server.origin}/api/v1/repos/issues/search?limit=5`, { headers: { 'X-Request-Id': 'e2e-issues-1' } });
     expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('e2e-issues-1');
     const total = Number(res.headers.get('x-total-count'));
     expect(total).toBeGreaterThan(5);
     const items = (await res.json()) as { number: number; title: string; state: string }[];
@@ -108,9 +109,10 @@ describe('Issues API over HTTP', () => {
 });
 
 describe('System service over Connect', () => {
-  it('GetService answers in proto3 JSON', async () => {
+  it('GetService answers in proto3 JSON, with the request id', async () => {
     const res = await connect('GetService', { name: 'db' });
     expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(await res.json()).toEqual({ displayName: 'Database', startType: 'AUTOMATIC', status: 'RUNNING' });
   });
 
