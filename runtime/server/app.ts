@@ -5,6 +5,7 @@
  * errors, so no client ever gets an HTML stack trace.
  */
 import { Hono } from 'hono';
+import { giteaRequestPath } from '../issues/api/request-path.js';
 import { docsRoutes } from './docs-page.js';
 import { healthRoutes } from './health.js';
 import type { Logger } from './logger.js';
@@ -31,7 +32,10 @@ export interface ServerAppOptions {
  * ```
  */
 export function createServerApp({ logger, modules, isDraining, publicUrl }: ServerAppOptions): Hono {
-  const app = new Hono();
+  // Routed as Gitea routes: trailing slashes dropped, runs of slashes collapsed. Gitea clients
+  // given a base URL that ends in `/` ask for `//api/v1/…` (gitea-js appends `/api/v1`), which
+  // must reach the Issues API as it reaches Gitea; the server's own routes take it as kindly.
+  const app = new Hono({ getPath: giteaRequestPath });
   app.use(requestLog({ logger }));
   app.route(
     '/',

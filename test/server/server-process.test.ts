@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_DIR, startServerProcess, type ServerProcess } from './harness.js';
 
@@ -87,6 +88,16 @@ describe('Issues API over HTTP', () => {
     const items = (await res.json()) as { number: number; title: string; state: string }[];
     expect(items).toHaveLength(5);
     for (const item of items) expect(item.state).toBe('open');
+  });
+
+  it('serves gitea-js given a base URL that ends in a slash, as Gitea does', async () => {
+    // gitea-js appends `/api/v1` to the base URL, so every request path starts `//api/v1/`.
+    const api = giteaApi(`${server.origin}/`);
+    const { data, headers } = await api.repos.issueSearchIssues({ limit: 2 });
+    expect(data).toHaveLength(2);
+    expect(Number(headers.get('x-total-count'))).toBeGreaterThan(2);
+    const health = await fetch(`${server.origin}//healthz/`);
+    expect(health.status).toBe(200);
   });
 
   it('the printed demo sign-in reads a private repository that anonymous callers cannot see', async () => {
