@@ -98,8 +98,8 @@ export interface ConnectRouteMethodView {
 
 /**
  * The service as a routes class of Loom's decorator runtime: one `@POST` route per RPC at
- * `/<package>.<Service>/<Method>`, the request message as its `@BodyParam` (JSON or binary), and
- * Connect's error shape for every failure. Streaming RPCs answer `unimplemented` (Connect serves
+ * `/<package>.<Service>/<Method>` taking JSON or binary, `authorize` before the body is read (the
+ * message is read by `connectCall`, not a `@BodyParam`), and Connect's error shape for every failure. Streaming RPCs answer `unimplemented` (Connect serves
  * unary calls; gRPC serves them all).
  */
 function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitContext, iface: string, descriptor: Printable): void {
@@ -122,16 +122,13 @@ function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitCo
       name: op.localName,
       params: streaming
         ? []
-        : [
-          f.text(decorator('BodyParam', importSymbol('connectMessage', RUNTIME), '(', method, ')'), ' request: ', messageTypeSymbol(op.input, ctx)),
-          f.text(decorator('Context'), '() ctx: ', Context),
-        ],
+        : [f.text(decorator('Context'), '() ctx: ', Context)],
       returnType: streaming ? 'never' : `Promise<${response}>`,
       body: streaming
         ? [f.text('return ', importSymbol('connectUnimplemented', RUNTIME), '(', method, ');')]
         : [
           f.text('const method = ', method, ';'),
-          f.text('return ', importSymbol('connectCall', RUNTIME), '(method, ctx, request, this.options, (message, rpc) => this.api.', op.localName, '(message, rpc));'),
+          f.text('return ', importSymbol('connectCall', RUNTIME), '(method, ctx, this.options, (message, rpc) => this.api.', op.localName, '(message, rpc));'),
         ],
     };
   });

@@ -2,81 +2,55 @@
  * @module
  * The Connect protocol (unary) through Loom's decorator runtime, for the routes class the
  * generator prints beside each proto service (`SystemRoutes`): the same protocol as
- * {@link connectRoutes}, with the route, the verb, the accepted media types and the request
- * message spelled as decorators, so that the class sits in a `RestRouter` beside HTTP routes and
- * takes the runtime's own decorators (`@RolesAllowed`, `@Events`, `@CatchWith` of a method).
+ * {@link connectRoutes}, with the route, the verb and the accepted media types spelled as
+ * decorators, so that the class sits in a `RestRouter` beside HTTP routes and takes the
+ * runtime's own decorators (`@RolesAllowed`, `@Events`, `@CatchWith` of a method).
  *
- * - {@link connectMessage}: `@BodyParam` options reading the request message, binary
- *   (`application/proto`) or JSON, by its Content-Type.
- * - {@link connectCall}: the call itself, as `connectRoutes` makes it (protocol headers, deadline,
- *   `authorize`), answered in the request's encoding.
+ * - {@link connectCall}: the call itself, as `connectRoutes` makes it, in the same order: the
+ *   headers (Content-Type, protocol version, encoding), the deadline and `authorize`, and only
+ *   then the body, read at most `maxBodyBytes` bytes, answered in the request's encoding.
  * - {@link CONNECT_ERRORS}: the class's `@CatchWith`, answering every failure (an unreadable
  *   message, an unsupported Content-Type, an error of the handler) in Connect's error shape.
+ *
+ * The message is not a `@BodyParam`: the runtime reads a body before the method runs, and so
+ * before `authorize`, which must see an unauthenticated caller before any of its bytes.
  *
  * @see https://connectrpc.com/docs/protocol
  */
 import type { Context } from 'hono';
 import { BadRequestError, HttpError } from '../rest/errors.js';
-import type { ExceptionHandler, ParamOptions, ValueReader } from '../rest/types.js';
+import type { ExceptionHandler } from '../rest/types.js';
 import { connectPeer } from './connect-request.js';
-import { checkProtocolHeaders, decodeJson, encodingOf, errorResponse, runUnary, unsupportedContentType } from './connect-server.js';
+import { bodyLimitOf, checkProtocolHeaders, encodingOf, errorResponse, messageReader, runUnary, unsupportedContentType } from './connect-server.js';
 import type { ConnectRoutesOptions } from './connect-server.js';
 import { RpcError, toRpcError } from './errors.js';
 import type { RpcContext, RpcMethodDescriptor } from './types.js';
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
- * `@BodyParam` options for the request message of `method`: the body is taken as bytes (an
- * empty binary body is the message with every field at its default, as protobuf says) and
- * decoded as protobuf or as JSON by the request's Content-Type.
+ * Runs one Connect unary call of a routes class method: refuses a Content-Type Connect does not
+ * speak (415), checks `Connect-Protocol-Version` and `Content-Encoding`, applies
+ * `Connect-Timeout-Ms` and `authorize`, then reads and decodes the message (at most
+ * `maxBodyBytes`), calls `call` and answers in the request's encoding. Failures are thrown as
+ * `RpcError`s for {@link CONNECT_ERRORS}.
  *
  * @example
- * getService(@BodyParam(connectMessage(SystemServiceDescriptor.methods.getService)) request: GetServiceRequest, …)
- */
-export function connectMessage<I>(method: RpcMethodDescriptor<I, unknown>): ParamOptions {
-  const input = method.input;
-  const reader: ValueReader<I> = {
-    read: (text) => decodeJson(input as AnyMethod['input'], text) as I,
-    readBytes: (bytes, c) => {
-      if (encodingOf(c.req.header('content-type') ?? null)) return input.decode(bytes);
-      let text: string;
-      try {
-        text = UTF8.decode(bytes);
-      } catch {
-        throw new RpcError('invalid_argument', `cannot decode message ${input.typeName} from JSON: not UTF-8`);
-      }
-      return decodeJson(input as AnyMethod['input'], text) as I;
-    },
-  };
-  return { reader, required: true };
-}
-
-/**
- * Runs one Connect unary call of a routes class method: checks `Connect-Protocol-Version` and
- * `Content-Encoding`, applies `Connect-Timeout-Ms` and `authorize`, calls `call` and answers in
- * the request's encoding. Failures are thrown as `RpcError`s for {@link CONNECT_ERRORS}.
- *
- * Unlike {@link connectRoutes}, this runs after the decorator runtime has read and decoded the
- * body (`@BodyParam`), so `authorize` comes after the body and `maxBodyBytes` does not apply: put
- * `connectRoutes` where unauthenticated callers or large bodies are a concern.
- *
- * @example
- * return connectCall(SystemServiceDescriptor.methods.getService, c, request, this.options, (m, ctx) => this.api.getService(m, ctx));
+ * return connectCall(SystemServiceDescriptor.methods.getService, c, this.options, (m, ctx) => this.api.getService(m, ctx));
  */
 export function connectCall<I, O>(
   method: RpcMethodDescriptor<I, O>,
   c: Context,
-  message: I,
   options: ConnectRoutesOptions,
   call: (message: I, ctx: RpcContext) => Promise<O>,
 ): Promise<Response> {
   const request = c.req.raw;
+  const binary = encodingOf(request.headers.get('content-type'));
+  if (binary === undefined) return Promise.resolve(unsupportedContentType(request.headers.get('content-type')));
   checkProtocolHeaders(request.headers, options.requireProtocolVersion ?? false);
-  const binary = encodingOf(request.headers.get('content-type')) === true;
-  return runUnary(method as AnyMethod, call as (message: unknown, ctx: RpcContext) => Promise<unknown>, message, binary, request.headers, request.signal, options, connectPeer(c));
+  const any = method as AnyMethod;
+  const readMessage = messageReader(any.input, request, binary, bodyLimitOf(options));
+  return runUnary(any, call as (message: unknown, ctx: RpcContext) => Promise<unknown>, readMessage, binary, request.headers, request.signal, options, connectPeer(c));
 }
 
 /**

@@ -98,11 +98,7 @@ export function connectHandler(
       if (binary === undefined) return unsupportedContentType(headers.get('content-type'));
       checkProtocolHeaders(headers, requireProtocolVersion);
       // The body is read only after `authorize` has accepted the call (inside serveUnary).
-      const readMessage = async () => {
-        const bytes = await readBody(request, maxBodyBytes);
-        return binary ? input.decode(bytes) : decodeJson(input, TEXT.decode(bytes));
-      };
-      return await serveUnary(method, bound, readMessage, binary, headers, request.signal, peer, options);
+      return await serveUnary(method, bound, messageReader(input, request, binary, maxBodyBytes), binary, headers, request.signal, peer, options);
     } catch (error) {
       return errorResponse(toRpcError(error));
     }
@@ -110,22 +106,35 @@ export function connectHandler(
 }
 
 /**
- * One unary call whose message is decoded already (the decorator runtime reads bodies itself):
- * the deadline of `Connect-Timeout-Ms`, `authorize`, the handler, and the answer in the
- * request's encoding. Throws an `RpcError` for anything that went wrong (an unexpected error is
- * reported to `onError` first, and becomes `internal`).
+ * Reads and decodes a call's request message when called: the body, at most `maxBodyBytes`
+ * bytes, as protobuf (`binary`) or proto3 JSON. An empty binary body is the message with every
+ * field at its default, as protobuf says.
+ */
+export function messageReader(input: AnyMethod['input'], request: Request, binary: boolean, maxBodyBytes: number): () => Promise<unknown> {
+  return async () => {
+    const bytes = await readBody(request, maxBodyBytes);
+    return binary ? input.decode(bytes) : decodeJson(input, TEXT.decode(bytes));
+  };
+}
+
+/**
+ * One unary call, for bindings that route and check the request themselves (the decorator
+ * runtime's routes class): the deadline of `Connect-Timeout-Ms`, `authorize`, then
+ * `readMessage` (the body), the handler, and the answer in the request's encoding. Throws an
+ * `RpcError` for anything that went wrong (an unexpected error is reported to `onError` first,
+ * and becomes `internal`).
  */
 export function runUnary(
   method: AnyMethod,
   call: UnaryHandler,
-  message: unknown,
+  readMessage: () => Promise<unknown>,
   binary: boolean,
   headers: Headers,
   requestSignal: AbortSignal,
   options: RpcServerOptions,
   peer?: RpcPeer,
 ): Promise<Response> {
-  return serveUnary(method, call, async () => message, binary, headers, requestSignal, peer, options);
+  return serveUnary(method, call, readMessage, binary, headers, requestSignal, peer, options);
 }
 
 /**
@@ -222,7 +231,7 @@ export function decodeJson(input: AnyMethod['input'], text: string): unknown {
   return input.fromJson(parseJson(text, input.typeName), { ignoreUnknownFields: true });
 }
 
-function bodyLimitOf(options: ConnectRoutesOptions): number {
+export function bodyLimitOf(options: ConnectRoutesOptions): number {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`maxBodyBytes must be a non-negative integer, got ${limit}`);
   return limit;

@@ -2,8 +2,8 @@
  * The generated Connect routes class (`SystemRoutes` in `generated/system/v1alpha1/system.server.ts`)
  * registered on Loom's decorator runtime beside an HTTP routes class: the generated Connect
  * client (JSON and binary) and plain fetch must see the protocol exactly as `connectRoutes`
- * serves it — canonical JSON, Connect codes and statuses, deadlines, `authorize` — and every
- * failure, an unreadable body included, in Connect's error shape.
+ * serves it — canonical JSON, Connect codes and statuses, deadlines, `authorize` before the body
+ * is read — and every failure, an unreadable body included, in Connect's error shape.
  */
 import { describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
@@ -131,5 +131,24 @@ describe('SystemRoutes on the decorator runtime', () => {
     expect(JSON.parse((await post(guarded, 'GetService', '{"name":"alpha"}', { 'content-type': 'application/json', authorization: 'Bearer ok' })).body).code).toBe('invalid_argument');
     await post(guarded, 'StopService', '{"name":"crash","force":true}', { ...headers, authorization: 'Bearer ok' });
     expect(hidden).toEqual([new Error('disk /dev/sda1 on fire')]);
+  });
+
+  it('asks authorize before reading a byte of the body, and then reads at most maxBodyBytes', async () => {
+    const guarded = app({
+      maxBodyBytes: 64,
+      authorize: (ctx) => {
+        if (ctx.headers.get('authorization') !== 'Bearer ok') throw new RpcError('unauthenticated', 'token required');
+      },
+    });
+    // A body that never ends, pulled only when someone reads it.
+    let pulls = 0;
+    const endless = () => new ReadableStream<Uint8Array>({ pull: (controller) => { pulls++; controller.enqueue(new TextEncoder().encode('{"name":"alpha",')); } }, { highWaterMark: 0 });
+    const init = (headers: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: endless(), duplex: 'half' }) as RequestInit;
+    const refused = await guarded.request('/v1alpha1.System/GetService', init({}));
+    expect([refused.status, await refused.json()]).toEqual([401, { code: 'unauthenticated', message: 'token required' }]);
+    expect(pulls).toBe(0);
+    const tooLarge = await guarded.request('/v1alpha1.System/GetService', init({ authorization: 'Bearer ok' }));
+    expect([tooLarge.status, ((await tooLarge.json()) as { code: string }).code]).toEqual([429, 'resource_exhausted']);
+    expect(pulls).toBeGreaterThan(0);
   });
 });

@@ -4,7 +4,6 @@
 /* eslint-disable */
 
 import {
-  BodyParam,
   CONNECT_ERRORS,
   CatchWith,
   Consumes,
@@ -13,7 +12,6 @@ import {
   Path,
   addGrpcService,
   connectCall,
-  connectMessage,
   connectRoutes,
 } from '../../../runtime/codegen/server.js';
 import type {
@@ -96,11 +94,10 @@ export class SystemRoutes {
   @Path('/GetBIOSSerialNumber')
   @Consumes('application/json', 'application/proto')
   getBIOSSerialNumber(
-    @BodyParam(connectMessage(SystemServiceDescriptor.methods.getBIOSSerialNumber)) request: GetBIOSSerialNumberRequest,
     @Context() ctx: Context,
   ): Promise<Response> {
     const method = SystemServiceDescriptor.methods.getBIOSSerialNumber;
-    return connectCall(method, ctx, request, this.options, (message, rpc) => this.api.getBIOSSerialNumber(message, rpc));
+    return connectCall(method, ctx, this.options, (message, rpc) => this.api.getBIOSSerialNumber(message, rpc));
   }
 
   /**
@@ -114,11 +111,10 @@ export class SystemRoutes {
   @Path('/StartService')
   @Consumes('application/json', 'application/proto')
   startService(
-    @BodyParam(connectMessage(SystemServiceDescriptor.methods.startService)) request: StartServiceRequest,
     @Context() ctx: Context,
   ): Promise<Response> {
     const method = SystemServiceDescriptor.methods.startService;
-    return connectCall(method, ctx, request, this.options, (message, rpc) => this.api.startService(message, rpc));
+    return connectCall(method, ctx, this.options, (message, rpc) => this.api.startService(message, rpc));
   }
 
   /**
@@ -132,11 +128,10 @@ export class SystemRoutes {
   @Path('/StopService')
   @Consumes('application/json', 'application/proto')
   stopService(
-    @BodyParam(connectMessage(SystemServiceDescriptor.methods.stopService)) request: StopServiceRequest,
     @Context() ctx: Context,
   ): Promise<Response> {
     const method = SystemServiceDescriptor.methods.stopService;
-    return connectCall(method, ctx, request, this.options, (message, rpc) => this.api.stopService(message, rpc));
+    return connectCall(method, ctx, this.options, (message, rpc) => this.api.stopService(message, rpc));
   }
 
   /**
@@ -148,11 +143,10 @@ export class SystemRoutes {
   @Path('/GetService')
   @Consumes('application/json', 'application/proto')
   getService(
-    @BodyParam(connectMessage(SystemServiceDescriptor.methods.getService)) request: GetServiceRequest,
     @Context() ctx: Context,
   ): Promise<Response> {
     const method = SystemServiceDescriptor.methods.getService;
-    return connectCall(method, ctx, request, this.options, (message, rpc) => this.api.getService(message, rpc));
+    return connectCall(method, ctx, this.options, (message, rpc) => this.api.getService(message, rpc));
   }
 }
 
