@@ -152,13 +152,18 @@ async function serveUnary(
   options: RpcServerOptions,
 ): Promise<Response> {
   const timeout = parseTimeout(headers.get('connect-timeout-ms'));
+  // A deadline of 0 ms has passed before the call begins: nothing of it may run (a StopService
+  // must not stop anything for a caller that has given up), not even `authorize`.
+  if (timeout === 0) throw new RpcError('deadline_exceeded', 'deadline of 0 ms exceeded before the call began');
   let signal = requestSignal;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let deadline: Promise<never> | undefined;
+  let deadlineSignal: AbortSignal | undefined;
   // Beyond Node's longest timer the deadline is too far away to matter: no timer rather than one
   // that Node would fire after 1 ms.
   if (timeout !== undefined && timeout <= MAX_TIMER_MS) {
     const controller = new AbortController();
+    deadlineSignal = controller.signal;
     signal = AbortSignal.any([requestSignal, controller.signal]);
     deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -173,6 +178,8 @@ async function serveUnary(
   try {
     if (options.authorize) await options.authorize(ctx);
     const message = deadline ? await Promise.race([readMessage(), deadline]) : await readMessage();
+    // The deadline may have passed while the message arrived, its rejection not yet seen.
+    deadlineSignal?.throwIfAborted();
     const pending = call(message, ctx);
     const result = deadline ? await Promise.race([pending, deadline]) : await pending;
     return answer(method, result, binary, ctx, options);

@@ -64,8 +64,18 @@ function invoker(method: AnyMethod, fn: AnyHandler, requestOf: (call: AnyServerC
   return async (call, ctx) => {
     const request = requestOf(call);
     if (authorize) await authorize(ctx);
+    // grpc-js calls the handler even when the deadline has passed already (`grpc-timeout: 0m`),
+    // and says so only on a later tick: nothing of such a call may run.
+    if (deadlinePassed(call)) throw new RpcError('deadline_exceeded', 'deadline exceeded before the call began');
+    if (call.cancelled) throw new RpcError('canceled', 'call canceled before it began');
     return fn(request, ctx);
   };
+}
+
+/** Whether the call's deadline (a `Date`, milliseconds, or `Infinity` for none) lies in the past. */
+function deadlinePassed(call: AnyServerCall): boolean {
+  const deadline = call.getDeadline();
+  return (deadline instanceof Date ? deadline.getTime() : deadline) <= Date.now();
 }
 
 /** Unary and client-streaming methods: grpc-js hands a callback for the one response. */
