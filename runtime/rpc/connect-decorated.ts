@@ -47,9 +47,9 @@ export function connectCall<I, O>(
   const request = c.req.raw;
   const binary = encodingOf(request.headers.get('content-type'));
   if (binary === undefined) return Promise.resolve(unsupportedContentType(request.headers.get('content-type')));
-  checkProtocolHeaders(request.headers, options.requireProtocolVersion ?? false);
+  const encoding = checkProtocolHeaders(request.headers, options.requireProtocolVersion ?? false);
   const any = method as AnyMethod;
-  const readMessage = messageReader(any.input, request, binary, bodyLimitOf(options));
+  const readMessage = messageReader(any.input, request, binary, encoding, bodyLimitOf(options));
   return runUnary(any, call as (message: unknown, ctx: RpcContext) => Promise<unknown>, readMessage, binary, request.headers, request.signal, options, connectPeer(c));
 }
 

@@ -14,6 +14,7 @@
  */
 import { Hono } from 'hono';
 import { DEFAULT_MAX_BODY_BYTES, connectPeer, readBody } from './connect-request.js';
+import { decodeBody, requestEncoding, type RequestEncoding } from './connect-compression.js';
 import { MAX_TIMER_MS, parseTimeout } from './connect-timeout.js';
 import { RpcError, errorMessage, toRpcError } from './errors.js';
 import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcPeer, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
@@ -96,9 +97,9 @@ export function connectHandler(
       const headers = request.headers;
       const binary = encodingOf(headers.get('content-type'));
       if (binary === undefined) return unsupportedContentType(headers.get('content-type'));
-      checkProtocolHeaders(headers, requireProtocolVersion);
+      const encoding = checkProtocolHeaders(headers, requireProtocolVersion);
       // The body is read only after `authorize` has accepted the call (inside serveUnary).
-      return await serveUnary(method, bound, messageReader(input, request, binary, maxBodyBytes), binary, headers, request.signal, peer, options);
+      return await serveUnary(method, bound, messageReader(input, request, binary, encoding, maxBodyBytes), binary, headers, request.signal, peer, options);
     } catch (error) {
       return errorResponse(toRpcError(error));
     }
@@ -107,12 +108,12 @@ export function connectHandler(
 
 /**
  * Reads and decodes a call's request message when called: the body, at most `maxBodyBytes`
- * bytes, as protobuf (`binary`) or proto3 JSON. An empty binary body is the message with every
- * field at its default, as protobuf says.
+ * bytes sent and as many inflated, as protobuf (`binary`) or proto3 JSON. An empty binary body
+ * is the message with every field at its default, as protobuf says.
  */
-export function messageReader(input: AnyMethod['input'], request: Request, binary: boolean, maxBodyBytes: number): () => Promise<unknown> {
+export function messageReader(input: AnyMethod['input'], request: Request, binary: boolean, encoding: RequestEncoding, maxBodyBytes: number): () => Promise<unknown> {
   return async () => {
-    const bytes = await readBody(request, maxBodyBytes);
+    const bytes = await decodeBody(await readBody(request, maxBodyBytes), encoding, maxBodyBytes);
     return binary ? input.decode(bytes) : decodeJson(input, TEXT.decode(bytes));
   };
 }
@@ -208,16 +209,16 @@ function answer(method: AnyMethod, result: unknown, binary: boolean, ctx: RpcCon
   return new Response(body, { status: 200, headers: binary ? PROTO_HEADERS : JSON_HEADERS });
 }
 
-/** `Connect-Protocol-Version` (when sent, or when required) and `Content-Encoding` (identity only). */
-export function checkProtocolHeaders(headers: Headers, requireProtocolVersion: boolean): void {
+/**
+ * Checks `Connect-Protocol-Version` (when sent, or when required) and `Content-Encoding`, and
+ * returns the body's encoding (`connect-compression.ts`).
+ */
+export function checkProtocolHeaders(headers: Headers, requireProtocolVersion: boolean): RequestEncoding {
   const version = headers.get('connect-protocol-version');
   if (version !== null ? version !== '1' : requireProtocolVersion) {
     throw new RpcError('invalid_argument', `connect-protocol-version must be "1", got ${version === null ? 'none' : JSON.stringify(version)}`);
   }
-  const encoding = headers.get('content-encoding');
-  if (encoding !== null && encoding !== 'identity') {
-    throw new RpcError('unimplemented', `content-encoding ${encoding} is not supported`);
-  }
+  return requestEncoding(headers);
 }
 
 /** The 415 a request that is neither JSON nor binary protobuf gets. */

@@ -5,6 +5,7 @@
  * serves it — canonical JSON, Connect codes and statuses, deadlines, `authorize` before the body
  * is read — and every failure, an unreadable body included, in Connect's error shape.
  */
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
 import { SystemRoutes, type SystemService } from '../../generated/system/v1alpha1/system.server.js';
@@ -108,8 +109,10 @@ describe('SystemRoutes on the decorator runtime', () => {
   it('checks the protocol version and content encoding, and enforces Connect-Timeout-Ms', async () => {
     const version = await post(served, 'GetService', '{"name":"alpha"}', { 'content-type': 'application/json', 'connect-protocol-version': '2' });
     expect([version.status, JSON.parse(version.body).code]).toEqual([400, 'invalid_argument']);
-    const gzip = await post(served, 'GetService', '{"name":"alpha"}', { 'content-type': 'application/json', 'content-encoding': 'gzip' });
-    expect(JSON.parse(gzip.body).code).toBe('unimplemented');
+    const brotli = await post(served, 'GetService', '{"name":"alpha"}', { 'content-type': 'application/json', 'content-encoding': 'br' });
+    expect(JSON.parse(brotli.body).code).toBe('unimplemented');
+    const gzip = await post(served, 'GetService', gzipSync('{"name":"alpha"}'), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect([gzip.status, JSON.parse(gzip.body)]).toEqual([200, { displayName: 'Alpha', startType: 'AUTOMATIC', status: 'RUNNING' }]);
     const slow = await post(served, 'StopService', '{"name":"slow","force":true}', { 'content-type': 'application/json', 'connect-timeout-ms': '30' });
     expect([slow.status, JSON.parse(slow.body).code]).toEqual([504, 'deadline_exceeded']);
   });

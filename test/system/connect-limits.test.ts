@@ -6,6 +6,7 @@
  * than POST on a method that exists are 405.
  */
 import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceStatus } from '../../generated/system/v1alpha1/system.types.js';
 import { FailingHost } from './support/failing-host.js';
@@ -150,5 +151,35 @@ describe('verbs other than POST', () => {
     system = await startSystem(new FailingHost());
     const response = await fetch(`${system.baseUrl}/v1alpha1.System/Reboot`, { method: 'OPTIONS' });
     expect([response.status, await response.json()]).toEqual([404, { code: 'unimplemented', message: 'v1alpha1.System/Reboot is not implemented' }]);
+  });
+});
+
+describe('request compression', () => {
+  const gzip = (text: string | Uint8Array) => gzipSync(typeof text === 'string' ? Buffer.from(text) : text);
+
+  it('reads a gzip body, JSON or binary, as connect-es and connect-go clients send it', async () => {
+    system = await startSystem(new FailingHost());
+    const json = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, [gzip('{"name":"db"}')]);
+    expect([json.status, JSON.parse(json.body)]).toEqual([200, { displayName: 'Database', startType: 'AUTOMATIC', status: 'RUNNING' }]);
+    // GetServiceRequest { name: "db" }
+    const binary = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/proto', 'content-encoding': 'GZIP' }, [gzip(Uint8Array.from([0x0a, 2, 0x64, 0x62]))]);
+    expect(binary.status).toBe(200);
+  });
+
+  it('refuses an encoding it cannot read with unimplemented, naming the ones it can', async () => {
+    system = await startSystem(new FailingHost());
+    const answer = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'br' }, ['{"name":"db"}']);
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([501, { code: 'unimplemented', message: 'content-encoding br is not supported; supported: gzip, identity' }]);
+  });
+
+  it('answers a body that is not gzip with invalid_argument, and one that inflates past the limit with resource_exhausted', async () => {
+    system = await startSystem(new FailingHost());
+    const broken = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, ['{"name":"db"}']);
+    expect([broken.status, JSON.parse(broken.body).code]).toEqual([400, 'invalid_argument']);
+    // 5 MiB of spaces compress to a few KiB; inflated they pass the 4 MiB limit.
+    const bomb = gzip(`{"name":"db"${' '.repeat(5 * MiB)}}`);
+    expect(bomb.byteLength).toBeLessThan(64 * 1024);
+    const answer = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, [bomb]);
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([429, { code: 'resource_exhausted', message: `request body inflates past the limit of ${4 * MiB} bytes` }]);
   });
 });
