@@ -51,6 +51,25 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
     expect(list.status).toBe(401);
   });
 
+  it('lets an administrator act as another user with ?sudo= or a Sudo header, and refuses everyone else', async () => {
+    const admin = { Authorization: `token ${server.adminToken}` };
+    expect(await whoAmI({ headers: admin, query: '?sudo=alice' })).toMatchObject({ status: 200, body: { login: 'alice' } });
+    expect(await whoAmI({ headers: { ...admin, Sudo: 'alice' } })).toMatchObject({ status: 200, body: { login: 'alice' } });
+    // What an administrator writes as another user is that user's.
+    const created = await server.fetch('/repos/alice/pub/issues?sudo=alice', { method: 'POST', headers: { ...admin, 'Content-Type': 'application/json' }, body: '{"title":"filed for alice"}' });
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as { user: { login: string } }).user.login).toBe('alice');
+    expect(await whoAmI({ headers: admin, query: '?sudo=nobody' })).toEqual({ status: 404, body: apiError('not found') });
+    const refused = { status: 403, body: { message: 'Only administrators allowed to sudo.' } };
+    expect(await whoAmI({ headers: { Authorization: `token ${alice.token}` }, query: '?sudo=root' })).toEqual(refused);
+    expect(await whoAmI({ headers: { Sudo: 'alice' } })).toEqual(refused);
+    // Refused before anything is stored.
+    const before = Number((await server.fetch('/repos/alice/pub/issues?state=all')).headers.get('x-total-count'));
+    const write = await server.fetch('/repos/alice/pub/issues', { method: 'POST', headers: { Authorization: `token ${alice.token}`, Sudo: 'root', 'Content-Type': 'application/json' }, body: '{"title":"x"}' });
+    expect(write.status).toBe(403);
+    expect(Number((await server.fetch('/repos/alice/pub/issues?state=all')).headers.get('x-total-count'))).toBe(before);
+  });
+
   it('answers 401 "token is required" to anonymous calls that need a user', async () => {
     expect(await whoAmI({})).toEqual({ status: 401, body: apiError('token is required') });
   });

@@ -3,11 +3,12 @@
  * Authentication exactly as Gitea's API accepts it: `?token=` / `?access_token=`, then
  * `Authorization: token …` or `Bearer …`, then Basic (password, or a token as user name or as
  * password). A credential that is present but wrong answers 401 — it never falls back to anonymous.
- * The caller is kept as the typed Hono variable `issuesCaller` (see `admission.ts`).
+ * Then Gitea's sudo: an administrator may act as another user. The caller is kept as the typed
+ * Hono variable `issuesCaller` (see `admission.ts`).
  */
 import type { Context } from 'hono';
 import type { AccessTokenRow, IssueStore, UserRow } from '../store/store.js';
-import { unauthorized } from './errors.js';
+import { GiteaError, notFound, unauthorized } from './errors.js';
 
 /** How the caller proved who they are. */
 export type AuthMethod = 'token' | 'basic-token' | 'basic-password';
@@ -36,8 +37,26 @@ const INVALID = 'invalid username, password or token';
  * @example
  * c.set('issuesCaller', await requestCaller(store, c));
  */
-export function requestCaller(store: IssueStore, c: Context): Promise<Caller | null> {
-  return authenticate(store, c.req.query('token'), c.req.query('access_token'), c.req.header('authorization'));
+export async function requestCaller(store: IssueStore, c: Context): Promise<Caller | null> {
+  const caller = await authenticate(store, c.req.query('token'), c.req.query('access_token'), c.req.header('authorization'));
+  return sudo(store, caller, c.req.query('sudo') || c.req.header('sudo'));
+}
+
+/**
+ * Gitea's sudo (`?sudo=<name>` or a `Sudo` header): a signed-in administrator acts as that user
+ * (404 when there is none), keeping the administrator's token and its scopes; anyone else is
+ * refused with 403 `{"message":"Only administrators allowed to sudo."}`.
+ *
+ * @example
+ * await sudo(store, adminCaller, 'alice'); // { user: alice, token: the admin's token, method }
+ */
+export async function sudo(store: IssueStore, caller: Caller | null, name: string | undefined): Promise<Caller | null> {
+  if (!name) return caller;
+  if (caller === null || !caller.user.isAdmin) throw new GiteaError(403, 'Only administrators allowed to sudo.', { messageOnly: true });
+  // No user name contains NUL, and databases refuse it in text: answer before asking them.
+  const user = name.includes('\u0000') ? undefined : await store.findUserByName(name);
+  if (!user) throw notFound();
+  return { ...caller, user };
 }
 
 /**

@@ -32,7 +32,9 @@ export function createIssuesErrorHandler(config: IssuesConfig, options: IssuesEr
         headers: { 'Content-Type': 'application/json;charset=utf-8' },
       });
     if (error instanceof GiteaError) {
-      return error.options.emptyBody ? new Response(null, { status: error.status }) : send(error.status, error.message);
+      if (error.options.emptyBody) return new Response(null, { status: error.status });
+      if (error.options.messageOnly) return Response.json({ message: error.message }, { status: error.status, headers: { 'Content-Type': 'application/json;charset=utf-8' } });
+      return send(error.status, error.message);
     }
     if (error instanceof BadRequestError) {
       // A path segment that is not a number names no issue: Gitea's PathParamInt64 reads 0 → 404.

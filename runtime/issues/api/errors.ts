@@ -23,7 +23,8 @@ export class GiteaError extends HttpError {
   constructor(
     status: number,
     message: string | undefined,
-    readonly options: { readonly emptyBody?: boolean } = {},
+    /** `emptyBody`: no body at all; `messageOnly`: `{ message }` without `url`, as a few Gitea answers are. */
+    readonly options: { readonly emptyBody?: boolean; readonly messageOnly?: boolean } = {},
   ) {
     super(status, message ?? '');
   }
