@@ -61,6 +61,13 @@ export interface RestRouterOptions {
    * @default 1048576 (1 MiB)
    */
   readonly maxBodyBytes?: number;
+  /**
+   * What a route with `@Produces` does when `Accept` fits none of its types: `'refuse'` answers
+   * 406 before the method runs (rest.vertx, JAX-RS); `'first'` answers in its first type anyway,
+   * as an API that speaks one format whatever is asked does (Gitea's answers JSON).
+   * @default 'refuse'
+   */
+  readonly unacceptable?: 'refuse' | 'first';
 }
 
 /** A not-found handler with an optional path pattern. */

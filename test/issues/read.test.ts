@@ -34,6 +34,13 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
   });
   afterAll(async () => server?.close());
 
+  it('answers JSON whatever Accept asks for, as Gitea does (never 406)', async () => {
+    for (const accept of ['text/html', 'text/plain', 'application/vnd.github.v3+json', 'nonsense']) {
+      const res = await server.fetch(`/repos/alice/list/issues/${n.plain}`, { headers: { Accept: accept, Authorization: `token ${w.alice.token}` } });
+      expect([res.status, res.headers.get('content-type'), ((await res.json()) as { title: string }).title]).toEqual([200, 'application/json', 'Plain']);
+    }
+  });
+
   const list = async (query: Record<string, unknown>, token = w.alice.token) => {
     const res = await server.api(token).repos.issueListIssues('alice', 'list', query as never);
     return { numbers: res.data.map((i) => i.number), total: Number(res.headers.get('x-total-count')), link: res.headers.get('link'), res };

@@ -198,4 +198,12 @@ describe('406 before the method runs', () => {
     const r = await call(createRestRouter().register(Once).app(), 'POST', '/once', { headers: { accept: 'text/html' } });
     expect([r.status, r.text, calls]).toEqual([406, '{"status":406,"message":"Not Acceptable: this resource produces application/json"}', 0]);
   });
+  it("with unacceptable: 'first', answers in the first produced type whatever Accept asks", async () => {
+    @Path('/any') class Any { @GET @Produces('application/json', 'text/plain') get() { return { ok: true }; } }
+    const app = createRestRouter({ unacceptable: 'first' }).register(Any).app();
+    const r = await call(app, 'GET', '/any', { headers: { accept: 'image/png' } });
+    expect([r.status, r.headers.get('content-type'), r.text]).toEqual([200, 'application/json', '{"ok":true}']);
+    // Negotiation still picks among the produced types when Accept fits one.
+    expect((await call(app, 'GET', '/any', { headers: { accept: 'text/plain' } })).headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  });
 });

@@ -23,7 +23,8 @@ export function issuesRestApp(services: IssuesServices, config: IssuesConfig, op
   const handleError = createIssuesErrorHandler(config, options);
   // No body limit of the decorator runtime's own: the app's middleware applies the configured
   // `maxBodyBytes` before routing, answering in Gitea's shape.
-  return createRestRouter({ maxBodyBytes: Number.POSITIVE_INFINITY })
+  // Gitea answers JSON whatever `Accept` says: no 406.
+  return createRestRouter({ maxBodyBytes: Number.POSITIVE_INFINITY, unacceptable: 'first' })
     .register(
       new IssueRoutes(new IssueHandlers(services)),
       new RepositoryRoutes(new RepositoryHandlers(services)),

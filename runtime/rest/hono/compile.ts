@@ -184,6 +184,7 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   // With @Produces, an Accept that fits none of them is refused before the method runs (no side effects);
   // the type it chose stays on the exchange for the writer.
   const checkAccept = produces.length > 0 && !writer;
+  const answerAnyway = state.options.unacceptable === 'first';
   const notAcceptable = `Not Acceptable: this resource produces ${produces.join(', ')}`;
 
   const handler = async (c: Context, next: Next): Promise<Response | void> => {
@@ -196,7 +197,10 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
       // The seed's order: authentication and authorization first, so an anonymous caller learns
       // nothing about the route (406) before its 401.
       if (security) await security(x);
-      if (checkAccept && (x.accepted = writePlan.negotiate(c.req.header('accept'))) === undefined) throw new HttpError(406, notAcceptable);
+      if (checkAccept && (x.accepted = writePlan.negotiate(c.req.header('accept'))) === undefined) {
+        if (!answerAnyway) throw new HttpError(406, notAcceptable);
+        x.accepted = produces[0];
+      }
       if (admitBody) {
         const buffering = admitBody(x);
         if (buffering) await buffering;
