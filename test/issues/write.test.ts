@@ -22,6 +22,18 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
   };
 
   describe('create', () => {
+    it('stores a lone surrogate escape as U+FFFD, as Gitea decodes it, and reads it back so', async () => {
+      const res = await server.fetch('/repos/alice/pub/issues', {
+        method: 'POST', headers: { Authorization: `token ${w.alice.token}`, 'Content-Type': 'application/json' },
+        body: '{"title":"half \\ud800 pair","body":"bug \\ud83d\\udc1b"}',
+      });
+      expect(res.status).toBe(201);
+      const created = (await res.json()) as { number: number; title: string; body: string };
+      expect([created.title, created.body]).toEqual(['half \ufffd pair', 'bug \u{1f41b}']);
+      const read = (await server.api(w.alice.token).repos.issueGetIssue('alice', 'pub', created.number)).data;
+      expect([read.title, read.body]).toEqual(['half \ufffd pair', 'bug \u{1f41b}']);
+    });
+
     it('answers 201 with the issue as Gitea renders it, poster being the caller', async () => {
       const res = await server.api(w.bob.token).repos.issueCreateIssue('alice', 'pub', { title: '  Crash on start  ', body: 'Steps: run it', ref: 'refs/heads/main' });
       expect(res.status).toBe(201);

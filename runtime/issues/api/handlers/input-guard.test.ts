@@ -23,6 +23,13 @@ describe('guardInput', () => {
     expect(guardInput(input)).toBe(input);
   });
 
+  it('replaces lone surrogates with U+FFFD, as Go decodes JSON, and leaves pairs alone', () => {
+    const input = { owner: 'a', body: { title: 'a\ud800b', body: 'pair \ud83d\udc1b ok', labels: [1], assignees: ['\udc00x'] } };
+    expect(guardInput(input)).toEqual({ owner: 'a', body: { title: 'a\ufffdb', body: 'pair \ud83d\udc1b ok', labels: [1], assignees: ['\ufffdx'] } });
+    const clean = { owner: 'a', body: { title: 'emoji \ud83d\udc1b' } };
+    expect(guardInput(clean)).toBe(clean);
+  });
+
   it('names a body field in Go style, with array positions', () => {
     expect(failure(() => guardInput({ owner: 'a', body: { due_date: '2025\u0000' } }))).toEqual({
       status: 422, message: '[DueDate]: must not contain NUL characters',

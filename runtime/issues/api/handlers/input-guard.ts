@@ -3,6 +3,9 @@
  * Checks every operation input for values no database can hold before a handler runs: NUL
  * characters (PostgreSQL text refuses them; SQLite would store them and truncate in places) and
  * ids beyond the 64-bit range. Such input is answered like any other bad input, never with a 500.
+ * A lone UTF-16 surrogate (JSON's `"\ud800"`, which no UTF-8 text can hold) becomes U+FFFD, as
+ * Go's JSON decoder makes it in Gitea; stored as it is, SQLite would keep bytes that are not UTF-8
+ * and PostgreSQL would keep U+FFFD, so the two engines would answer differently.
  */
 import { notFound, validationError } from '../errors.js';
 
@@ -10,7 +13,8 @@ import { notFound, validationError } from '../errors.js';
 const PATH_KEYS = new Set(['owner', 'repo', 'org', 'username', 'collaborator', 'index']);
 
 /**
- * Returns `input` unchanged, or throws 404 (path) / 422 (query, body) for a string containing NUL.
+ * Returns `input` unchanged (or, when a string holds a lone surrogate, a copy with U+FFFD in its
+ * place), or throws 404 (path) / 422 (query, body) for a string containing NUL.
  * `pathKeys` names the input keys that come from the path (search has none: its `owner` is a query).
  * The keyword `q` is exempt: the seed treats a keyword with NUL as empty.
  *
@@ -23,7 +27,27 @@ export function guardInput<T extends object>(input: T, pathKeys: ReadonlySet<str
     if (pathKeys.has(key)) throw notFound();
     throw validationError(`[${nulPath(input[key], key === 'body' ? [] : [wireName(key)])!.join('.')}]: must not contain NUL characters`);
   }
-  return input;
+  return hasLoneSurrogate(input) ? (wellFormed(input) as T) : input;
+}
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+  for (const key in value) if (LONE_SURROGATE.test(key) || hasLoneSurrogate((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+/** `value` with every lone surrogate, in strings and keys, replaced by U+FFFD. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATES, '\uFFFD');
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(wellFormed);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k) as string, wellFormed(v)]));
 }
 
 /**
