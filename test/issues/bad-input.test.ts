@@ -50,6 +50,30 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     expect(await total()).toBe(before);
   });
 
+  it('answers a malformed write as Gitea orders its checks: 404 for a repository the caller cannot see, 401 without a token, then 422', async () => {
+    const owner = await server.createUser('olga');
+    await server.api(owner.token).user.createCurrentUserRepo({ name: 'hidden', private: true });
+    const stranger = await server.createUser('sam');
+    const send = (path: string, auth: string | undefined, body: string, method = 'POST') =>
+      server.fetch(path, { method, headers: { ...(auth ? { Authorization: `token ${auth}` } : {}), 'Content-Type': 'application/json' }, body });
+    const status = async (res: Promise<Response>) => {
+      const r = await res;
+      return [r.status, ((await r.json()) as { message: string }).message];
+    };
+    // Anonymous: 401 on a public repository, 404 on a private one, whatever the body holds.
+    expect(await status(send('/repos/alice/pub/issues', undefined, '{bad'))).toEqual([401, 'token is required']);
+    expect(await status(send('/repos/alice/pub/issues', undefined, '{"title":5}'))).toEqual([401, 'token is required']);
+    expect(await status(send('/repos/olga/hidden/issues', undefined, '{bad'))).toEqual([404, 'not found']);
+    expect(await status(send('/repos/olga/hidden/issues/1/deadline', undefined, '{}'))).toEqual([404, 'not found']);
+    // Signed in without access to it, or naming no repository: 404.
+    expect(await status(send('/repos/olga/hidden/issues/1', stranger.token, '{bad', 'PATCH'))).toEqual([404, 'not found']);
+    expect(await status(send('/repos/olga/nothing/issues', stranger.token, '{bad'))).toEqual([404, 'not found']);
+    // Anonymous on an endpoint without a repository: 401.
+    expect(await status(send('/user/repos', undefined, '{"name":5}'))).toEqual([401, 'token is required']);
+    // With a token and access, the binding error stands.
+    expect((await send('/repos/olga/hidden/issues', owner.token, '{bad')).status).toBe(422);
+  });
+
   it('answers 413 with a JSON body for an oversized request', async () => {
     const before = await total();
     // Plain node:http on its own connection: the server answers before reading the whole body and

@@ -10,6 +10,7 @@ import {
 } from '../../../generated/issues/openapi.server.js';
 import { createRestRouter } from '../../rest/index.js';
 import type { IssuesConfig } from './config.js';
+import { checkBeforeBinding, isBindingError } from './binding-order.js';
 import { createIssuesErrorHandler, type IssuesErrorHandlerOptions } from './error-handler.js';
 import { AdminHandlers, IssueHandlers, OrganizationHandlers, RepositoryHandlers, UserHandlers, type IssuesServices } from './handlers/index.js';
 
@@ -32,6 +33,19 @@ export function issuesRestApp(services: IssuesServices, config: IssuesConfig, op
       new UserRoutes(new UserHandlers(services)),
       new OrganizationRoutes(new OrganizationHandlers(services)),
     )
-    .exceptionHandlers({ catches: Error, handle: (error, c) => handleError(error, c) })
+    .exceptionHandlers({
+      catches: Error,
+      handle: async (error, c) => {
+        // A request the runtime could not bind gets Gitea's 404 or 401 first where Gitea gives one.
+        if (isBindingError(error)) {
+          try {
+            await checkBeforeBinding(services.store, c);
+          } catch (earlier) {
+            return handleError(earlier, c);
+          }
+        }
+        return handleError(error, c);
+      },
+    })
     .app();
 }
