@@ -9,8 +9,8 @@ import {
   AdminRoutes, IssueRoutes, OrganizationRoutes, RepositoryRoutes, UserRoutes,
 } from '../../../generated/issues/openapi.server.js';
 import { createRestRouter } from '../../rest/index.js';
-import type { IssuesConfig } from './config.js';
 import { checkBeforeBinding, isBindingError } from './binding-order.js';
+import type { IssuesConfig } from './config.js';
 import { createIssuesErrorHandler, type IssuesErrorHandlerOptions } from './error-handler.js';
 import { AdminHandlers, IssueHandlers, OrganizationHandlers, RepositoryHandlers, UserHandlers, type IssuesServices } from './handlers/index.js';
 
