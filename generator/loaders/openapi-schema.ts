@@ -37,6 +37,7 @@ import type {
   UnionType,
 } from '../model/model.js';
 import { bareMediaType } from '../model/media-types.js';
+import { mergeDeclaredTypes } from './allof-properties.js';
 import { error, warning } from './diagnostics.js';
 import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from './names.js';
 import { childPointer, pointerSegments, type DocumentStore, type SourceDocument } from './refs.js';
@@ -142,6 +143,34 @@ function mergeOpenness(parts: readonly (boolean | TypeRef)[], own: boolean | Typ
   const typed = parts.find((p): p is TypeRef => typeof p !== 'boolean');
   if (typed) return typed;
   return parts.length > 0 && parts.every((p) => p === false) ? false : true;
+}
+
+/** A field two `allOf` parts declare: required if either says so, of a type that satisfies both. */
+function mergeFields(earlier: Field | undefined, later: Field): Field {
+  if (earlier === undefined) return later;
+  return {
+    ...later,
+    type: mergeDeclaredTypes(earlier.type, later.type),
+    presence: earlier.presence === 'required' ? 'required' : later.presence,
+    readOnly: earlier.readOnly || later.readOnly,
+    writeOnly: earlier.writeOnly || later.writeOnly,
+    ...(later.default === undefined && earlier.default !== undefined ? { default: earlier.default } : {}),
+    ...(later.doc === undefined && earlier.doc !== undefined ? { doc: earlier.doc } : {}),
+  };
+}
+
+/** {@link mergeFields} for the properties of an inline object. */
+function mergeProperties(earlier: InlineProperty | undefined, later: InlineProperty): InlineProperty {
+  if (earlier === undefined) return later;
+  return {
+    ...later,
+    type: mergeDeclaredTypes(earlier.type, later.type),
+    required: earlier.required || later.required,
+    readOnly: earlier.readOnly || later.readOnly,
+    writeOnly: earlier.writeOnly || later.writeOnly,
+    ...(later.default === undefined && earlier.default !== undefined ? { default: earlier.default } : {}),
+    ...(later.doc === undefined && earlier.doc !== undefined ? { doc: earlier.doc } : {}),
+  };
 }
 
 /**
@@ -491,16 +520,17 @@ export class SchemaConverter {
     const properties = new Map<string, InlineProperty>();
     const openness: (boolean | TypeRef)[] = [];
     const required = new Set<string>();
+    const put = (p: InlineProperty) => properties.set(p.name, mergeProperties(properties.get(p.name), p));
     for (const part of parts) {
       const type = this.typeOf(part.raw, part.at);
-      for (const p of this.#inlineProperties(type)) properties.set(p.name, p);
+      for (const p of this.#inlineProperties(type)) put(p);
       openness.push(opennessOf(type));
       if (isObject(part.raw) && Array.isArray(part.raw['required'])) for (const r of part.raw['required']) if (typeof r === 'string') required.add(r);
     }
     if (hasOwn) {
       for (const p of this.#properties(rest, at)) {
         const { at: _at, deprecated: _d, ...inline } = p;
-        properties.set(p.name, inline);
+        put(inline);
       }
     }
     return {
@@ -787,10 +817,10 @@ export class SchemaConverter {
     const required = new Set<string>(Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : []);
     const extendsList: TypeRef[] = [];
     const openness: (boolean | TypeRef)[] = [];
+    // A property an earlier part declared too keeps what that part said of it (allof-properties.ts).
+    const put = (field: Field) => fields.set(field.name, mergeFields(fields.get(field.name), field));
     const addProperties = (owner: Json, ownerAt: At) => {
-      for (const p of this.#properties(owner, ownerAt)) {
-        fields.set(p.name, this.#field(message, p.name, p, p.at));
-      }
+      for (const p of this.#properties(owner, ownerAt)) put(this.#field(message, p.name, p, p.at));
     };
     if (Array.isArray(schema['allOf'])) {
       schema['allOf'].forEach((part, i) => {
@@ -799,10 +829,10 @@ export class SchemaConverter {
         if (type.kind === 'ref' && type.target.kind === 'message') {
           extendsList.push(type);
           this.#ensureFilled(type.target);
-          for (const f of type.target.fields) fields.set(f.name, { ...f, parent: message });
+          for (const f of type.target.fields) put({ ...f, parent: message });
         } else if (type.kind === 'object') {
           for (const p of type.properties) {
-            fields.set(p.name, this.#field(message, p.name, { ...p, deprecated: false }, { doc: partAt.doc, pointer: childPointer(partAt.pointer, 'properties', p.name) }));
+            put(this.#field(message, p.name, { ...p, deprecated: false }, { doc: partAt.doc, pointer: childPointer(partAt.pointer, 'properties', p.name) }));
           }
         }
         openness.push(opennessOf(type));
