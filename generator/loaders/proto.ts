@@ -14,6 +14,7 @@ import protobuf from 'protobufjs';
 import type { Diagnostic, SchemaFile, SourceLocation } from '../model/model.js';
 import { error, SchemaError, warning } from './diagnostics.js';
 import { ModelBuilder, relativeName, type ProtoSource } from './proto-model.js';
+import { protoJsonName } from './names.js';
 import { duplicateNumber, reservedFieldNames, reservedUse } from './proto-diagnostics.js';
 import { scanProto, withoutExtensions } from './proto-scan.js';
 
@@ -216,6 +217,8 @@ export async function loadProtoFiles(inputs: readonly string[], options: ProtoLo
   } catch (e) {
     throw new SchemaError(diagnoseResolution(pbRoot, sources, e));
   }
+  const clashes = jsonNameClashes(pbRoot, sources);
+  if (clashes.length > 0) throw new SchemaError(clashes);
 
   return new ModelBuilder(pbRoot, sources, importsOf).build(inputs.map((i) => resolve(i)));
 }
@@ -229,6 +232,38 @@ function addBundled(pbRoot: protobuf.Root, name: string, key: string): void {
     if (ns instanceof protobuf.Namespace) for (const child of ns.nestedArray) tag(child);
   };
   tag(pbRoot);
+}
+
+/**
+ * Fields of one message with the same JSON name (`foo_bar` and `fooBar`, or a `json_name` that
+ * repeats another field's): proto3 JSON cannot tell them apart and the generated TypeScript would
+ * declare one property twice. protoc refuses them too.
+ */
+function jsonNameClashes(pbRoot: protobuf.Root, sources: ReadonlyMap<string, ProtoSource>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const visit = (ns: ReflectionObject) => {
+    if (ns instanceof protobuf.Type && ns.filename !== undefined && ns.filename !== null && sources.get(ns.filename)?.scan !== undefined) {
+      const seen = new Map<string, string>();
+      const owner = relativeName(ns, sources);
+      for (const f of ns.fieldsArray) {
+        if (f.declaringField || f.extend !== undefined) continue;
+        const json = typeof f.options?.['json_name'] === 'string' ? (f.options['json_name'] as string) : protoJsonName(f.name);
+        const first = seen.get(json);
+        if (first === undefined) {
+          seen.set(json, f.name);
+          continue;
+        }
+        const source = sources.get(ns.filename)!;
+        out.push(error(
+          `field '${f.name}' of '${owner}' has the JSON name '${json}', as field '${first}' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name`,
+          { file: source.path, line: source.scan?.lines.get(`${owner}#${f.name}`) },
+        ));
+      }
+    }
+    if (ns instanceof protobuf.Namespace) for (const child of ns.nestedArray) visit(child);
+  };
+  visit(pbRoot);
+  return out;
 }
 
 /** Finds which fields or methods name a type that does not exist, for a useful error. */

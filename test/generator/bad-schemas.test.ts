@@ -85,6 +85,14 @@ describe('broken proto files', () => {
     });
     expect(result.stderr).toContain("error: 'A' is declared twice in 't': another loaded file already defines it; rename one of them or load the files separately");
   });
+  it('two fields with one JSON name are refused, as protoc refuses them', async () => {
+    const proto = 'syntax = "proto3";\npackage j;\nmessage M {\n  string a = 1 [json_name = "x"];\n  string x = 2;\n  string foo_bar = 3;\n  string fooBar = 4;\n}\n';
+    expectFailure(await generate({ 'j.proto': proto }), [
+      "j.proto:5: error: field 'x' of 'M' has the JSON name 'x', as field 'a' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name",
+      "j.proto:7: error: field 'fooBar' of 'M' has the JSON name 'fooBar', as field 'foo_bar' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name",
+    ]);
+  });
+
   it('a field named __proto__ is refused, not silently dropped', async () => {
     expectFailure(await generate({ 'p.proto': 'syntax = "proto3";\npackage p;\nmessage A {\n  string __proto__ = 1;\n}\n' }), [
       "p.proto:4: error: field '__proto__' of 'A' cannot be generated: JavaScript treats that name as an object's prototype, so it would silently disappear; rename the field (only its number goes on the wire)",
