@@ -10,6 +10,7 @@
 import { createRequire } from 'node:module';
 import type { JsonSchema } from './json-schema.js';
 import { FORMAT_TYPES, FORMATS_IDENTIFIER, RUNTIME_HELPERS, formatsSource } from './validators-formats.js';
+import { needsUnicodeFlag, UNICODE_ONLY } from '../model/patterns.js';
 import { COMPACT_FINGERPRINT, compactErrors, dropUnusedSchemas } from './validators-compact.js';
 
 /** The subset of ajv's API used here (ajv is CommonJS; typed loosely at this boundary). */
@@ -65,7 +66,7 @@ export function compileCacheKey(input: CompileInput, documentsJson = JSON.string
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
   const ajvVersion = (require('ajv/package.json') as { version: string }).version;
   const hash = createHash('sha256');
-  hash.update(`loom-validators-1\0${ajvVersion}\0${formatsSource(Object.keys(FORMAT_TYPES))}\0${JSON.stringify(RUNTIME_HELPERS)}\0${compileStandalone.toString()}\0${dependencyOrder.toString()}\0${COMPACT_FINGERPRINT}\0`);
+  hash.update(`loom-validators-1\0${ajvVersion}\0${formatsSource(Object.keys(FORMAT_TYPES))}\0${JSON.stringify(RUNTIME_HELPERS)}\0${compileStandalone.toString()}\0${dependencyOrder.toString()}\0${COMPACT_FINGERPRINT}\0${unicodePatterns.toString()}\0${needsUnicodeFlag.toString()}\0${UNICODE_ONLY.source}\0`);
   hash.update(documentsJson);
   hash.update(JSON.stringify([...input.exports]));
   return hash.digest('hex');
@@ -160,9 +161,20 @@ export function compileStandalone(input: CompileInput): string {
   });
   if (code.includes('require(')) throw new Error('ajv standalone code still contains require(); cannot emit ESM');
   for (const [compiledName, name] of renamed) code = code.replace(`export const ${compiledName} = `, `export const ${name} = `);
+  code = unicodePatterns(code);
   const compact = compactErrors(dropUnusedSchemas(code));
   if (compact.helper) helpers.push(compact.helper);
   return [formatsSource(used), ...helpers, compact.code.trim(), ...aliases].filter((s) => s !== '').join('\n');
+}
+
+/**
+ * Gives the `u` flag to the patterns written for it (`generator/model/patterns.ts`); ajv compiles
+ * every pattern with the flags of `unicodeRegExp` (off, above), as `new RegExp("…", "")`.
+ */
+function unicodePatterns(code: string): string {
+  return code.replace(/new RegExp\(("(?:[^"\\]|\\.)*"), ""\)/g, (whole, literal: string) =>
+    needsUnicodeFlag(JSON.parse(literal) as string) ? `new RegExp(${literal}, "u")` : whole,
+  );
 }
 
 /** Export names ajv's standalone code accepts (`getEsmExportName`): ASCII identifiers. */

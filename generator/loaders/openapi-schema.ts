@@ -37,6 +37,7 @@ import type {
   UnionType,
 } from '../model/model.js';
 import { bareMediaType } from '../model/media-types.js';
+import { needsUnicodeFlag, usesUnicodeSyntax } from '../model/patterns.js';
 import { mergeDeclaredTypes } from './allof-properties.js';
 import { error, warning } from './diagnostics.js';
 import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from './names.js';
@@ -418,9 +419,17 @@ export class SchemaConverter {
     }
     if (typeof schema['pattern'] === 'string') {
       // Checked here, where the location is known, rather than when the validators compile.
-      const problem = patternProblem(schema['pattern']);
-      if (problem === undefined) (c ??= {}).pattern = schema['pattern'];
-      else this.fail({ doc: at.doc, pointer: childPointer(at.pointer, 'pattern') }, `pattern ${JSON.stringify(schema['pattern'])} is not a valid regular expression (${problem}); fix it: patterns are ECMA-262 regular expressions`);
+      const pattern = schema['pattern'];
+      const problem = patternProblem(pattern);
+      if (problem === undefined) {
+        (c ??= {}).pattern = pattern;
+        if (usesUnicodeSyntax(pattern) && !needsUnicodeFlag(pattern)) {
+          this.warn(
+            { doc: at.doc, pointer: childPointer(at.pointer, 'pattern') },
+            `pattern ${JSON.stringify(pattern)} is written for the regular expression 'u' flag (\\p{…}, \\u{…} or characters beyond U+FFFF) but is not valid with it (${patternProblem(pattern, 'u')}), so validators read it without the flag, where \\p{L} matches the letters 'p{L}'; make it valid with the 'u' flag (there a backslash may only come before a character that has a meaning, such as \\\\ . * + ? ( ) [ ] { } | ^ $ /)`,
+          );
+        }
+      } else this.fail({ doc: at.doc, pointer: childPointer(at.pointer, 'pattern') }, `pattern ${JSON.stringify(schema['pattern'])} is not a valid regular expression (${problem}); fix it: patterns are ECMA-262 regular expressions`);
     }
     if (schema['uniqueItems'] === true) (c ??= {}).uniqueItems = true;
     // OpenAPI 3.0 / Swagger 2.0 spell exclusive bounds as booleans beside minimum/maximum.
@@ -893,9 +902,9 @@ function isBinaryContent(schema: Json): boolean {
  * @example
  * patternProblem('^[a-z+$'); // 'Invalid regular expression: /^[a-z+$/: Unterminated character class'
  */
-function patternProblem(pattern: string): string | undefined {
+function patternProblem(pattern: string, flags = ''): string | undefined {
   try {
-    new RegExp(pattern);
+    new RegExp(pattern, flags);
     return undefined;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
