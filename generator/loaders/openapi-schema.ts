@@ -454,6 +454,11 @@ export class SchemaConverter {
     const out = [];
     for (const [name, raw] of Object.entries(props)) {
       const propAt = { doc: at.doc, pointer: childPointer(at.pointer, 'properties', name) };
+      if (name === '__proto__') {
+        // As the proto loader says of such a field: JavaScript objects cannot hold it as data.
+        this.fail(propAt, "property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, so validators and documents would silently drop it; rename the property");
+        continue;
+      }
       const type = this.typeOf(raw, propAt);
       const p = isObject(raw) ? raw : {};
       const doc = docOf(p) ?? (typeof p['title'] === 'string' ? p['title'] : undefined);

@@ -101,6 +101,13 @@ describe('broken proto files', () => {
 });
 
 describe('broken OpenAPI documents', () => {
+  it('a property named __proto__ is refused, not silently dropped from validators and documents', async () => {
+    const doc = '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"Obj":{"type":"object","properties":{"__proto__":{"type":"string"}}}}}}';
+    expectFailure(await generate({ 'api.json': doc }), [
+      "api.json:1 (/components/schemas/Obj/properties/__proto__): error: property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, so validators and documents would silently drop it; rename the property",
+    ]);
+  });
+
   it('an unresolvable $ref gives line, JSON pointer and the missing target', async () => {
     const result = await generate({
       'api.yaml': `${OPENAPI_HEAD}paths:
