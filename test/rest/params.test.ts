@@ -103,6 +103,20 @@ describe('query parameters and conversions', () => {
       ],
     });
   });
+  it('refuses dates and date-times that name no real day or time', async () => {
+    for (const d of ['2024-13-01', '2024-02-30', '2023-02-29', '2024-00-10']) {
+      expect((await call(app, 'GET', `/q/types?n=1&i=1&b=true&d=${d}`)).json()).toMatchObject({ violations: [{ name: 'd', message: `must be a date (YYYY-MM-DD), got "${d}"` }] });
+    }
+    expect((await call(app, 'GET', '/q/types?n=1&i=1&b=true&d=2024-02-29')).status).toBe(200);
+    @Path('/dt') class Dt { @GET get(@QueryParam('t', { type: 'date-time' }) t: string) { return { t }; } }
+    const dt = createRestRouter().register(Dt).app();
+    for (const t of ['2024-01-01T25:00:00Z', '2024-01-01T10:60:00Z', '2024-01-01T10:00:00+24:00', '2024-04-31T10:00:00Z']) {
+      expect((await call(dt, 'GET', `/dt?t=${encodeURIComponent(t)}`)).status).toBe(400);
+    }
+    for (const t of ['2024-01-01T23:59:60Z', '2024-02-29T10:00:00.5+05:30', '2024-01-01 10:00Z']) {
+      expect((await call(dt, 'GET', `/dt?t=${encodeURIComponent(t)}`)).status).toBe(200);
+    }
+  });
   it('Number, Boolean and Date constructors convert too', async () => {
     const r = await call(app, 'GET', '/q/ctor?n=2&b=false&d=2024-01-02T03:04:05Z');
     expect(r.text).toBe('{"n":2,"b":false,"d":"2024-01-02T03:04:05.000Z"}');

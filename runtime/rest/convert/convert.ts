@@ -16,8 +16,41 @@ export class ConversionError extends Error {
 export type ConvertFn = (value: string | File) => unknown;
 
 const INTEGER = /^[-+]?\d+$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+/** Something that accepts or refuses a string, as `RegExp.test` does. */
+interface TextCheck {
+  test(value: string): boolean;
+}
+
+const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))$/;
+
+/** A day that exists: month 1–12, day within its month (leap years included). */
+function realDay(y: string, m: string, d: string): boolean {
+  const month = Number(m);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(Number(y));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** `YYYY-MM-DD` naming a day that exists (`2024-02-30` does not). */
+const DATE: TextCheck = {
+  test: (v) => {
+    const m = DATE_SHAPE.exec(v);
+    return m !== null && realDay(m[1]!, m[2]!, m[3]!);
+  },
+};
+
+/** RFC 3339: a real day, hours to 23, minutes to 59, seconds to 60 (a leap second), offsets to 23:59. */
+const DATE_TIME: TextCheck = {
+  test: (v) => {
+    const m = DATE_TIME_SHAPE.exec(v);
+    if (m === null || !realDay(m[1]!, m[2]!, m[3]!)) return false;
+    const [hour, minute, second, offsetHour, offsetMinute] = [m[4], m[5], m[6] ?? '0', m[7] ?? '0', m[8] ?? '0'].map(Number) as [number, number, number, number, number];
+    return hour <= 23 && minute <= 59 && second <= 60 && offsetHour <= 23 && offsetMinute <= 59;
+  },
+};
 
 function text(value: string | File): string {
   if (typeof value !== 'string') throw new ConversionError('must be a text value, got a file');
@@ -131,7 +164,7 @@ function toBoolean(v: string): boolean {
   }
 }
 
-function matching(v: string, re: RegExp, what: string): string {
+function matching(v: string, re: TextCheck, what: string): string {
   if (!re.test(v)) throw new ConversionError(`must be ${what}, got "${v}"`);
   return v;
 }
@@ -204,7 +237,7 @@ export function compileConstraints(options: ParamOptions): ((value: unknown) => 
   };
 }
 
-const FORMATS: Readonly<Record<string, RegExp>> = {
+const FORMATS: Readonly<Record<string, TextCheck>> = {
   date: DATE,
   'date-time': DATE_TIME,
   email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
