@@ -1,8 +1,9 @@
 /**
  * @module
  * The router's body size limit (`maxBodyBytes`) through a real Node server: a declared length over
- * the limit is 413 before anything is read, a chunked body is 413 once it passes the limit, a body
- * within it reaches the method intact, and `Infinity` lifts the limit.
+ * the limit is 413 before anything is read, a chunked body (or one of no declared length) is 413
+ * once it passes the limit, a body within it reaches the method intact, and `Infinity` lifts the
+ * limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BodyParam, createRestRouter, FormParam, Path, POST, RegistrationError } from '../../runtime/rest/index.js';
@@ -46,6 +47,15 @@ describe('maxBodyBytes', () => {
     const big = json(1024 * 1024);
     expect((await call(createRestRouter().register(Uploads).app(), 'POST', '/up/json', { body: big, headers: { 'content-type': 'application/json', 'content-length': String(big.length) } })).status).toBe(413);
     expect((await call(createRestRouter({ maxBodyBytes: Infinity }).register(Uploads).app(), 'POST', '/up/json', { body: big, headers: { 'content-type': 'application/json' } })).text).toBe(`{"length":${1024 * 1024}}`);
+  });
+  it('counts a body that declares no length at all, as app.fetch and HTTP/2 may send it', async () => {
+    const app = createRestRouter({ maxBodyBytes: 100 }).register(Uploads).app();
+    // Neither Content-Length nor Transfer-Encoding: Hono's in-process request sends none.
+    expect((await call(app, 'POST', '/up/json', { body: json(200), headers: { 'content-type': 'application/json' } })).status).toBe(413);
+    const form = new FormData();
+    form.set('text', 'd'.repeat(300));
+    expect((await call(app, 'POST', '/up/form', { body: form })).status).toBe(413);
+    expect((await call(app, 'POST', '/up/json', { body: json(50), headers: { 'content-type': 'application/json' } })).text).toBe('{"length":50}');
   });
   it('refuses a limit that is no number of bytes', () => {
     expect(() => createRestRouter({ maxBodyBytes: -1 }).register(Uploads).app()).toThrow(RegistrationError);

@@ -2,8 +2,9 @@
  * @module
  * The request body size limit of a router (`maxBodyBytes`): a body larger than the limit is
  * answered 413 before the runtime reads it, so a client cannot make the server buffer arbitrary
- * amounts of memory. A declared `Content-Length` decides at once, without reading; a chunked body
- * is read up to the limit and refused as soon as it passes it.
+ * amounts of memory. A declared `Content-Length` decides at once, without reading; a body of no
+ * declared length (chunked, or sent through `app.fetch` or HTTP/2, where neither header need be
+ * there) is read up to the limit and refused as soon as it passes it.
  */
 import { HttpError, RegistrationError } from '../errors.js';
 import { readWithin } from '../io/bounded-read.js';
@@ -15,7 +16,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /**
  * The check a route runs before reading its body: `undefined` when there is no limit; otherwise a
  * function that throws 413 for a body over `limit`, and returns a promise only when it had to read
- * a chunked body (which it then puts back on the request, buffered).
+ * a body of no declared length (which it then puts back on the request, buffered).
  */
 export function compileBodyAdmission(limit: number): ((x: Exchange) => Promise<void> | undefined) | undefined {
   if (limit === Number.POSITIVE_INFINITY) return undefined;
@@ -24,11 +25,11 @@ export function compileBodyAdmission(limit: number): ((x: Exchange) => Promise<v
     const chunked = x.c.req.header('transfer-encoding') !== undefined;
     const length = x.c.req.header('content-length');
     // Node's parser delivers exactly Content-Length bytes, so the header is the body's size.
-    if (!chunked) {
-      if (length !== undefined && Number(length) > limit) throw tooLarge(limit);
+    if (!chunked && length !== undefined) {
+      if (Number(length) > limit) throw tooLarge(limit);
       return undefined;
     }
-    return bufferWithin(x, limit);
+    return x.c.req.raw.body === null ? undefined : bufferWithin(x, limit);
   };
 }
 
