@@ -336,6 +336,30 @@ describe('headers, cookies, forms, bodies and context', () => {
   it("type: 'string' passes the raw body text", async () => {
     expect((await call(app, 'POST', '/h/text', { body: '{"not":"parsed"}', headers: { 'content-type': 'application/json' } })).text).toBe('{"length":16}');
   });
+  it('converts a body by its type, as a query value converts: 400 when it cannot', async () => {
+    class Money {
+      constructor(readonly cents: number) {}
+      static fromString(text: string): Money {
+        if (!/^\d+$/.test(text)) throw new Error('bad money');
+        return new Money(Number(text));
+      }
+    }
+    @Path('/typed') class Typed {
+      @POST @Path('/int') int(@BodyParam({ type: 'integer' }) n: number) { return { n, kind: typeof n }; }
+      @POST @Path('/flag') flag(@BodyParam({ type: 'boolean' }) b: boolean) { return { b }; }
+      @POST @Path('/money') money(@BodyParam({ type: Money }) m: Money) { return { cents: m instanceof Money ? m.cents : 'not converted' }; }
+    }
+    const typed = createRestRouter().register(Typed).app();
+    const post = (path: string, body: string, type = 'text/plain') => call(typed, 'POST', path, { body, headers: { 'content-type': type } });
+    expect((await post('/typed/int', '5')).json()).toEqual({ n: 5, kind: 'number' });
+    expect((await post('/typed/int', '7', 'application/json')).json()).toEqual({ n: 7, kind: 'number' });
+    expect((await post('/typed/int', 'abc')).status).toBe(400);
+    expect((await post('/typed/int', '{"a":1}', 'application/json')).json()).toMatchObject({ status: 400, violations: [{ location: 'body', name: 'body' }] });
+    expect((await post('/typed/flag', '"zz"', 'application/json')).status).toBe(400);
+    expect((await post('/typed/flag', 'true', 'application/json')).json()).toEqual({ b: true });
+    expect((await post('/typed/money', '250')).json()).toEqual({ cents: 250 });
+    expect((await post('/typed/money', 'zz')).json()).toMatchObject({ status: 400, violations: [{ location: 'body', message: expect.stringContaining('bad money') }] });
+  });
   it('injects Hono context, the request and the route definition', async () => {
     const r = await call(app, 'GET', '/h/context');
     expect(r.text).toBe('{"path":"/h/context","method":"GET","route":"Sources.context GET /h/context"}');

@@ -5,7 +5,7 @@
  * that were built for it. Extractors push violations instead of throwing, so one 400 lists them all.
  */
 import { getCookie } from 'hono/cookie';
-import { compileConstraints, compileConversion, isConverter, typeName } from '../convert/convert.js';
+import { compileConstraints, compileConversion, ConversionError, isConverter, typeName } from '../convert/convert.js';
 import { WHOLE_SEGMENT } from '../convert/conversions.js';
 import type { ConvertFn } from '../convert/convert.js';
 import { assertNever, errorMessage, RegistrationError } from '../errors.js';
@@ -307,6 +307,9 @@ function bodyPlan(param: RawParam, scope: ParamScope, options: ParamOptions): Pa
   const required = options.required === true;
   const hasDefault = param.hasDefault === true;
   const conversions = param.conversions ?? [];
+  // Without a reader, `type` converts the body as it converts a query value (a text body `5` for
+  // 'integer', `fromString` for a class), and checks what JSON gave against the scalar types.
+  const typed = reader ? undefined : atRegistration(scope, () => compileBodyConversion(options.type));
   const extract: Extractor = (x, violations) => {
     let value = x.body;
     if (value === undefined) {
@@ -315,6 +318,7 @@ function bodyPlan(param: RawParam, scope: ParamScope, options: ParamOptions): Pa
       return undefined;
     }
     try {
+      if (typed) value = typed(value);
       for (const c of conversions) value = c.convert(value);
     } catch (e) {
       violations.push({ location: 'body', name: 'body', message: errorMessage(e) });
@@ -332,6 +336,28 @@ function bodyPlan(param: RawParam, scope: ParamScope, options: ParamOptions): Pa
     async: false,
     ...(reader ? { bodyReader: reader } : {}),
     bodyAsText: options.type === 'string' || options.type === String,
+  };
+}
+
+/**
+ * The conversion `type` gives a body read without a reader: a string (a text body, or a JSON
+ * string) converts as a query value would; JSON numbers and booleans must be of a scalar type's
+ * kind; other JSON values go to a class type as they are (JSON carries its own structure).
+ * `undefined` for a body kept as read (no type, strings, JSON, files).
+ */
+function compileBodyConversion(type: ParamOptions['type']): ((value: unknown) => unknown) | undefined {
+  if (type === undefined || type === 'string' || type === String || type === 'json' || type === 'file') return undefined;
+  const fromText = compileConversion(type);
+  const scalar: ((value: unknown) => boolean) | undefined =
+    type === 'number' || type === Number ? (v) => typeof v === 'number'
+    : type === 'integer' || type === 'int64' ? (v) => Number.isSafeInteger(v)
+    : type === 'boolean' || type === Boolean ? (v) => typeof v === 'boolean'
+    : type === 'date' || type === 'date-time' || type === Date ? () => false
+    : undefined;
+  return (value) => {
+    if (typeof value === 'string') return fromText(value);
+    if (scalar && !scalar(value)) throw new ConversionError(`must be ${typeName(type)}, got ${JSON.stringify(value)?.slice(0, 40) ?? String(value)}`);
+    return value;
   };
 }
 
