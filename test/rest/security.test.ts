@@ -101,6 +101,15 @@ describe('authentication, authorization and roles', () => {
     expect((await call(app2, 'GET', '/docs', as('bob'))).status).toBe(403);
     expect((await call(app2, 'GET', '/docs', as('ada'))).text).toBe('doc');
   });
+  it('refuses a provider of another shape at registration, not with a 500 on every request', () => {
+    // The Java library's shape: getId() and getAuthorizations(user, handler).
+    const javaStyle = { getId: () => 'docs', getAuthorizations: () => true } as unknown as AuthorizationProvider;
+    @Path('/j') class J { @GET @Authorize(javaStyle) get() { return 'x'; } }
+    expect(() => createRestRouter().authenticateWith(bearer).register(J).app()).toThrow(/J\.get: the authorization provider needs authorize\(user, c, route\)/);
+    const noAuthenticate = { provideCredentials: () => 'x' } as unknown as AuthenticationProvider;
+    @Path('/k') class K { @GET get() { return 'x'; } }
+    expect(() => createRestRouter().authenticateWith(noAuthenticate).register(K).app()).toThrow(/K\.get: an authentication provider needs provideCredentials\(c\) and authenticate/);
+  });
 });
 
 class Conflict extends Error {}

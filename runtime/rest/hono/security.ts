@@ -4,7 +4,7 @@
  * Method decorations override the class's, which override the router's.
  */
 import type { RouterState } from '../config.js';
-import { ForbiddenError, UnauthorizedError } from '../errors.js';
+import { ForbiddenError, RegistrationError, UnauthorizedError } from '../errors.js';
 import type { ResolvedClass, ResolvedMethod } from '../metadata/builder.js';
 import type { RestUser, RouteInfo } from '../types.js';
 import type { Exchange } from './exchange.js';
@@ -18,6 +18,14 @@ export function compileSecurity(method: ResolvedMethod, cls: ResolvedClass, stat
   const authn = method.authenticate !== undefined ? method.authenticate : cls.authenticate !== undefined ? cls.authenticate : state.authenticate;
   const authz = method.authorize !== undefined ? method.authorize : cls.authorize !== undefined ? cls.authorize : state.authorize;
   const roles = method.roles ?? cls.roles;
+  // A provider of another shape would fail on every request (`authorize is not a function`): say so now.
+  const where = `${info.className}.${info.methodName}`;
+  if (authn && (typeof authn.provideCredentials !== 'function' || typeof authn.authenticate !== 'function')) {
+    throw new RegistrationError(`${where}: an authentication provider needs provideCredentials(c) and authenticate(credentials, c)`);
+  }
+  if (authz && typeof authz.authorize !== 'function') {
+    throw new RegistrationError(`${where}: the authorization provider${authz.id ? ` '${authz.id}'` : ''} needs authorize(user, c, route), returning true to allow (requirePermissions(id, ...permissions) builds one)`);
+  }
   if (!authn && !authz && !roles) return undefined;
   const permitAll = roles?.kind === 'permitAll';
 
