@@ -21,7 +21,7 @@ import type { Context } from 'hono';
 import { BadRequestError, HttpError } from '../rest/errors.js';
 import type { ExceptionHandler } from '../rest/types.js';
 import { connectPeer } from './connect-request.js';
-import { bodyLimitOf, checkProtocolHeaders, encodingOf, errorResponse, messageReader, runUnary, unsupportedContentType } from './connect-server.js';
+import { bodyLimitOf, errorResponse, serveConnectRequest, unsupportedContentType } from './connect-server.js';
 import type { ConnectRoutesOptions } from './connect-server.js';
 import { RpcError, toRpcError } from './errors.js';
 import type { RpcContext, RpcMethodDescriptor } from './types.js';
@@ -44,13 +44,8 @@ export function connectCall<I, O>(
   options: ConnectRoutesOptions,
   call: (message: I, ctx: RpcContext) => Promise<O>,
 ): Promise<Response> {
-  const request = c.req.raw;
-  const binary = encodingOf(request.headers.get('content-type'));
-  if (binary === undefined) return Promise.resolve(unsupportedContentType(request.headers.get('content-type')));
-  const encoding = checkProtocolHeaders(request.headers, options.requireProtocolVersion ?? false);
-  const any = method as AnyMethod;
-  const readMessage = messageReader(any.input, request, binary, encoding, bodyLimitOf(options));
-  return runUnary(any, call as (message: unknown, ctx: RpcContext) => Promise<unknown>, readMessage, binary, request.headers, request.signal, options, connectPeer(c));
+  const unary = call as (message: unknown, ctx: RpcContext) => Promise<unknown>;
+  return serveConnectRequest(method as AnyMethod, unary, c.req.raw, connectPeer(c), options, bodyLimitOf(options));
 }
 
 /**

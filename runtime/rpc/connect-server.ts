@@ -85,21 +85,14 @@ export function connectHandler(
   self: unknown,
   options: ConnectRoutesOptions = {},
 ): (request: Request, peer?: RpcPeer) => Promise<Response> {
-  const { requireProtocolVersion = false } = options;
   const maxBodyBytes = bodyLimitOf(options);
-  const input = method.input;
   // Known at registration: such a method answers every request with the same error.
   if (method.clientStreaming || method.serverStreaming) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is a streaming method; use gRPC`));
   if (!fn) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is not implemented`));
   const bound = fn.bind(self);
   return async function connectUnary(request: Request, peer?: RpcPeer): Promise<Response> {
     try {
-      const headers = request.headers;
-      const binary = encodingOf(headers.get('content-type'));
-      if (binary === undefined) return unsupportedContentType(headers.get('content-type'));
-      const encoding = checkProtocolHeaders(headers, requireProtocolVersion);
-      // The body is read only after `authorize` has accepted the call (inside serveUnary).
-      return await serveUnary(method, bound, messageReader(input, request, binary, encoding, maxBodyBytes), binary, headers, request.signal, peer, options);
+      return await serveConnectRequest(method, bound, request, peer, options, maxBodyBytes);
     } catch (error) {
       return errorResponse(toRpcError(error));
     }
@@ -107,35 +100,31 @@ export function connectHandler(
 }
 
 /**
- * Reads and decodes a call's request message when called: the body, at most `maxBodyBytes`
- * bytes sent and as many inflated, as protobuf (`binary`) or proto3 JSON. An empty binary body
- * is the message with every field at its default, as protobuf says.
+ * One Connect unary request, for {@link connectHandler} and the decorator runtime's routes class
+ * (`connectCall`): the Content-Type (415 for one Connect does not speak), `Connect-Protocol-Version`
+ * and `Content-Encoding`, then the deadline and `authorize`, and only then the body, at most
+ * `maxBodyBytes` sent and as many inflated, decoded as protobuf or proto3 JSON (an empty binary
+ * body is the message with every field at its default). Throws an `RpcError` for anything that
+ * went wrong.
  */
-export function messageReader(input: AnyMethod['input'], request: Request, binary: boolean, encoding: RequestEncoding, maxBodyBytes: number): () => Promise<unknown> {
-  return async () => {
+export async function serveConnectRequest(
+  method: AnyMethod,
+  call: UnaryHandler,
+  request: Request,
+  peer: RpcPeer | undefined,
+  options: ConnectRoutesOptions,
+  maxBodyBytes: number,
+): Promise<Response> {
+  const headers = request.headers;
+  const binary = encodingOf(headers.get('content-type'));
+  if (binary === undefined) return unsupportedContentType(headers.get('content-type'));
+  const encoding = checkProtocolHeaders(headers, options.requireProtocolVersion ?? false);
+  const input = method.input;
+  const readMessage = async () => {
     const bytes = await decodeBody(await readBody(request, maxBodyBytes), encoding, maxBodyBytes);
     return binary ? input.decode(bytes) : decodeJson(input, TEXT.decode(bytes));
   };
-}
-
-/**
- * One unary call, for bindings that route and check the request themselves (the decorator
- * runtime's routes class): the deadline of `Connect-Timeout-Ms`, `authorize`, then
- * `readMessage` (the body), the handler, and the answer in the request's encoding. Throws an
- * `RpcError` for anything that went wrong (an unexpected error is reported to `onError` first,
- * and becomes `internal`).
- */
-export function runUnary(
-  method: AnyMethod,
-  call: UnaryHandler,
-  readMessage: () => Promise<unknown>,
-  binary: boolean,
-  headers: Headers,
-  requestSignal: AbortSignal,
-  options: RpcServerOptions,
-  peer?: RpcPeer,
-): Promise<Response> {
-  return serveUnary(method, call, readMessage, binary, headers, requestSignal, peer, options);
+  return serveUnary(method, call, readMessage, binary, headers, request.signal, peer, options);
 }
 
 /**
@@ -213,7 +202,7 @@ function answer(method: AnyMethod, result: unknown, binary: boolean, ctx: RpcCon
  * Checks `Connect-Protocol-Version` (when sent, or when required) and `Content-Encoding`, and
  * returns the body's encoding (`connect-compression.ts`).
  */
-export function checkProtocolHeaders(headers: Headers, requireProtocolVersion: boolean): RequestEncoding {
+function checkProtocolHeaders(headers: Headers, requireProtocolVersion: boolean): RequestEncoding {
   const version = headers.get('connect-protocol-version');
   if (version !== null ? version !== '1' : requireProtocolVersion) {
     throw new RpcError('invalid_argument', `connect-protocol-version must be "1", got ${version === null ? 'none' : JSON.stringify(version)}`);
@@ -235,10 +224,11 @@ export function unsupportedContentType(contentType: string | null): Response {
  * as the binary decoder skips unknown field numbers and as other Connect servers (connect-go,
  * connect-es) read JSON: a client built from a newer schema still gets through.
  */
-export function decodeJson(input: AnyMethod['input'], text: string): unknown {
+function decodeJson(input: AnyMethod['input'], text: string): unknown {
   return input.fromJson(parseJson(text, input.typeName), { ignoreUnknownFields: true });
 }
 
+/** `maxBodyBytes` of the options, or the default; a `RangeError` for a value that is no byte count. */
 export function bodyLimitOf(options: ConnectRoutesOptions): number {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`maxBodyBytes must be a non-negative integer, got ${limit}`);
@@ -253,7 +243,7 @@ function refuse(error: RpcError): (request: Request) => Promise<Response> {
 }
 
 /** `true` for binary, `false` for JSON, `undefined` for anything else. */
-export function encodingOf(contentType: string | null): boolean | undefined {
+function encodingOf(contentType: string | null): boolean | undefined {
   if (contentType === null) return undefined;
   const semi = contentType.indexOf(';');
   const mime = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
