@@ -22,23 +22,36 @@ const PATH_KEYS = new Set(['owner', 'repo', 'org', 'username', 'collaborator', '
  * guardInput({ owner: 'alice', body: { title: 'a\u0000b' } }); // throws 422 "[Title]: must not contain NUL characters"
  */
 export function guardInput<T extends object>(input: T, pathKeys: ReadonlySet<string> = PATH_KEYS): T {
+  // Every request passes through here and almost none holds a NUL or a surrogate: one walk, which
+  // allocates nothing, settles it.
+  if (!someText(input, isSuspect, true)) return input;
   for (const key in input) {
-    if (key === 'q' || !containsNul(input[key])) continue;
+    if (key === 'q' || !someText(input[key], hasNul, false)) continue;
     if (pathKeys.has(key)) throw notFound();
     throw validationError(`[${nulPath(input[key], key === 'body' ? [] : [wireName(key)])!.join('.')}]: must not contain NUL characters`);
   }
-  return hasLoneSurrogate(input) ? (wellFormed(input) as T) : input;
+  return someText(input, hasLoneSurrogate, true) ? (wellFormed(input) as T) : input;
 }
 
+/** NUL, or either half of a surrogate pair: what {@link guardInput} looks at more closely. */
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
-function hasLoneSurrogate(value: unknown): boolean {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+const isSuspect = (s: string): boolean => SUSPECT.test(s);
+const hasNul = (s: string): boolean => s.includes('\u0000');
+const hasLoneSurrogate = (s: string): boolean => LONE_SURROGATE.test(s);
+
+/** Whether `test` holds for a string in `value` (and, with `keys`, for a key of its objects). */
+function someText(value: unknown, test: (s: string) => boolean, keys: boolean): boolean {
+  if (typeof value === 'string') return test(value);
   if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
-  for (const key in value) if (LONE_SURROGATE.test(key) || hasLoneSurrogate((value as Record<string, unknown>)[key])) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (someText(value[i], test, keys)) return true;
+    return false;
+  }
+  for (const key in value) if ((keys && test(key)) || someText((value as Record<string, unknown>)[key], test, keys)) return true;
   return false;
 }
 
@@ -61,18 +74,6 @@ export function isStorableId(value: number): boolean {
   return Number.isSafeInteger(value) && value > 0;
 }
 
-// Every request passes through here and almost none holds a NUL: the check allocates nothing, and
-// the path for the message is built only for the value that failed.
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (containsNul(value[i])) return true;
-    return false;
-  }
-  for (const key in value) if (containsNul((value as Record<string, unknown>)[key])) return true;
-  return false;
-}
 
 /** Where the first NUL in `value` is, as Gitea names fields (`[Assignees.1]`), or `undefined`. */
 function nulPath(value: unknown, path: string[]): string[] | undefined {
