@@ -37,7 +37,7 @@ import type {
   UnionType,
 } from '../model/model.js';
 import { bareMediaType } from '../model/media-types.js';
-import { needsUnicodeFlag, usesUnicodeSyntax } from '../model/patterns.js';
+import { usesUnicodeSyntax } from '../model/patterns.js';
 import { mergeDeclaredTypes } from './allof-properties.js';
 import { error, warning } from './diagnostics.js';
 import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from './names.js';
@@ -146,13 +146,17 @@ function mergeOpenness(parts: readonly (boolean | TypeRef)[], own: boolean | Typ
   return parts.length > 0 && parts.every((p) => p === false) ? false : true;
 }
 
-/** A field two `allOf` parts declare: required if either says so, of a type that satisfies both. */
-function mergeFields(earlier: Field | undefined, later: Field): Field {
-  if (earlier === undefined) return later;
+/** What a field and an inline property both say of a declaration. */
+type Declared = Pick<InlineProperty, 'type' | 'readOnly' | 'writeOnly' | 'default' | 'doc'>;
+
+/**
+ * A declaration two `allOf` parts both make: the later one, of a type that satisfies both, with
+ * what only the earlier one said (`readOnly`, a default, a description) kept.
+ */
+function mergeDeclared<T extends Declared>(earlier: T, later: T): T {
   return {
     ...later,
     type: mergeDeclaredTypes(earlier.type, later.type),
-    presence: earlier.presence === 'required' ? 'required' : later.presence,
     readOnly: earlier.readOnly || later.readOnly,
     writeOnly: earlier.writeOnly || later.writeOnly,
     ...(later.default === undefined && earlier.default !== undefined ? { default: earlier.default } : {}),
@@ -160,18 +164,16 @@ function mergeFields(earlier: Field | undefined, later: Field): Field {
   };
 }
 
+/** A field two `allOf` parts declare: required if either says so. */
+function mergeFields(earlier: Field | undefined, later: Field): Field {
+  if (earlier === undefined) return later;
+  return { ...mergeDeclared(earlier, later), presence: earlier.presence === 'required' ? 'required' : later.presence };
+}
+
 /** {@link mergeFields} for the properties of an inline object. */
 function mergeProperties(earlier: InlineProperty | undefined, later: InlineProperty): InlineProperty {
   if (earlier === undefined) return later;
-  return {
-    ...later,
-    type: mergeDeclaredTypes(earlier.type, later.type),
-    required: earlier.required || later.required,
-    readOnly: earlier.readOnly || later.readOnly,
-    writeOnly: earlier.writeOnly || later.writeOnly,
-    ...(later.default === undefined && earlier.default !== undefined ? { default: earlier.default } : {}),
-    ...(later.doc === undefined && earlier.doc !== undefined ? { doc: earlier.doc } : {}),
-  };
+  return { ...mergeDeclared(earlier, later), required: earlier.required || later.required };
 }
 
 /**
@@ -423,13 +425,14 @@ export class SchemaConverter {
       const problem = patternProblem(pattern);
       if (problem === undefined) {
         (c ??= {}).pattern = pattern;
-        if (usesUnicodeSyntax(pattern) && !needsUnicodeFlag(pattern)) {
+        const unicodeProblem = usesUnicodeSyntax(pattern) ? patternProblem(pattern, 'u') : undefined;
+        if (unicodeProblem !== undefined) {
           this.warn(
             { doc: at.doc, pointer: childPointer(at.pointer, 'pattern') },
-            `pattern ${JSON.stringify(pattern)} is written for the regular expression 'u' flag (\\p{…}, \\u{…} or characters beyond U+FFFF) but is not valid with it (${patternProblem(pattern, 'u')}), so validators read it without the flag, where \\p{L} matches the letters 'p{L}'; make it valid with the 'u' flag (there a backslash may only come before a character that has a meaning, such as \\\\ . * + ? ( ) [ ] { } | ^ $ /)`,
+            `pattern ${JSON.stringify(pattern)} is written for the regular expression 'u' flag (\\p{…}, \\u{…} or characters beyond U+FFFF) but is not valid with it (${unicodeProblem}), so validators read it without the flag, where \\p{L} matches the letters 'p{L}'; make it valid with the 'u' flag (there a backslash may only come before a character that has a meaning, such as \\\\ . * + ? ( ) [ ] { } | ^ $ /)`,
           );
         }
-      } else this.fail({ doc: at.doc, pointer: childPointer(at.pointer, 'pattern') }, `pattern ${JSON.stringify(schema['pattern'])} is not a valid regular expression (${problem}); fix it: patterns are ECMA-262 regular expressions`);
+      } else this.fail({ doc: at.doc, pointer: childPointer(at.pointer, 'pattern') }, `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${problem}); fix it: patterns are ECMA-262 regular expressions`);
     }
     if (schema['uniqueItems'] === true) (c ??= {}).uniqueItems = true;
     // OpenAPI 3.0 / Swagger 2.0 spell exclusive bounds as booleans beside minimum/maximum.

@@ -54,6 +54,11 @@ const WELL_KNOWN: ReadonlySet<string> = new Set<WellKnownType>([
   'DoubleValue', 'FloatValue', 'Int64Value', 'UInt64Value', 'Int32Value', 'UInt32Value', 'BoolValue', 'StringValue', 'BytesValue',
 ]);
 
+/** A field's proto3 JSON name: its `json_name` option, else its name in lowerCamelCase. */
+export function fieldJsonName(f: protobuf.Field): string {
+  return typeof f.options?.['json_name'] === 'string' ? (f.options['json_name'] as string) : protoJsonName(f.name);
+}
+
 /**
  * Names an RPC's `localName` must not take, because the generated code or the runtime gives
  * the same name to something else beside the RPC methods: the members every object inherits,
@@ -252,7 +257,7 @@ export class ModelBuilder {
     }
     for (const f of obj.fieldsArray) {
       if (f.declaringField || f.extend !== undefined) continue; // extension sister fields
-      const jsonName = typeof f.options?.['json_name'] === 'string' ? (f.options['json_name'] as string) : protoJsonName(f.name);
+      const jsonName = fieldJsonName(f);
       const oneof = oneofOf.get(f.name);
       const type = this.#fieldType(f);
       const presence = this.#presence(f, entry.source, oneof !== undefined);

@@ -13,8 +13,7 @@ import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:p
 import protobuf from 'protobufjs';
 import type { Diagnostic, SchemaFile, SourceLocation } from '../model/model.js';
 import { error, SchemaError, warning } from './diagnostics.js';
-import { ModelBuilder, relativeName, type ProtoSource } from './proto-model.js';
-import { protoJsonName } from './names.js';
+import { fieldJsonName, ModelBuilder, relativeName, type ProtoSource } from './proto-model.js';
 import { duplicateNumber, reservedFieldNames, reservedUse } from './proto-diagnostics.js';
 import { scanProto, withoutExtensions } from './proto-scan.js';
 
@@ -247,7 +246,7 @@ function jsonNameClashes(pbRoot: protobuf.Root, sources: ReadonlyMap<string, Pro
       const owner = relativeName(ns, sources);
       for (const f of ns.fieldsArray) {
         if (f.declaringField || f.extend !== undefined) continue;
-        const json = typeof f.options?.['json_name'] === 'string' ? (f.options['json_name'] as string) : protoJsonName(f.name);
+        const json = fieldJsonName(f);
         const first = seen.get(json);
         if (first === undefined) {
           seen.set(json, f.name);
