@@ -16,7 +16,7 @@ import type {} from 'hono/request-id';
 import type { Logger } from './logger.js';
 
 /** The header carrying the request id, both ways. */
-export const REQUEST_ID_HEADER = 'X-Request-Id';
+const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /** What an incoming id may be: Hono's rule (word characters, `-` and `=`, at most 255). */
 const SANE_ID = /^[\w\-=]{1,255}$/;
