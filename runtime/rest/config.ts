@@ -68,6 +68,13 @@ export interface RestRouterOptions {
    * @default 'refuse'
    */
   readonly unacceptable?: 'refuse' | 'first';
+  /**
+   * The Content-Type of the JSON the built-in writer writes for a route that produces
+   * `application/json` or declares no type, error bodies included. Its media type must be
+   * `application/json`; only parameters may be added, as Gitea's `application/json;charset=utf-8`.
+   * @default 'application/json'
+   */
+  readonly jsonContentType?: string;
 }
 
 /** A not-found handler with an optional path pattern. */
@@ -79,6 +86,8 @@ export interface NotFoundEntry {
 /** Everything one router owns. */
 export interface RouterState {
   readonly options: RestRouterOptions;
+  /** {@link RestRouterOptions.jsonContentType}, resolved. */
+  readonly jsonType: string;
   readonly readers: TypedRegistry<ValueReader>;
   readonly writers: TypedRegistry<ResponseWriter>;
   readonly exceptionHandlers: ExceptionHandler[];
@@ -102,6 +111,7 @@ export interface RouterState {
 export function createState(options: RestRouterOptions): RouterState {
   return {
     options,
+    jsonType: options.jsonContentType ?? 'application/json',
     readers: new TypedRegistry(),
     writers: new TypedRegistry(),
     exceptionHandlers: [],

@@ -132,11 +132,9 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Builds the default JSON error answer. */
-export function errorResponse(body: ErrorBody, headers?: HeadersInit): Response {
-  const h = new Headers(headers);
-  h.set('content-type', 'application/json');
-  return new Response(JSON.stringify(body), { status: body.status, headers: h });
+/** Builds the default JSON error answer, labelled `contentType` (a router's `jsonContentType`). */
+export function errorResponse(body: ErrorBody, contentType = 'application/json'): Response {
+  return new Response(JSON.stringify(body), { status: body.status, headers: { 'content-type': contentType } });
 }
 
 /** Throws at compile time when a switch over a `kind` is not exhaustive. */

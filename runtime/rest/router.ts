@@ -11,6 +11,7 @@ import { PUSHED_KEY } from './hono/exchange.js';
 import { buildApp, sortRoutes } from './hono/bind.js';
 import { caughtClasses } from './hono/catch.js';
 import { compileClass } from './hono/compile.js';
+import { bareMime } from './io/negotiate.js';
 import type { CompiledRoute, Registered } from './hono/compile.js';
 import type {
   AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, ExceptionHandler, InjectionProvider, TypeKey,
@@ -33,6 +34,10 @@ export class RestRouter {
   private cached: Hono | undefined;
 
   constructor(options: RestRouterOptions = {}) {
+    const json = options.jsonContentType;
+    if (json !== undefined && bareMime(json) !== 'application/json') {
+      throw new RegistrationError(`jsonContentType: ${JSON.stringify(json)} is not application/json (only parameters may be added, as in application/json;charset=utf-8)`);
+    }
     this.state = createState(options);
   }
 

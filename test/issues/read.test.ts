@@ -37,7 +37,7 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
   it('answers JSON whatever Accept asks for, as Gitea does (never 406)', async () => {
     for (const accept of ['text/html', 'text/plain', 'application/vnd.github.v3+json', 'nonsense']) {
       const res = await server.fetch(`/repos/alice/list/issues/${n.plain}`, { headers: { Accept: accept, Authorization: `token ${w.alice.token}` } });
-      expect([res.status, res.headers.get('content-type'), ((await res.json()) as { title: string }).title]).toEqual([200, 'application/json', 'Plain']);
+      expect([res.status, res.headers.get('content-type'), ((await res.json()) as { title: string }).title]).toEqual([200, 'application/json;charset=utf-8', 'Plain']);
     }
   });
 

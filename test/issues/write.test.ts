@@ -21,6 +21,26 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
     return Number(res.headers.get('x-total-count'));
   };
 
+  it("labels every JSON answer application/json;charset=utf-8, as Gitea's ctx.JSON does", async () => {
+    const auth = { Authorization: `token ${w.alice.token}` };
+    const json = { ...auth, 'Content-Type': 'application/json' };
+    const created = await server.fetch('/repos/alice/pub/issues', { method: 'POST', headers: json, body: '{"title":"labelled"}' });
+    const { number } = (await created.clone().json()) as { number: number };
+    const answers = [
+      created,
+      await server.fetch(`/repos/alice/pub/issues/${number}`, { headers: auth }),
+      await server.fetch('/repos/alice/pub/issues?limit=1', { headers: auth }),
+      await server.fetch('/repos/alice/pub/labels', { headers: auth }),
+      await server.fetch('/repos/alice/pub/issues/999999', { headers: auth }),
+      await server.fetch('/no/such/route', { headers: auth }),
+      await server.fetch('/repos/issues/search?since=yesterday'),
+      await server.fetch('/repos/alice/pub/issues', { method: 'POST', headers: json, body: '{"title":5}' }),
+    ];
+    expect(answers.map((r) => [r.status, r.headers.get('content-type')])).toEqual(
+      [201, 200, 200, 200, 404, 404, 422, 422].map((status) => [status, 'application/json;charset=utf-8']),
+    );
+  });
+
   describe('create', () => {
     it('stores a lone surrogate escape as U+FFFD, as Gitea decodes it, and reads it back so', async () => {
       const res = await server.fetch('/repos/alice/pub/issues', {

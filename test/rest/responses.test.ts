@@ -262,6 +262,33 @@ describe('the declared type and the built-in writers', () => {
   });
 });
 
+describe('jsonContentType: the label of the built-in JSON', () => {
+  @Path('/j')
+  class Labelled {
+    @GET @Path('/plain') plain() { return { a: 1 }; }
+    @GET @Path('/declared') @Produces('application/json') declared() { return { a: 1 }; }
+    @GET @Path('/built') built() { return Response.created('/j/1').entity({ id: 1 }); }
+    @GET @Path('/vendor') @Produces('application/vnd.api+json') vendor() { return { data: [] }; }
+    @GET @Path('/returned-error') returnedError() { return Response.notFound('nope'); }
+    @GET @Path('/thrown') thrown(): never { throw new RangeError('internal'); }
+  }
+  const type = 'application/json;charset=utf-8';
+  const app = createRestRouter({ jsonContentType: type, onError: () => {} }).register(Labelled).app();
+  it('labels results, built answers and every error body with it', async () => {
+    const answers = await Promise.all(['plain', 'declared', 'built', 'returned-error', 'thrown', 'nowhere'].map((p) => call(app, 'GET', `/j/${p}`)));
+    expect(answers.map((r) => [r.status, r.headers.get('content-type')])).toEqual(
+      [200, 200, 201, 404, 500, 404].map((status) => [status, type]),
+    );
+    expect(answers[0]!.text).toBe('{"a":1}');
+  });
+  it('leaves a route\'s own JSON-based type alone', async () => {
+    expect((await call(app, 'GET', '/j/vendor')).headers.get('content-type')).toBe('application/vnd.api+json');
+  });
+  it('must name application/json', () => {
+    expect(() => createRestRouter({ jsonContentType: 'text/plain' })).toThrow(/jsonContentType: "text\/plain" is not application\/json/);
+  });
+});
+
 const PUBLIC = fileURLToPath(new URL('./fixtures/public', import.meta.url));
 
 @Path('/static')

@@ -9,7 +9,7 @@ import type { IssueStore } from '../store/store.js';
 import { issuesAdmission } from './admission.js';
 import { resolveIssuesConfig, type IssuesConfig } from './config.js';
 import { createIssuesErrorHandler } from './error-handler.js';
-import { apiErrorBody } from './errors.js';
+import { apiErrorBody, giteaJson } from './errors.js';
 import { createIssueEventBus, type IssueEventBus } from './events.js';
 import { giteaRequestPath } from './request-path.js';
 import { issuesRestApp } from './rest-binding.js';
@@ -47,11 +47,11 @@ export function createIssuesApp(options: CreateIssuesAppOptions): Hono {
   const app = new Hono({ router: new PatternRouter(), getPath: giteaRequestPath });
   const onUnexpected = options.onUnexpectedError;
   app.onError(createIssuesErrorHandler(config, onUnexpected ? { onUnexpected: (e) => onUnexpected(e) } : {}));
-  app.notFound((c) => c.json(apiErrorBody('not found', config.publicUrl), 404));
+  app.notFound(() => giteaJson(apiErrorBody('not found', config.publicUrl), 404));
   app.use('/api/v1/*', issuesAdmission({
     store: options.store,
     maxBodyBytes: config.maxBodyBytes,
-    onTooLarge: (c) => c.json(apiErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`, config.publicUrl), 413),
+    onTooLarge: () => giteaJson(apiErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`, config.publicUrl), 413),
   }));
   const errorOptions = onUnexpected ? { onUnexpected: (e: unknown) => onUnexpected(e) } : {};
   app.route('/', issuesRestApp(services, config, errorOptions));

@@ -9,7 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import { ConversionError } from '../../rest/convert/convert.js';
 import { BadRequestError, HttpError, type Violation } from '../../rest/errors.js';
 import type { IssuesConfig } from './config.js';
-import { apiErrorBody, GiteaError } from './errors.js';
+import { apiErrorBody, GiteaError, giteaJson } from './errors.js';
 
 /** Options of {@link createIssuesErrorHandler}. */
 export interface IssuesErrorHandlerOptions {
@@ -26,14 +26,10 @@ export interface IssuesErrorHandlerOptions {
 export function createIssuesErrorHandler(config: IssuesConfig, options: IssuesErrorHandlerOptions = {}) {
   const onUnexpected = options.onUnexpected ?? ((error: unknown) => console.error('issues API: unexpected error', error));
   return function issuesErrorHandler(error: unknown, c: Context): Response {
-    const send = (status: number, message: string) =>
-      new Response(JSON.stringify(apiErrorBody(message, config.publicUrl)), {
-        status,
-        headers: { 'Content-Type': 'application/json;charset=utf-8' },
-      });
+    const send = (status: number, message: string) => giteaJson(apiErrorBody(message, config.publicUrl), status);
     if (error instanceof GiteaError) {
       if (error.options.emptyBody) return new Response(null, { status: error.status });
-      if (error.options.messageOnly) return Response.json({ message: error.message }, { status: error.status, headers: { 'Content-Type': 'application/json;charset=utf-8' } });
+      if (error.options.messageOnly) return giteaJson({ message: error.message }, error.status);
       return send(error.status, error.message);
     }
     if (error instanceof BadRequestError) {

@@ -70,3 +70,16 @@ export interface ApiErrorBody {
 export function apiErrorBody(message: string, publicUrl: string): ApiErrorBody {
   return { message, url: `${publicUrl}api/swagger` };
 }
+
+/** The Content-Type of every JSON answer Gitea writes (its `ctx.JSON`), errors and results alike. */
+export const GITEA_JSON_TYPE = 'application/json;charset=utf-8';
+
+/**
+ * A JSON answer labelled as Gitea labels its own.
+ *
+ * @example
+ * giteaJson(apiErrorBody('not found', config.publicUrl), 404);
+ */
+export function giteaJson(value: unknown, status: number): Response {
+  return new Response(JSON.stringify(value), { status, headers: { 'Content-Type': GITEA_JSON_TYPE } });
+}

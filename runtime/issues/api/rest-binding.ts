@@ -12,6 +12,7 @@ import { createRestRouter } from '../../rest/index.js';
 import { checkBeforeBinding, isBindingError } from './binding-order.js';
 import type { IssuesConfig } from './config.js';
 import { createIssuesErrorHandler, type IssuesErrorHandlerOptions } from './error-handler.js';
+import { GITEA_JSON_TYPE } from './errors.js';
 import { AdminHandlers, IssueHandlers, OrganizationHandlers, RepositoryHandlers, UserHandlers, type IssuesServices } from './handlers/index.js';
 
 /**
@@ -24,8 +25,8 @@ export function issuesRestApp(services: IssuesServices, config: IssuesConfig, op
   const handleError = createIssuesErrorHandler(config, options);
   // No body limit of the decorator runtime's own: the app's middleware applies the configured
   // `maxBodyBytes` before routing, answering in Gitea's shape.
-  // Gitea answers JSON whatever `Accept` says: no 406.
-  return createRestRouter({ maxBodyBytes: Number.POSITIVE_INFINITY, unacceptable: 'first' })
+  // Gitea answers JSON whatever `Accept` says (no 406), labelled as its `ctx.JSON` labels it.
+  return createRestRouter({ maxBodyBytes: Number.POSITIVE_INFINITY, unacceptable: 'first', jsonContentType: GITEA_JSON_TYPE })
     .register(
       new IssueRoutes(new IssueHandlers(services)),
       new RepositoryRoutes(new RepositoryHandlers(services)),

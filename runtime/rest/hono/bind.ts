@@ -106,7 +106,7 @@ export function buildApp(routes: readonly CompiledRoute[], state: RouterState): 
   const entries = [...state.notFound.filter((e) => e.pattern), ...state.notFound.filter((e) => !e.pattern)];
   app.notFound(async (c: Context) => {
     const entry = entries.find((e) => !e.pattern || e.pattern.test(c.req.path));
-    if (!entry) return errorResponse({ status: 404, message: 'Not Found' });
+    if (!entry) return errorResponse({ status: 404, message: 'Not Found' }, state.jsonType);
     const x = new Exchange(c, NOT_FOUND_INFO);
     try {
       const out = await entry.handler(c);

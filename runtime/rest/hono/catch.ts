@@ -34,9 +34,9 @@ function matches(handler: ExceptionHandler, error: unknown): boolean {
 
 /** The default answer: `{"status","message"}` JSON (plus `violations`), never a stack trace. */
 export function defaultErrorResponse(error: unknown, state: RouterState, c: Context | undefined): Response {
-  if (error instanceof ConversionError) return errorResponse(new BadRequestError([], error.message).toJSON());
+  if (error instanceof ConversionError) return errorResponse(new BadRequestError([], error.message).toJSON(), state.jsonType);
   if (!(error instanceof HttpError)) (state.options.onError ?? defaultOnError)(error, c);
-  return errorResponse(toErrorBody(error));
+  return errorResponse(toErrorBody(error), state.jsonType);
 }
 
 function defaultOnError(error: unknown): void {

@@ -38,13 +38,15 @@ function withCharset(mime: string): string {
 /**
  * A built-in writer for `mime` (the route's declared type), or for the value itself when the route
  * declares none: JSON for JSON types and structured values, the string form (or the bytes) otherwise.
- * The Content-Type is the route's: a built-in writer has no type of its own to impose.
+ * The Content-Type is the route's, a bare `application/json` being the router's `jsonType`: a
+ * built-in writer has no type of its own to impose.
  */
-function builtInWriter(value: unknown, mime: string | undefined): [ResponseWriter, string] {
+function builtInWriter(plan: WritePlan, value: unknown, mime: string | undefined): [ResponseWriter, string] {
+  if (mime === JSON_TYPE) return [JSON_WRITER, plan.state.jsonType];
   if (mime !== undefined) return [isJsonMime(mime) ? JSON_WRITER : TEXT_WRITER, withCharset(mime)];
   if (typeof value === 'string') return [TEXT_WRITER, TEXT_WRITER.produces!];
   if (value instanceof Uint8Array) return [TEXT_WRITER, 'application/octet-stream'];
-  return [JSON_WRITER, JSON_TYPE];
+  return [JSON_WRITER, plan.state.jsonType];
 }
 
 /**
@@ -61,7 +63,7 @@ function chooseWriter(plan: WritePlan, x: Exchange, value: unknown): [ResponseWr
     const mime = x.accepted ?? plan.negotiate(x.c.req.header('accept'));
     if (mime === undefined) throw new HttpError(406, `Not Acceptable: this resource produces ${plan.produces.join(', ')}`);
     const registered = plan.state.writers.forMime(mime);
-    return registered ? [registered, registered.produces ?? mime] : builtInWriter(value, mime);
+    return registered ? [registered, registered.produces ?? mime] : builtInWriter(plan, value, mime);
   }
   // Without @Produces a registered mime writer answers only when Accept prefers its type to JSON,
   // which comes first in this route's list: `*/*` (curl, fetch) keeps getting JSON.
@@ -71,7 +73,7 @@ function chooseWriter(plan: WritePlan, x: Exchange, value: unknown): [ResponseWr
     const registered = mime === undefined ? undefined : plan.state.writers.forMime(mime);
     if (registered) return [registered, registered.produces ?? mime];
   }
-  return builtInWriter(value, undefined);
+  return builtInWriter(plan, value, undefined);
 }
 
 function addHeaders(target: Headers, plan: WritePlan, x: Exchange): void {
@@ -88,7 +90,7 @@ async function writeEntity(plan: WritePlan, x: Exchange, value: unknown, status:
   addHeaders(headers, plan, x);
   let body: WriterOutput = null;
   if (value !== undefined && value !== null) {
-    const [writer, type] = error ? [JSON_WRITER, JSON_TYPE] : chooseWriter(plan, x, value);
+    const [writer, type] = error ? [JSON_WRITER, plan.state.jsonType] : chooseWriter(plan, x, value);
     body = await writer.write(value, x.c);
     if (body instanceof globalThis.Response) return body;
     if (writer.headers) for (const [n, v] of Object.entries(writer.headers)) headers.set(n, v);
@@ -138,7 +140,7 @@ export function writeResult(plan: WritePlan, x: Exchange, result: unknown): Resp
     !plan.state.writers.hasTypes &&
     (plan.produces.length === 0 ? !plan.state.writers.hasMimes : plan.produces.length === 1 && plan.produces[0] === JSON_TYPE && (x.accepted ?? plan.negotiate(x.c.req.header('accept'))) !== undefined)
   ) {
-    return new Response(JSON.stringify(plainResult(result)), { status: plan.status, headers: { 'content-type': JSON_TYPE } });
+    return new Response(JSON.stringify(plainResult(result)), { status: plan.status, headers: { 'content-type': plan.state.jsonType } });
   }
   return writeEntity(plan, x, plainResult(result), plan.status, undefined);
 }
