@@ -28,7 +28,6 @@ export function requiredOnlyElsewhere(property: { readonly readOnly: boolean; re
 
 /** The marker whose required properties a direction leaves out. */
 type Marker = 'readOnly' | 'writeOnly';
-const MARKER: Readonly<Record<Direction, Marker>> = { request: 'readOnly', response: 'writeOnly' };
 
 const caches: Readonly<Record<Marker, WeakMap<NamedType, boolean>>> = { readOnly: new WeakMap(), writeOnly: new WeakMap() };
 
