@@ -22,6 +22,12 @@ function assertNever(value: never): never {
   throw new Error(`unexpected value: ${String(value)}`);
 }
 
+/**
+ * The columns of `i` that {@link issueConditions} and the keyword orders read: what a subquery
+ * standing in for `issues i` must select. Keep it beside the conditions it serves.
+ */
+export const FILTERED_COLUMNS = raw('i.id, i.repo_id, i.is_closed, i.is_pull, i.milestone_id, i.poster_id, i.created_unix, i.updated_unix');
+
 /** The WHERE conditions (without the `WHERE` keyword). */
 export function issueConditions(filter: ResolvedIssueFilter, dialect: SqlDialect): SqlFragment {
   const conditions: SqlFragment[] = [sql`i.repo_id IN ${inList(dialect, filter.repoIds)}`];

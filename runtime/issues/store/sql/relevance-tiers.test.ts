@@ -79,3 +79,61 @@ describe.each([
     expect(await store.searchIssues({ repoIds: [repoId], keyword: 'nomatchword', sort: 'relevance', limit: 5 })).toEqual({ items: [], total: 0 });
   });
 });
+
+/**
+ * A common keyword's title matches are read from a window of the newest issues in the state, across
+ * every repository. Pages must not change with that: when the window holds the page (title matches
+ * newest, with newer matches of another repository inside it) and when it falls short (title
+ * matches oldest, behind newer body-only matches and newer issues without the word).
+ */
+describe.each([
+  ['the window holds the title matches', 'titles newest'],
+  ['the window falls short', 'titles oldest'],
+] as const)('relevance paging on SQLite when %s', (_name, layout) => {
+  let store: IssueStore;
+  let repoId: number;
+  let expected: number[];
+
+  beforeAll(async () => {
+    store = await createStore(':memory:');
+    const user = await store.createUser({ name: 'alice', email: 'alice@example.com' });
+    repoId = (await store.createRepo({ ownerId: user.id, name: 'proj' })).id;
+    const otherRepoId = (await store.createRepo({ ownerId: user.id, name: 'other' })).id;
+    type Spec = { repo: number; title: string; body: string; created: number; closed?: boolean };
+    const specs: Spec[] = [];
+    const add = (count: number, make: (i: number) => Spec) => specs.push(...Array.from({ length: count }, (_, i) => make(i)));
+    if (layout === 'titles newest') {
+      add(60, (i) => ({ repo: repoId, title: `crash ${i}`, body: 'y', created: 1000 + (i % 50) }));
+      add(5, (i) => ({ repo: repoId, title: `closed crash ${i}`, body: 'y', created: 1100 + i, closed: true }));
+      add(300, (i) => ({ repo: repoId, title: `filler ${i}`, body: i < 40 ? 'a crash here' : 'nothing', created: i }));
+      add(100, (i) => ({ repo: otherRepoId, title: `crash elsewhere ${i}`, body: 'z', created: 2000 + i }));
+    } else {
+      add(10, (i) => ({ repo: repoId, title: `crash ${i}`, body: 'y', created: i }));
+      add(200, (i) => ({ repo: repoId, title: `other ${i}`, body: 'crash in the body', created: 100 + (i % 150) }));
+      add(200, (i) => ({ repo: repoId, title: `filler ${i}`, body: 'nothing', created: 300 + i }));
+    }
+    await store.importIssues(specs.map((spec) => ({
+      repoId: spec.repo, posterId: user.id, title: spec.title, body: spec.body, createdUnix: spec.created, closed: spec.closed === true,
+    })));
+    const issues = (await store.searchIssues({ repoIds: [repoId], state: 'all', limit: 1000 })).items;
+    const open = issues.filter((issue) => issue.state === 'open' && /crash/.test(`${issue.title} ${issue.body}`));
+    const newestFirst = (a: (typeof open)[number], b: (typeof open)[number]) => b.createdUnix - a.createdUnix || b.id - a.id;
+    expected = [
+      ...open.filter((issue) => issue.title.includes('crash')).sort(newestFirst),
+      ...open.filter((issue) => !issue.title.includes('crash')).sort(newestFirst),
+    ].map((issue) => issue.id);
+  });
+
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it.each([[1, 5], [2, 5], [12, 5], [13, 5], [14, 5], [1, 30], [2, 30], [3, 30], [1, 100], [21, 5]])(
+    'gives page %i of %i as the slice of the ranked order, with the full total',
+    async (page, limit) => {
+      const result = await store.searchIssues({ repoIds: [repoId], keyword: 'crash', sort: 'relevance', page, limit });
+      expect(result.total).toBe(expected.length);
+      expect(result.items.map((issue) => issue.id)).toEqual(expected.slice((page - 1) * limit, page * limit));
+    },
+  );
+});

@@ -32,6 +32,7 @@ import {
   type IssueStore,
   type LabelRow,
   type MilestoneRow,
+  type OpenClosed,
   type RepoRow,
   type RepoWithPermission,
   type StoreInfo,
@@ -41,7 +42,7 @@ import {
   type VisibilityOptions,
 } from '../store.js';
 import { and, join, list, planEachTime, raw, sql, type SqlFragment } from './fragment.js';
-import { issueConditions, issueOrder, type ResolvedIssueFilter } from './issue-search.js';
+import { FILTERED_COLUMNS, issueConditions, issueOrder, type ResolvedIssueFilter } from './issue-search.js';
 import {
   bool,
   num,
@@ -90,6 +91,14 @@ const MAX_TIERED_END = 1000;
  * of the rows walked (see `walkPaysOff`).
  */
 const WALK_ADVANTAGE = 4;
+/**
+ * The least share of a keyword's matches expected in titles, as its inverse, and the largest window
+ * walked for them (see `titleMatchesInWindow`): past it, collecting the title matches is cheaper.
+ */
+const TITLE_WINDOW_MARGIN = 8;
+const MAX_TITLE_WINDOW = 3000;
+/** The tiers' order: newest first, ties broken by id. */
+const NEWEST_FIRST = raw('i.created_unix DESC, i.id DESC');
 /** The most repositories a count from the full-text index names (see `keywordCountQuery`). */
 const MAX_INDEX_COUNT_REPOS = 32;
 
@@ -908,11 +917,11 @@ export class SqlStore implements IssueStore {
     limit: number,
     total: number,
   ): Promise<number[]> {
-    const order = raw('i.created_unix DESC, i.id DESC');
     // A title holding every word is a match of the whole keyword, so the title tier needs no
     // keyword condition beside its own: the small title match set drives the query alone.
     const others = issueConditions({ ...filter, words: undefined }, this.dialect);
-    const titled = await this.db.all<DbRow>(planFor(filter, sql`SELECT i.id FROM issues i WHERE ${others} AND ${titleTier} ORDER BY ${order} LIMIT ${offset + limit}`));
+    const titled = (await this.titleMatchesInWindow(filter, others, titleTier, offset + limit, total)) ??
+      (await this.db.all<DbRow>(planFor(filter, sql`SELECT i.id FROM issues i WHERE ${others} AND ${titleTier} ORDER BY ${NEWEST_FIRST} LIMIT ${offset + limit}`)));
     const ids = titled.slice(offset).map((row) => num(row.id));
     // Fewer title matches than the page reaches: the title tier is exhausted and has exactly
     // `titled.length` rows; the rest of the page comes from the body-only tier.
@@ -924,11 +933,48 @@ export class SqlStore implements IssueStore {
         : where;
       const body = await this.db.all<DbRow>(planFor(
         filter,
-        sql`SELECT i.id FROM issues i WHERE ${matching} AND NOT (${titleTier}) ORDER BY ${order} LIMIT ${limit - ids.length} OFFSET ${skip}`,
+        sql`SELECT i.id FROM issues i WHERE ${matching} AND NOT (${titleTier}) ORDER BY ${NEWEST_FIRST} LIMIT ${limit - ids.length} OFFSET ${skip}`,
       ));
       ids.push(...body.map((row) => num(row.id)));
     }
     return ids;
+  }
+
+  /**
+   * The first `needed` title matches newest first, read from a window of the state's newest issues
+   * (in every repository) when the keyword is common enough for the window to hold them; `undefined`
+   * when it is not, or when the window held fewer (the caller then collects every title match and
+   * sorts them). Any match outside the window is older than every issue in it, so a window holding
+   * `needed` matches holds exactly the first `needed` of the whole order. The window is sized
+   * expecting the matches to be as dense among the state's issues as `total` says, and at least
+   * `1 / TITLE_WINDOW_MARGIN` of them in titles. A walked index entry costs about a third of a
+   * collected title match (SQLite, 100,000 issues, a word in 5,000 titles: 6.0 → 1.8 ms).
+   */
+  private async titleMatchesInWindow(
+    filter: ResolvedIssueFilter,
+    others: SqlFragment,
+    titleTier: SqlFragment,
+    needed: number,
+    total: number,
+  ): Promise<DbRow[] | undefined> {
+    const state = filter.state ?? 'open';
+    if (state === 'all') return undefined;
+    const size = Math.ceil((needed * (await this.issuesInState(state)) * TITLE_WINDOW_MARGIN) / total);
+    if (size > MAX_TITLE_WINDOW) return undefined;
+    const window = sql`SELECT ${FILTERED_COLUMNS} FROM issues i WHERE i.is_closed = ${state === 'closed'} ORDER BY ${NEWEST_FIRST} LIMIT ${size}`;
+    const rows = await this.db.all<DbRow>(planFor(filter, sql`SELECT i.id FROM (${window}) i WHERE ${others} AND ${titleTier} ORDER BY ${NEWEST_FIRST} LIMIT ${needed}`));
+    return rows.length === needed ? rows : undefined;
+  }
+
+  /** How many issues are in `state`, in the repositories `repoIds` or in all, from the repositories' counters. */
+  private async issuesInState(state: OpenClosed, repoIds?: readonly number[]): Promise<number> {
+    const inState = state === 'open'
+      ? raw('num_issues - num_closed_issues + num_pulls - num_closed_pulls')
+      : raw('num_closed_issues + num_closed_pulls');
+    const row = await this.first(repoIds === undefined
+      ? sql`SELECT SUM(${inState}) AS n FROM repos`
+      : sql`SELECT SUM(${inState}) AS n FROM repos WHERE id IN ${this.in(repoIds)}`);
+    return num(row?.n ?? 0);
   }
 
   /**
@@ -942,12 +988,7 @@ export class SqlStore implements IssueStore {
   private async walkPaysOff(filter: ResolvedIssueFilter, matches: number, rows: number): Promise<boolean> {
     const state = filter.state ?? 'open';
     if (state === 'all') return false;
-    const inState = state === 'open'
-      ? raw('num_issues - num_closed_issues + num_pulls - num_closed_pulls')
-      : raw('num_closed_issues + num_closed_pulls');
-    const row = await this.first(sql`SELECT SUM(${inState}) AS n FROM repos WHERE id IN ${this.in(filter.repoIds)}`);
-    const inScope = num(row?.n ?? 0);
-    return rows * inScope < WALK_ADVANTAGE * matches * matches;
+    return rows * (await this.issuesInState(state, filter.repoIds)) < WALK_ADVANTAGE * matches * matches;
   }
 
   async importIssues(inputs: readonly ImportIssueInput[]): Promise<number> {
