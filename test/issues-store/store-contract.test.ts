@@ -421,6 +421,19 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
       expect(r.ids[r.ids.length - 1]).toBe(ids.docs); // body-only match last
     });
 
+    it('pages the relevance order one issue at a time, with the priority repository first when given', async () => {
+      const both = [repo.id, repo2.id];
+      const pageOf = async (page: number, priorityRepoId?: number) =>
+        search({ keyword: 'crash', sort: 'relevance', repoIds: both, limit: 1, page, ...(priorityRepoId !== undefined && { priorityRepoId }) });
+      // Title matches newest first, then the body-only match.
+      for (const [page, expected] of [[1, [ids.other]], [2, [ids.crashStart]], [3, [ids.docs]], [4, []]] as const) {
+        expect(await pageOf(page)).toEqual({ ids: expected, total: 3 });
+      }
+      for (const [page, expected] of [[1, [ids.crashStart]], [2, [ids.docs]], [3, [ids.other]], [4, []]] as const) {
+        expect(await pageOf(page, repo.id)).toEqual({ ids: expected, total: 3 });
+      }
+    });
+
     it('treats NUL, blank and syntax characters in keywords safely', async () => {
       expect((await search({ keyword: 'crash\0' })).total).toBe(6); // NUL: ignored
       expect((await search({ keyword: '   ' })).total).toBe(6);

@@ -28,6 +28,7 @@ export const postgresDialect: SqlDialect = {
   keywordCondition: (words) => sql`i.search_vector @@ to_tsquery('simple', ${tsQuery(words)})`,
   // ts_rank weighs the title (weight A) above the body (B); evaluated only for matching rows.
   keywordRank: (words) => sql`-ts_rank(i.search_vector, to_tsquery('simple', ${tsQuery(words)}))`,
+  rankBeforeTotal: true,
   // pg sends a JS array as an array literal; the cast gives it its element type.
   valueSet: (values) => typeof values[0] === 'string'
     ? sql`(SELECT unnest(${values}::text[]))`

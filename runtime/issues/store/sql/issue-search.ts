@@ -58,7 +58,7 @@ export function issueConditions(filter: ResolvedIssueFilter, dialect: SqlDialect
   return and(conditions);
 }
 
-function sortTerms(sort: IssueSort, filter: ResolvedIssueFilter, dialect: SqlDialect): SqlFragment {
+function sortTerms(sort: IssueSort, filter: ResolvedIssueFilter, dialect: SqlDialect, rank: SqlFragment | undefined): SqlFragment {
   switch (sort) {
     case 'newest':
       return raw('i.created_unix DESC, i.id DESC');
@@ -71,15 +71,18 @@ function sortTerms(sort: IssueSort, filter: ResolvedIssueFilter, dialect: SqlDia
     case 'mostcomment':
       return raw('i.num_comments DESC, i.created_unix DESC, i.id DESC');
     case 'relevance':
-      return filter.words ? sql`${dialect.keywordRank(filter.words)} ASC, i.created_unix DESC, i.id DESC` : raw('i.created_unix DESC, i.id DESC');
+      return filter.words ? sql`${rank ?? dialect.keywordRank(filter.words)} ASC, i.created_unix DESC, i.id DESC` : raw('i.created_unix DESC, i.id DESC');
     default:
       return assertNever(sort);
   }
 }
 
-/** The ORDER BY terms (without the keywords): priority repository first, then the sort. */
-export function issueOrder(filter: ResolvedIssueFilter, dialect: SqlDialect): SqlFragment {
-  const terms = sortTerms(filter.sort ?? 'newest', filter, dialect);
+/**
+ * The ORDER BY terms (without the keywords): priority repository first, then the sort. `rank`, when
+ * given, names a keyword rank computed beforehand, in place of the dialect's expression.
+ */
+export function issueOrder(filter: ResolvedIssueFilter, dialect: SqlDialect, rank?: SqlFragment): SqlFragment {
+  const terms = sortTerms(filter.sort ?? 'newest', filter, dialect, rank);
   if (filter.priorityRepoId === undefined) return terms;
   return sql`CASE WHEN i.repo_id = ${filter.priorityRepoId} THEN 0 ELSE 1 END, ${terms}`;
 }

@@ -30,6 +30,13 @@ export interface SqlDialect {
    */
   keywordRank(words: readonly string[]): SqlFragment;
   /**
+   * Whether a page ranked by `keywordRank` computes the rank in a materialized step before counting
+   * the total with a window function. Where the rank reads wide data (PostgreSQL's `search_vector`)
+   * the window would otherwise buffer that data for every match and spill it to disk; where it does
+   * not (SQLite), the extra step only costs.
+   */
+  readonly rankBeforeTotal: boolean;
+  /**
    * Set when `keywordRank` has just two values, "the title matches" (first) and "only the body
    * does": a condition on `i` that is true for the first tier. The store then pages each tier in
    * index order with a `LIMIT` instead of ranking and sorting every match (SQLite, a word in

@@ -850,12 +850,7 @@ export class SqlStore implements IssueStore {
       if (total === 0 || offset >= total) return { items: [], total };
       ids = await this.pageByTier(resolved, where, titleTier, offset, limit, total);
     } else {
-      // One pass finds the page's ids and the total together. It reads only indexed columns (on
-      // SQLite the covering index `issues_search_cover`), so wide rows are loaded for the page alone.
-      const hits = await this.db.all<DbRow>(planFor(
-        resolved,
-        sql`SELECT i.id, COUNT(*) OVER () AS total FROM issues i WHERE ${where} ORDER BY ${issueOrder(resolved, this.dialect)} LIMIT ${limit} OFFSET ${offset}`,
-      ));
+      const hits = await this.db.all<DbRow>(planFor(resolved, this.pageWithTotal(resolved, where, limit, offset)));
       if (hits.length === 0) return { items: [], total: offset === 0 ? 0 : await countAll() };
       ids = hits.map((hit) => num(hit.id));
       total = num(hits[0]!.total);
@@ -865,6 +860,23 @@ export class SqlStore implements IssueStore {
     const position = new Map(ids.map((id, i) => [id, i]));
     rows!.sort((a, b) => position.get(num(a.id))! - position.get(num(b.id))!);
     return { items: await this.hydrate(rows!, relations), total };
+  }
+
+  /**
+   * One pass that finds a page's ids and the total together. It reads only indexed columns (on
+   * SQLite the covering index `issues_search_cover`), so wide rows are loaded for the page alone.
+   * Where the dialect asks for it (`rankBeforeTotal`), a keyword rank is computed first, in a
+   * materialized step, so that the rows the total's window holds carry the rank rather than what it
+   * is computed from: PostgreSQL's `search_vector`, which spilled them to disk (100,000 issues, a
+   * word in 12,000 of those searched: 44 → 28 ms).
+   */
+  private pageWithTotal(filter: ResolvedIssueFilter, where: SqlFragment, limit: number, offset: number): SqlFragment {
+    if (this.dialect.rankBeforeTotal && filter.sort === 'relevance' && filter.words) {
+      const ranked = sql`SELECT i.id, i.repo_id, i.created_unix, ${this.dialect.keywordRank(filter.words)} AS rank FROM issues i WHERE ${where}`;
+      const order = issueOrder(filter, this.dialect, raw('i.rank'));
+      return sql`WITH ranked AS MATERIALIZED (${ranked}) SELECT i.id, COUNT(*) OVER () AS total FROM ranked i ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+    }
+    return sql`SELECT i.id, COUNT(*) OVER () AS total FROM issues i WHERE ${where} ORDER BY ${issueOrder(filter, this.dialect)} LIMIT ${limit} OFFSET ${offset}`;
   }
 
   /**

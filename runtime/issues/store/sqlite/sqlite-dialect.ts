@@ -56,6 +56,7 @@ export const sqliteDialect: SqlDialect = {
   // Title matches first (0), body-only matches after (1). bm25() would rank finer but costs a
   // document-size lookup per match: 40+ ms for a word in 4,000 issues, against ~1 ms for this set test.
   keywordRank: (words) => sql`(i.id NOT IN ${titleMatches(words)})`,
+  rankBeforeTotal: false,
   keywordTitleTier: (words) => sql`i.id IN ${titleMatches(words)}`,
   // The unary `+` keeps SQLite from driving the query by the matches: it walks the state's index
   // in `ORDER BY` order and probes the matches (a bloom filter, then a lookup) for each row.
