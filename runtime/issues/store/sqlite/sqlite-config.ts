@@ -32,4 +32,10 @@ export interface SqliteStoreConfig {
    * @default 64
    */
   readonly cacheSizeMiB?: number;
+  /**
+   * How often a worker thread checkpoints the WAL, in milliseconds, so that no commit waits for a
+   * checkpoint (see `checkpointer.ts`); 0 leaves checkpoints to SQLite, inside commits. Files only.
+   * @default 100
+   */
+  readonly checkpointIntervalMs?: number;
 }

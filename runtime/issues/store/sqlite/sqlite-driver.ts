@@ -56,6 +56,8 @@ export class SqliteDriver implements SqlDriver {
   constructor(
     private readonly db: SqliteDatabase,
     private readonly busyTimeoutMs = 5000,
+    /** Runs before the connection closes (stopping what else uses the file, such as the checkpointer). */
+    private readonly beforeClose: () => Promise<void> = async () => {},
   ) {
     this.direct = {
       all: async <R>(query: SqlFragment) => this.allSync(query) as R[],
@@ -157,6 +159,7 @@ export class SqliteDriver implements SqlDriver {
   async close(): Promise<void> {
     const release = await this.mutex.acquire();
     try {
+      await this.beforeClose();
       this.statements.clear();
       this.db.close();
     } finally {
