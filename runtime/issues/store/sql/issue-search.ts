@@ -23,8 +23,8 @@ function assertNever(value: never): never {
 }
 
 /**
- * The columns of `i` that {@link issueConditions} and the keyword orders read: what a subquery
- * standing in for `issues i` must select. Keep it beside the conditions it serves.
+ * The columns of `i` that {@link issueConditions} reads, with `created_unix` for the newest-first
+ * order: what a subquery standing in for `issues i` must select. Keep it beside the conditions.
  */
 export const FILTERED_COLUMNS = raw('i.id, i.repo_id, i.is_closed, i.is_pull, i.milestone_id, i.poster_id, i.created_unix, i.updated_unix');
 

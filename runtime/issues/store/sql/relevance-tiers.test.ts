@@ -93,10 +93,12 @@ describe.each([
   let store: IssueStore;
   let repoId: number;
   let expected: number[];
+  let posterId: number;
 
   beforeAll(async () => {
     store = await createStore(':memory:');
     const user = await store.createUser({ name: 'alice', email: 'alice@example.com' });
+    posterId = user.id;
     repoId = (await store.createRepo({ ownerId: user.id, name: 'proj' })).id;
     const otherRepoId = (await store.createRepo({ ownerId: user.id, name: 'other' })).id;
     type Spec = { repo: number; title: string; body: string; created: number; closed?: boolean };
@@ -136,4 +138,13 @@ describe.each([
       expect(result.items.map((issue) => issue.id)).toEqual(expected.slice((page - 1) * limit, page * limit));
     },
   );
+
+  it('gives the same pages under filters that keep every match (type, dates, poster)', async () => {
+    const filters = { type: 'issues', since: 0, before: 2 ** 31, posterId } as const;
+    for (const page of [1, 2, 13]) {
+      const result = await store.searchIssues({ repoIds: [repoId], keyword: 'crash', sort: 'relevance', page, limit: 5, ...filters });
+      expect(result.total).toBe(expected.length);
+      expect(result.items.map((issue) => issue.id)).toEqual(expected.slice((page - 1) * 5, page * 5));
+    }
+  });
 });
