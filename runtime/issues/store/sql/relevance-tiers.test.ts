@@ -9,6 +9,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type IssueStore } from '../index.js';
 
+/**
+ * The ids of the repository's open issues mentioning "crash", in the order a relevance search must
+ * give them, worked out from every issue: title matches newest first, then body-only matches.
+ */
+async function rankedCrashMatches(store: IssueStore, repoId: number): Promise<number[]> {
+  const issues = (await store.searchIssues({ repoIds: [repoId], state: 'all', limit: 1000 })).items;
+  const open = issues.filter((issue) => issue.state === 'open' && /crash/.test(`${issue.title} ${issue.body}`));
+  const newestFirst = (a: (typeof open)[number], b: (typeof open)[number]) => b.createdUnix - a.createdUnix || b.id - a.id;
+  return [
+    ...open.filter((issue) => issue.title.includes('crash')).sort(newestFirst),
+    ...open.filter((issue) => !issue.title.includes('crash')).sort(newestFirst),
+  ].map((issue) => issue.id);
+}
+
 describe.each([
   ['dense matches', 0],
   ['sparse matches', 400],
@@ -47,13 +61,7 @@ describe.each([
     await store.importIssues([...specs, ...filler].map((spec) => ({
       repoId, posterId: user.id, title: spec.title, body: spec.body, createdUnix: spec.created, closed: 'closed' in spec && spec.closed === true,
     })));
-    const issues = (await store.searchIssues({ repoIds: [repoId], state: 'all', limit: 1000 })).items;
-    const open = issues.filter((issue) => issue.state === 'open' && /crash/.test(`${issue.title} ${issue.body}`));
-    const newestFirst = (a: (typeof open)[number], b: (typeof open)[number]) => b.createdUnix - a.createdUnix || b.id - a.id;
-    expected = [
-      ...open.filter((issue) => issue.title.includes('crash')).sort(newestFirst),
-      ...open.filter((issue) => !issue.title.includes('crash')).sort(newestFirst),
-    ].map((issue) => issue.id);
+    expected = await rankedCrashMatches(store, repoId);
   });
 
   afterAll(async () => {
@@ -117,13 +125,7 @@ describe.each([
     await store.importIssues(specs.map((spec) => ({
       repoId: spec.repo, posterId: user.id, title: spec.title, body: spec.body, createdUnix: spec.created, closed: spec.closed === true,
     })));
-    const issues = (await store.searchIssues({ repoIds: [repoId], state: 'all', limit: 1000 })).items;
-    const open = issues.filter((issue) => issue.state === 'open' && /crash/.test(`${issue.title} ${issue.body}`));
-    const newestFirst = (a: (typeof open)[number], b: (typeof open)[number]) => b.createdUnix - a.createdUnix || b.id - a.id;
-    expected = [
-      ...open.filter((issue) => issue.title.includes('crash')).sort(newestFirst),
-      ...open.filter((issue) => !issue.title.includes('crash')).sort(newestFirst),
-    ].map((issue) => issue.id);
+    expected = await rankedCrashMatches(store, repoId);
   });
 
   afterAll(async () => {
