@@ -1,9 +1,10 @@
 /**
  * @module The WAL checkpointer thread: committed writes reach the database file without a commit
  * doing the copy, the store's connection stops checkpointing on commit only while the thread runs,
- * and a failed thread hands checkpoints back to SQLite.
+ * a log written to without pause still starts over, and a failed thread hands checkpoints back to
+ * SQLite.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -96,6 +97,35 @@ describe('the SQLite checkpointer', () => {
       await checkpointer.close();
       expect(autocheckpoint()).toBe(1000);
     } finally {
+      db.close();
+    }
+  });
+
+  it('starts the log over under writes without pause, so that it stays small', async () => {
+    const path = join(tempDir(), 'steady.db');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    // This connection waits for the thread's RESTART checkpoints inside SQLite, as the store's
+    // driver does outside it.
+    db.pragma('busy_timeout = 5000');
+    db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+    const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+    const checkpointer = startCheckpointer(db, path, { intervalMs: 5, restartFrames: 300 });
+    try {
+      await eventually(() => db.pragma('wal_autocheckpoint', { simple: true }), (pages) => pages === 0);
+      // 8,000 commits of 2 KB, one a turn of the event loop as the store's requests come: about
+      // 16,000 frames, 66 MB of log. A PASSIVE checkpoint alone never caught up with them, and the
+      // log file grew to hold them all; started over, it stays at what a few ticks write.
+      const text = 'x'.repeat(2_000);
+      for (let i = 0; i < 8_000; i++) {
+        insert.run(text);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const written = (db.pragma('page_size', { simple: true }) as number) * 16_000;
+      expect(statSync(`${path}-wal`).size).toBeLessThan(written / 2);
+      expect(db.prepare('SELECT COUNT(*) AS n FROM notes').get()).toEqual({ n: 8_000 });
+    } finally {
+      await checkpointer.close();
       db.close();
     }
   });

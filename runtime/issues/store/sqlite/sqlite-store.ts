@@ -17,6 +17,8 @@ import { SqliteDriver } from './sqlite-driver.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 
 const DEFAULT_CHECKPOINT_INTERVAL_MS = 100;
+/** What a log file may keep on disk once it starts over: twice what the checkpointer lets it reach. */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Opens (creating when needed) a SQLite issue store.
@@ -34,6 +36,9 @@ export async function openSqliteStore(config: SqliteStoreConfig, options: SqlSto
     db.pragma('busy_timeout = 0');
     // WAL lets readers of other processes proceed while this one writes; NORMAL sync is safe with WAL.
     if (!inMemory) db.pragma('journal_mode = WAL');
+    // A log that once grew large (a bulk import in one transaction) keeps its size on disk when it
+    // starts over, unless this limit has it cut back at the next commit.
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     // A negative cache_size is in KiB. better-sqlite3 builds SQLite with 16 MB, which a database of
