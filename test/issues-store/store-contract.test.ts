@@ -289,6 +289,27 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
       await rejectsWith(store.updateIssue(issue.id, { assigneeIds: [424242] }, alice.id), 'invalid');
     });
 
+    it('reads the lists of an issue in their order wherever the issue is read', async () => {
+      const zeta = await store.createLabel({ repoId: pub.id, name: 'zeta', color: '000001' });
+      const alpha = await store.createLabel({ repoId: pub.id, name: 'alpha', color: '000002' });
+      const issue = await store.createIssue({
+        repoId: pub.id, posterId: alice.id, title: 'Ordered lists', pull: {},
+        assigneeIds: [carol.id, alice.id, bob.id], labelIds: [zeta.id, alpha.id], reviewRequestIds: [carol.id, bob.id],
+      });
+      // Assignees as given, labels by name, review requests by user.
+      const lists = { assigneeIds: [carol.id, alice.id, bob.id], labelIds: [alpha.id, zeta.id], reviewRequestIds: [bob.id, carol.id].sort((a, b) => a - b) };
+      expect(issue).toMatchObject(lists);
+      expect(await store.getIssue(pub.id, issue.index)).toMatchObject(lists);
+      expect(await store.getIssueById(issue.id)).toMatchObject(lists);
+      const page = await store.searchIssues({ repoIds: [pub.id], state: 'all', limit: 50 });
+      expect(page.items.find((i) => i.id === issue.id)).toMatchObject(lists);
+      // An issue without any, beside it on the same page, keeps empty lists.
+      const bare = await store.createIssue({ repoId: pub.id, posterId: alice.id, title: 'No lists' });
+      const again = await store.searchIssues({ repoIds: [pub.id], state: 'all', limit: 50 });
+      expect(again.items.find((i) => i.id === bare.id)).toMatchObject({ assigneeIds: [], labelIds: [], reviewRequestIds: [] });
+      expect(again.items.find((i) => i.id === issue.id)).toMatchObject(lists);
+    });
+
     it('stores mentions on write and refreshes them on edit', async () => {
       const issue = await store.createIssue({ repoId: pub.id, posterId: alice.id, title: 'Ping @Bob', body: 'and @carol, not bob@example.com or @nobody' });
       expect(await store.listMentionedUserIds(issue.id)).toEqual([bob.id, carol.id].sort((a, b) => a - b));

@@ -33,6 +33,9 @@ export const postgresDialect: SqlDialect = {
   valueSet: (values) => typeof values[0] === 'string'
     ? sql`(SELECT unnest(${values}::text[]))`
     : sql`(SELECT unnest(${values}::bigint[]))`,
+  idArray: (value, from, orderBy) => sql`ARRAY(SELECT ${value} ${from} ORDER BY ${orderBy})`,
+  // pg parses bigint[] to strings (only the scalar bigint parser is set to numbers).
+  idList: (value) => (value as readonly (string | number)[]).map(Number),
   // Keyed per schema, like the migration lock, so that test schemas never wait for each other.
   exclusiveLock: (key) => sql`SELECT pg_advisory_xact_lock(${EXCLUSIVE_LOCK_KEY}::int, hashtext(current_schema() || '/' || ${key}))`,
   analyze: 'ANALYZE',

@@ -70,6 +70,14 @@ export interface SqlDialect {
    * where a write transaction already excludes all others (SQLite's `BEGIN IMMEDIATE`).
    */
   exclusiveLock?(key: string): SqlFragment;
+  /**
+   * A column expression: the `value`s of the rows `from` (a `FROM … WHERE …` correlated with the
+   * outer row), in `orderBy` order, as one value that {@link idList} reads. Lets a row carry its
+   * lists (an issue's assignees, labels, review requests) instead of a query per list.
+   */
+  idArray(value: SqlFragment, from: SqlFragment, orderBy: SqlFragment): SqlFragment;
+  /** The numbers of a value {@link idArray} produced, in order. */
+  idList(value: unknown): number[];
   /** Refreshes planner statistics after a bulk load (cheap, sampled). */
   readonly analyze: string;
   /** Whether a driver error is a unique-constraint violation. */

@@ -120,15 +120,21 @@ function normaliseColor(color: string): string {
 }
 
 /**
- * The queries for the assignees, labels and review requests of the issues whose ids `ids` names
- * (an `IN` operand: a list or a subquery), in the order `hydrate` reads them.
+ * {@link ISSUE_COLUMNS} with the issue's assignees, labels and review requests as three list
+ * columns, so that a row arrives whole: one query for an issue or a page instead of four (on
+ * PostgreSQL four pooled connections at once). Built once per dialect.
  */
-function relationQueries(ids: SqlFragment): SqlFragment[] {
-  return [
-    sql`SELECT issue_id, user_id AS id FROM issue_assignees WHERE issue_id IN ${ids} ORDER BY issue_id, position`,
-    sql`SELECT il.issue_id, l.id FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id IN ${ids} ORDER BY il.issue_id, l.name, l.id`,
-    sql`SELECT issue_id, user_id AS id FROM review_requests WHERE issue_id IN ${ids} ORDER BY issue_id, user_id`,
-  ];
+const issueColumnsByDialect = new WeakMap<SqlDialect, SqlFragment>();
+function issueColumns(d: SqlDialect): SqlFragment {
+  let columns = issueColumnsByDialect.get(d);
+  if (!columns) {
+    const assignees = d.idArray(raw('a.user_id'), raw('FROM issue_assignees a WHERE a.issue_id = i.id'), raw('a.position'));
+    const labels = d.idArray(raw('l.id'), raw('FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = i.id'), raw('l.name, l.id'));
+    const reviewers = d.idArray(raw('rr.user_id'), raw('FROM review_requests rr WHERE rr.issue_id = i.id'), raw('rr.user_id'));
+    columns = sql`${ISSUE_COLUMNS}, ${assignees} AS assignee_ids, ${labels} AS label_ids, ${reviewers} AS review_request_ids`;
+    issueColumnsByDialect.set(d, columns);
+  }
+  return columns;
 }
 
 /** The visibility of repository `r`'s owner, for {@link permissionFacts} where the owner is not joined. */
@@ -569,59 +575,31 @@ export class SqlStore implements IssueStore {
 
   // ── issues ──────────────────────────────────────────────────────────────
 
-  /** Loads the id lists of a batch of issue rows in three queries (or takes `relationQueries`' results). */
-  private async hydrate(rows: readonly DbRow[], prefetched?: readonly DbRow[][]): Promise<IssueRow[]> {
-    if (rows.length === 0) return [];
-    const ids = rows.map((row) => num(row.id));
-    const [assignees = [], labels = [], reviewers = []] = prefetched ?? (await this.allOf(relationQueries(this.in(ids))));
-    const group = (pairs: readonly DbRow[]): Map<number, number[]> => {
-      const map = new Map<number, number[]>();
-      for (const pair of pairs) {
-        const key = num(pair.issue_id);
-        let bucket = map.get(key);
-        if (!bucket) map.set(key, (bucket = []));
-        bucket.push(num(pair.id));
-      }
-      return map;
-    };
-    const byAssignee = group(assignees);
-    const byLabel = group(labels);
-    const byReviewer = group(reviewers);
-    return rows.map((row) => {
-      const id = num(row.id);
-      return toIssue(row, { assigneeIds: byAssignee.get(id) ?? [], labelIds: byLabel.get(id) ?? [], reviewRequestIds: byReviewer.get(id) ?? [] });
-    });
+  /** The issues of rows selected with {@link issueColumns}. */
+  private hydrate(rows: readonly DbRow[]): IssueRow[] {
+    const d = this.dialect;
+    return rows.map((row) => toIssue(row, {
+      assigneeIds: d.idList(row.assignee_ids),
+      labelIds: d.idList(row.label_ids),
+      reviewRequestIds: d.idList(row.review_request_ids),
+    }));
   }
 
-  /**
-   * Runs independent queries: outside a transaction at once (on PostgreSQL, on separate pooled
-   * connections, so they cost one round trip); inside one in turn, since its single connection
-   * takes one query at a time.
-   */
-  private async allOf(queries: readonly SqlFragment[]): Promise<DbRow[][]> {
-    if (!this.inTransaction) return Promise.all(queries.map((query) => this.db.all<DbRow>(query)));
-    const results: DbRow[][] = [];
-    for (const query of queries) results.push(await this.db.all<DbRow>(query));
-    return results;
+  /** The columns of an issue row with its lists (see {@link issueColumns}). */
+  private get issueColumns(): SqlFragment {
+    return issueColumns(this.dialect);
   }
 
   async getIssue(repoId: number, index: number): Promise<IssueRow | undefined> {
     if (!Number.isSafeInteger(index)) return undefined;
-    // The row and its relations together: the relation queries find the issue by the same key, so
-    // nothing waits for the row's id.
-    const key = sql`(SELECT x.id FROM issues x WHERE x.repo_id = ${repoId} AND x.idx = ${index})`;
-    const [rows, ...relations] = await this.allOf([
-      sql`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.repo_id = ${repoId} AND i.idx = ${index}`,
-      ...relationQueries(key),
-    ]);
-    const row = rows![0];
-    return row && (await this.hydrate([row], relations))[0];
+    const row = await this.first(sql`SELECT ${this.issueColumns} FROM issues i WHERE i.repo_id = ${repoId} AND i.idx = ${index}`);
+    return row && this.hydrate([row])[0];
   }
 
   async getIssueById(id: number): Promise<IssueRow | undefined> {
     if (!Number.isSafeInteger(id)) return undefined;
-    const row = await this.first(sql`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.id = ${id}`);
-    return row && (await this.hydrate([row]))[0];
+    const row = await this.first(sql`SELECT ${this.issueColumns} FROM issues i WHERE i.id = ${id}`);
+    return row && this.hydrate([row])[0];
   }
 
   /** Throws `invalid` unless the milestone belongs to the repository. */
@@ -709,9 +687,9 @@ export class SqlStore implements IssueStore {
   }
 
   private async applyPatch(issueId: number, patch: IssuePatch, actorId: number): Promise<UpdateIssueResult | undefined> {
-    const locked = await this.first(sql`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.id = ${issueId}${this.dialect.forUpdate}`);
+    const locked = await this.first(sql`SELECT ${this.issueColumns} FROM issues i WHERE i.id = ${issueId}${this.dialect.forUpdate}`);
     if (!locked) return undefined;
-    const issue = (await this.hydrate([locked]))[0]!;
+    const issue = this.hydrate([locked])[0]!;
     const now = this.now();
     const sets: SqlFragment[] = [];
     const events: { type: 'title' | 'state'; oldValue: string; newValue: string }[] = [];
@@ -855,11 +833,10 @@ export class SqlStore implements IssueStore {
       ids = hits.map((hit) => num(hit.id));
       total = num(hits[0]!.total);
     }
-    // The page's rows and their relations are independent once the ids are known: one round trip.
-    const [rows, ...relations] = await this.allOf([sql`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.id IN ${this.in(ids)}`, ...relationQueries(this.in(ids))]);
+    const rows = await this.db.all<DbRow>(sql`SELECT ${this.issueColumns} FROM issues i WHERE i.id IN ${this.in(ids)}`);
     const position = new Map(ids.map((id, i) => [id, i]));
-    rows!.sort((a, b) => position.get(num(a.id))! - position.get(num(b.id))!);
-    return { items: await this.hydrate(rows!, relations), total };
+    rows.sort((a, b) => position.get(num(a.id))! - position.get(num(b.id))!);
+    return { items: this.hydrate(rows), total };
   }
 
   /**
@@ -1147,14 +1124,14 @@ export class SqlStore implements IssueStore {
 
   async listBlockedBy(issueId: number): Promise<IssueRow[]> {
     const rows = await this.db.all<DbRow>(
-      sql`SELECT ${ISSUE_COLUMNS} FROM issues i JOIN issue_dependencies d ON d.blocked_by_id = i.id WHERE d.issue_id = ${issueId} ORDER BY i.created_unix, i.id`,
+      sql`SELECT ${this.issueColumns} FROM issues i JOIN issue_dependencies d ON d.blocked_by_id = i.id WHERE d.issue_id = ${issueId} ORDER BY i.created_unix, i.id`,
     );
     return this.hydrate(rows);
   }
 
   async listBlocking(issueId: number): Promise<IssueRow[]> {
     const rows = await this.db.all<DbRow>(
-      sql`SELECT ${ISSUE_COLUMNS} FROM issues i JOIN issue_dependencies d ON d.issue_id = i.id WHERE d.blocked_by_id = ${issueId} ORDER BY i.created_unix, i.id`,
+      sql`SELECT ${this.issueColumns} FROM issues i JOIN issue_dependencies d ON d.issue_id = i.id WHERE d.blocked_by_id = ${issueId} ORDER BY i.created_unix, i.id`,
     );
     return this.hydrate(rows);
   }

@@ -63,6 +63,9 @@ export const sqliteDialect: SqlDialect = {
   keywordFilter: (words) => sql`+i.id IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH ${ftsQuery(words)})`,
   keywordCount,
   valueSet: (values) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`,
+  // An aggregate's own ORDER BY (SQLite 3.44): a subquery's order is not promised to reach it.
+  idArray: (value, from, orderBy) => sql`(SELECT group_concat(${value}, ',' ORDER BY ${orderBy}) ${from})`,
+  idList: (value) => (value === null ? [] : (value as string).split(',').map(Number)),
   // analysis_limit samples each index instead of reading it whole: milliseconds on 100k rows.
   analyze: 'PRAGMA analysis_limit = 1000; ANALYZE;',
   isUniqueViolation: (error) => ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(sqliteCode(error)),
