@@ -55,7 +55,8 @@ describe('the systemd adapter under start jobs that do not end', () => {
     const client = createSystemConnectClient({ baseUrl: system.baseUrl });
     const starts = ['a', 'b', 'c', 'd', 'e'].map((name) => client.startService({ name }));
     const started = async () => (await readdir(dir)).filter((f) => f.startsWith('started-')).sort();
-    await expect.poll(started, { timeout: 30_000 }).toEqual(['started-a.service', 'started-b.service', 'started-c.service', 'started-d.service']);
+    // Four of the five hold the job slots; which four depends on the order their connections arrive.
+    await expect.poll(async () => (await started()).length, { timeout: 30_000 }).toBe(4);
 
     // The client's own deadline is there only to turn a regression into a failure instead of a hang.
     expect(await client.getService({ name: 'other' }, { timeoutMs: 10_000 })).toEqual({
