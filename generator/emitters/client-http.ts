@@ -78,7 +78,12 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
     requestOptions: f.text(RequestOptions),
     apiResponse: f.text(importSymbol('ApiResponse', RUNTIME, { typeOnly: true })),
     methods: ops.map((op) => {
-      const input = f.text(importSymbol(inputTypeName(op), `/${ctx.outputPath(service.parent, 'server.ts')}`, { typeOnly: true }));
+      const declared = f.text(importSymbol(inputTypeName(op), `/${ctx.outputPath(service.parent, 'server.ts')}`, { typeOnly: true }));
+      // Members the server defaults are required in the handler's input, optional to send.
+      const defaulted = op.parameters.filter((p) => p.default !== undefined).map((p) => f.string(p.localName));
+      const input = defaulted.length === 0
+        ? declared
+        : f.text(importSymbol('Defaulted', RUNTIME, { typeOnly: true }), '<', declared, ', ', defaulted.join(' | '), '>');
       const optional = op.parameters.every((p) => !p.required) && !(op.requestBody?.required ?? false);
       const tags = [`@generated from operation ${op.name} (${op.method.toUpperCase()} ${op.path})`];
       if (op.deprecated) tags.unshift('@deprecated');

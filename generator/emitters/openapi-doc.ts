@@ -95,6 +95,8 @@ function httpOperation(op: HttpOperation, proto: boolean, options: JsonSchemaOpt
       // `content` says the value is that media type's text (JSON), not `style`-serialized.
       if (p.mediaType !== undefined) param.content = { [p.mediaType]: { schema: typeRefSchema(p.type, proto, options) } };
       else param.schema = typeRefSchema(p.type, proto, options);
+      // Beside a `$ref` too: OpenAPI 3.1 schemas allow it.
+      if (p.default !== undefined && param.schema !== undefined) param.schema = { ...param.schema, default: p.default };
       return param;
     });
   }

@@ -13,6 +13,7 @@ import { optionalPropertyType, renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 import { bodyValidatorName, paramValidatorName, validatedBody } from './validators.js';
 import { jsDocText } from '../printer/generated-file.js';
+import { tsLiteral } from './json-schema-literal.js';
 import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
 import { formDelimited, formFields, httpOperations, inputTypeName, operationDoc, paramOptions, printFormFields, printOptions, successResponse } from './server-http-view.js';
 
@@ -62,9 +63,12 @@ export function printHttpService(f: GeneratedFile, service: Service, ctx: EmitCo
     f.print('export interface ', f.declare(inputTypeName(op)), ' {');
     // Optional members say `| undefined` too: the routes class passes every parameter, set or not,
     // which `exactOptionalPropertyTypes` accepts only then.
+    // A parameter with a default always arrives: the routes class fills it in.
     for (const p of op.parameters) {
-      f.jsDoc(p.doc, { indent: '  ', tags: p.deprecated ? ['@deprecated'] : [] });
-      f.print('  ', f.propertyKey(p.localName), p.required ? ': ' : '?: ', optionalMemberType(p.localName, renderType(p.type, types, '  '), !p.required), ';');
+      const tags = [...(p.deprecated ? ['@deprecated'] : []), ...(p.default !== undefined ? [`@default ${JSON.stringify(p.default)}`] : [])];
+      const arrives = p.required || p.default !== undefined;
+      f.jsDoc(p.doc, { indent: '  ', tags });
+      f.print('  ', f.propertyKey(p.localName), arrives ? ': ' : '?: ', optionalMemberType(p.localName, renderType(p.type, types, '  '), !arrives), ';');
     }
     const body = bodyType(op, types, '  ');
     if (body !== undefined) {
@@ -134,7 +138,9 @@ function routeMethodView(
     const tsType = renderType(p.type, types, '    ');
     const validator = paramValidatorName(op, p);
     const options = paramOptions(p, validator === undefined ? undefined : importSymbol(validator, validators));
-    params.push(f.text('@', importSymbol(PARAM_DECORATOR[p.in], RUNTIME), '(', f.string(p.name), ', ', printOptions(options, f), ') ', p.localName, ': ', p.required ? tsType : `${tsType} | undefined`));
+    const fallback = p.default === undefined ? '' : f.text('@', importSymbol('DefaultValue', RUNTIME), '(', tsLiteral(p.default, '    '), ') ');
+    const arrives = p.required || p.default !== undefined;
+    params.push(f.text('@', importSymbol(PARAM_DECORATOR[p.in], RUNTIME), '(', f.string(p.name), ', ', printOptions(options, f), ') ', fallback, p.localName, ': ', arrives ? tsType : `${tsType} | undefined`));
   }
   const body = bodyType(op, types, '    ');
   if (body !== undefined) {

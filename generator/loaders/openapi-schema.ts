@@ -317,6 +317,22 @@ export class SchemaConverter {
     return { value: current, at: where };
   }
 
+  /**
+   * The `default` a schema declares, following `$ref`s; silent, since a `$ref` that does not
+   * resolve is reported where the schema itself is converted.
+   */
+  defaultOf(schema: unknown, at: At): JsonValue | undefined {
+    let current = schema;
+    let doc = at.doc;
+    for (let hops = 0; isObject(current) && typeof current['$ref'] === 'string' && hops <= 32; hops++) {
+      const target = this.#store.resolveRef(current['$ref'], doc);
+      if (typeof target === 'string') return undefined;
+      current = target.value;
+      doc = target.doc;
+    }
+    return isObject(current) ? (current['default'] as JsonValue | undefined) : undefined;
+  }
+
   /** Converts a schema object at a location into a type. */
   typeOf(schema: unknown, at: At): TypeRef {
     if (schema === true || (isObject(schema) && Object.keys(schema).length === 0)) return { kind: 'unknown' };

@@ -10,6 +10,7 @@ import type {
   FormSeparator,
   HttpMethod,
   HttpOperation,
+  JsonValue,
   MediaContent,
   Parameter,
   RequestBody,
@@ -330,6 +331,7 @@ class OperationReader {
     // A `content` parameter travels as its media type's text: `style` and `explode` do not apply.
     const serialization = mediaType === undefined ? this.#style(raw, at, location) : { mediaType };
     const doc = docOf(raw);
+    const fallback = required ? undefined : this.#parameterDefault(raw, type, at);
     return {
       kind: 'parameter',
       name,
@@ -338,10 +340,27 @@ class OperationReader {
       required,
       type,
       ...serialization,
+      ...(fallback !== undefined ? { default: fallback } : {}),
       deprecated: raw['deprecated'] === true,
       ...(doc ? { doc } : {}),
       source: this.#c.location(at),
     };
+  }
+
+  /**
+   * A parameter's `default`: on the parameter itself in Swagger 2.0, on its schema (through
+   * `$ref`s) in OpenAPI 3. A `content` parameter's default would be JSON text, which OpenAPI
+   * does not define; it is not read.
+   */
+  #parameterDefault(raw: Json, type: TypeRef, at: At): JsonValue | undefined {
+    const value = this.#format === 'swagger-2.0' ? (raw['default'] as JsonValue | undefined) : this.#c.defaultOf(raw['schema'], at);
+    if (value === undefined || type.kind !== 'scalar') return value;
+    // A text default is converted like a value sent (`'20'` to 20, or a 400 at registration if it
+    // cannot be); any other must already be of the parameter's type.
+    const expected = type.scalar === 'bool' ? 'boolean' : type.scalar === 'string' || type.scalar === 'bytes' ? 'string' : 'number';
+    if (typeof value === expected || typeof value === 'string') return value;
+    this.#c.warn(at, `parameter '${raw['name'] as string}' has default ${JSON.stringify(value)}, which is not a ${expected}; the default is ignored`);
+    return undefined;
   }
 
   /** The effective `style`/`explode`, spelled out so emitters need not know each version's defaults. */

@@ -150,6 +150,11 @@ export interface Parameter {
    * `style`/`explode` do not apply.
    */
   readonly mediaType?: string;
+  /**
+   * The schema's `default` of an optional parameter: the value the server hands the handler when
+   * the request leaves the parameter out (clients need not send it). Absent on required ones.
+   */
+  readonly default?: JsonValue;
   readonly deprecated: boolean;
   readonly doc?: string;
   readonly source: SourceLocation;

@@ -30,6 +30,15 @@ export interface RequestOptions {
   readonly headers?: HeadersInit;
 }
 
+/**
+ * An operation's input as a client sends it: `T` with the members `K` optional, because the
+ * server fills in their schema defaults when they are left out (the handler sees them set).
+ *
+ * @example
+ * const input: Defaulted<ListPetsInput, 'limit'> = {}; // the server uses the schema's `limit` default
+ */
+export type Defaulted<T, K extends keyof T> = Omit<T, K> & { [P in K]?: T[P] | undefined };
+
 /** What `…WithResponse` methods resolve to: the typed body and the raw response (headers such as `X-Total-Count`, `Link`). */
 export interface ApiResponse<T> {
   readonly data: T;

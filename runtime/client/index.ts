@@ -5,6 +5,6 @@
  */
 export { ApiError } from './api-error.js';
 export { HttpClient } from './http-client.js';
-export type { ApiResponse, HttpClientOptions, OperationSpec, RequestOptions } from './http-client.js';
+export type { ApiResponse, Defaulted, HttpClientOptions, OperationSpec, RequestOptions } from './http-client.js';
 export { appendQuery, headerValue, pathValue, scalarText } from './params.js';
 export type { ParamSpec, ParamStyle } from './params.js';

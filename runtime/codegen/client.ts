@@ -5,7 +5,7 @@
  * It never pulls in Hono or the decorator runtime.
  */
 export { ApiError, HttpClient } from '../client/index.js';
-export type { ApiResponse, HttpClientOptions, OperationSpec, ParamSpec, RequestOptions } from '../client/index.js';
+export type { ApiResponse, Defaulted, HttpClientOptions, OperationSpec, ParamSpec, RequestOptions } from '../client/index.js';
 export { createCodecRegistry } from '../rpc/codec.js';
 export type { CodecRegistry } from '../rpc/codec.js';
 export { createConnectClient } from '../rpc/connect-client.js';
