@@ -30,6 +30,7 @@ export { Events, Event, ANY_STATUS } from './decorators/events.js';
 export { NoCache, Blocking } from './decorators/lifecycle.js';
 export type { BlockingOptions, EventBinding } from './metadata/raw.js';
 export { RestResponse, Response } from './response.js';
+export type { CookieOptions } from './response.js';
 export type { HandlerResult, ResponseBody } from './response.js';
 export {
   HttpError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, RegistrationError, reasonPhrase,

@@ -4,6 +4,9 @@
  * headers and body. A plain return value is sent with the method's `@Status` instead.
  */
 import { Readable } from 'node:stream';
+import { serialize, type CookieOptions } from 'hono/utils/cookie';
+
+export type { CookieOptions };
 
 /** What a handler returns: a plain value (sent with `@Status`) or a built response. */
 export type HandlerResult<T> = T | RestResponse;
@@ -108,11 +111,27 @@ export class RestResponse {
     return new RestResponse(this.statusCode, this.headers, this.content, mime);
   }
 
-  /** Sets a header; a later call with the same name replaces the earlier one. */
+  /**
+   * Sets a header; a later call with the same name replaces the earlier one, except for
+   * `Set-Cookie`, which HTTP cannot fold into one line: each call adds one (see {@link cookie}).
+   */
   header(name: string, value: string): RestResponse {
     const lower = name.toLowerCase();
-    const headers = this.headers.filter(([n]) => n.toLowerCase() !== lower);
+    const headers = lower === 'set-cookie' ? this.headers : this.headers.filter(([n]) => n.toLowerCase() !== lower);
     return new RestResponse(this.statusCode, [...headers, [name, value]], this.content, this.contentType);
+  }
+
+  /**
+   * Adds a `Set-Cookie`: the value URL-encoded, the attributes written and checked as Hono's
+   * `setCookie` does (a `__Host-` cookie without `secure` or a `Max-Age` over 400 days throws).
+   *
+   * @example
+   * ```ts
+   * return Response.ok(user).cookie('session', id, { httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+   * ```
+   */
+  cookie(name: string, value: string, options?: CookieOptions): RestResponse {
+    return this.header('Set-Cookie', serialize(name, value, options));
   }
 
   /** A value written by the negotiated writer (JSON by default). */

@@ -3,7 +3,9 @@
  * Writing: the Response builder, writers by method/type/mime, `Accept` negotiation, `@Produces`,
  * `@Consumes`, readers, streams, async generators and static files.
  */
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { serve } from '@hono/node-server';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +34,12 @@ class Builder {
   @GET @Path('/error') error() { return Response.error(503, 'try later'); }
   @GET @Path('/status') status() { return Response.status(418).type('text/plain').body('teapot'); }
   @GET @Path('/headers') headers() { return Response.ok('x').header('X-A', '1').header('x-a', '2').header('X-B', '3'); }
+  @GET @Path('/cookies') cookies() {
+    return Response.ok({ a: 1 }).cookie('session', 'a b;c', { httpOnly: true, secure: true, path: '/', sameSite: 'Lax', maxAge: 3600 })
+      .cookie('theme', 'dark').header('Set-Cookie', 'raw=1').header('X-A', '1');
+  }
+  @GET @Path('/cookies-bytes') cookiesBytes() { return Response.ok().cookie('a', '1').cookie('b', '2').body('x'); }
+  @GET @Path('/bad-cookie') badCookie() { return Response.ok().cookie('__Host-id', '1', { path: '/' }); }
   @GET @Path('/bytes') bytes() { return Response.ok().body(new Uint8Array([1, 2, 3])); }
   @GET @Path('/typed') typed() { return Response.ok({ a: 1 }).type('application/vnd.loom+json'); }
   @GET @Path('/stream') stream() { return Response.ok().type('text/plain').stream(Readable.from(['a', 'b', 'c'])); }
@@ -102,6 +110,31 @@ describe('the Response builder', () => {
   it('header() replaces a header set earlier with the same name', async () => {
     const r = await call(app, 'GET', '/r/headers');
     expect([r.headers.get('x-a'), r.headers.get('x-b')]).toEqual(['2', '3']);
+  });
+  it('cookie() adds one Set-Cookie per call, encoded and with its attributes; header() adds Set-Cookie too', async () => {
+    const res = await app.request('/r/cookies');
+    expect(res.headers.getSetCookie()).toEqual([
+      'session=a%20b%3Bc; Max-Age=3600; Path=/; HttpOnly; Secure; SameSite=Lax',
+      'theme=dark',
+      'raw=1',
+    ]);
+    expect(await res.json()).toEqual({ a: 1 });
+    expect((await app.request('/r/cookies-bytes')).headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+  });
+  it('cookie() refuses what browsers would drop: a __Host- cookie without Secure fails the request (500) instead', async () => {
+    const res = await app.request('/r/bad-cookie');
+    expect(res.status).toBe(500);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+  it('every Set-Cookie reaches the wire as its own header line', async () => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/r/cookies`);
+      expect(res.headers.getSetCookie()).toHaveLength(3);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
   it('body(bytes) is octet-stream with Content-Length', async () => {
     const res = await app.request('/r/bytes');

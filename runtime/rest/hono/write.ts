@@ -78,7 +78,17 @@ function chooseWriter(plan: WritePlan, x: Exchange, value: unknown): [ResponseWr
 
 function addHeaders(target: Headers, plan: WritePlan, x: Exchange): void {
   for (const [n, v] of plan.staticHeaders) target.set(n, v);
-  x.responseHeaders?.forEach((v, n) => target.set(n, v));
+  x.responseHeaders?.forEach((v, n) => putHeader(target, n, v));
+}
+
+/** A built response's headers: each replaces what came before, but every `Set-Cookie` is kept. */
+function addBuiltHeaders(target: Headers, r: RestResponse): void {
+  for (const [n, v] of r.headers) putHeader(target, n, v);
+}
+
+function putHeader(target: Headers, name: string, value: string): void {
+  if (name.length === 10 && name.toLowerCase() === 'set-cookie') target.append(name, value);
+  else target.set(name, value);
 }
 
 /**
@@ -97,7 +107,7 @@ async function writeEntity(plan: WritePlan, x: Exchange, value: unknown, status:
     if (type) headers.set('content-type', type);
   }
   if (extra) {
-    for (const [n, v] of extra.headers) headers.set(n, v);
+    addBuiltHeaders(headers, extra);
     if (extra.contentType) headers.set('content-type', extra.contentType);
   }
   return new Response(body as BodyInit | null, { status, headers });
@@ -161,7 +171,7 @@ async function writeBuilt(plan: WritePlan, x: Exchange, r: RestResponse): Promis
     case 'stream': {
       const headers = new Headers();
       addHeaders(headers, plan, x);
-      for (const [n, v] of r.headers) headers.set(n, v);
+      addBuiltHeaders(headers, r);
       headers.set('content-type', r.contentType ?? (content.kind === 'bytes' && typeof content.value === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream'));
       if (content.kind === 'bytes') {
         const bytes = typeof content.value === 'string' ? UTF8.encode(content.value) : content.value;
