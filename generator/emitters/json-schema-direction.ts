@@ -90,6 +90,8 @@ function ownHas(type: NamedType, marker: Marker, refs: Set<NamedType>): boolean 
         if (inlineHas(field.type, marker, refs)) has = true;
       }
       if (typeof type.additionalProperties === 'object' && inlineHas(type.additionalProperties, marker, refs)) has = true;
+      // A value of a base object is checked as its subtype too.
+      for (const subtype of Object.values(type.subtypes?.mapping ?? {})) if (inlineHas(subtype, marker, refs)) has = true;
       return has;
     }
     case 'enum':

@@ -15,7 +15,7 @@
 import type { Direction } from './json-schema-direction.js';
 import { requiredOnlyElsewhere } from './json-schema-direction.js';
 import { protoNamedTypeSchema } from './rpc-json-schema.js';
-import type { Field, LiteralType, MessageType, NamedType, ScalarType, SchemaFile, TypeRef, UnionType, WellKnownType } from '../model/model.js';
+import type { Discriminator, Field, LiteralType, MessageType, NamedType, ScalarType, SchemaFile, TypeRef, UnionType, WellKnownType } from '../model/model.js';
 
 /** A JSON Schema object as plain data (what `JSON.stringify` prints). */
 export type JsonSchema = { [key: string]: unknown };
@@ -79,7 +79,28 @@ function messageSchema(message: MessageType, proto: boolean, options: JsonSchema
   if (required.length > 0) schema.required = required;
   const extra = additionalPropertiesSchema(message.additionalProperties, proto, options);
   if (extra !== undefined) schema.additionalProperties = extra;
+  if (message.subtypes) subtypesSchema(schema, message.subtypes, proto, options);
   return schema;
+}
+
+/**
+ * A base object's subtypes. Documents write OpenAPI's `discriminator` with its `mapping`.
+ * Validators check a value that names a subtype in its tag as that subtype too, one `if`/`then`
+ * per tag value (subtypes are flat, so their schemas never lead back here); a value with another
+ * tag is checked as the base alone.
+ */
+function subtypesSchema(schema: JsonSchema, subtypes: Discriminator, proto: boolean, options: JsonSchemaOptions): void {
+  const tag = subtypes.propertyName;
+  if (options.openapi) {
+    const mapping: Record<string, string> = {};
+    for (const [value, subtype] of Object.entries(subtypes.mapping)) if (subtype.kind === 'ref') mapping[value] = options.refTo(subtype.target);
+    schema.discriminator = { propertyName: tag, mapping };
+    return;
+  }
+  schema.allOf = Object.entries(subtypes.mapping).map(([value, subtype]) => ({
+    if: { properties: { [tag]: { const: value } }, required: [tag] },
+    then: typeRefSchema(subtype, proto, options),
+  }));
 }
 
 function fieldSchema(field: Field, proto: boolean, options: JsonSchemaOptions): JsonSchema {

@@ -46,6 +46,15 @@ export function generatedFrom(node: MessageType | EnumType | AliasType): string 
   return `@generated from ${node.kind === 'enum' ? 'enum' : 'message'} ${node.fullName}`;
 }
 
+/** A base object's doc, plus which subtype each value of its discriminator picks. */
+function withSubtypes(message: MessageType): string | undefined {
+  const subtypes = message.subtypes;
+  if (!subtypes) return message.doc;
+  const picks = Object.entries(subtypes.mapping).flatMap(([value, subtype]) => (subtype.kind === 'ref' ? [`${stringLiteral(value)} is a {@link ${subtype.target.localName}}`] : []));
+  const line = `Checked as the subtype its \`${subtypes.propertyName}\` names: ${picks.join(', ')}.`;
+  return message.doc ? `${message.doc}\n\n${line}` : line;
+}
+
 /**
  * The interface of a message: its declared (response) form, or with `ctx.direction` of
  * `request` its request form, named by {@link requestTypeName}.
@@ -74,7 +83,7 @@ export function interfaceView(message: MessageType, ctx: TypeRenderContext): Int
   const index = indexSignature(message.additionalProperties, message.fields.length > 0 || parents.length > 0, ctx, '  ');
   if (index) members.push({ jsDoc: '', signature: index });
   return {
-    jsDoc: request ? requestFormDoc(message) : jsDocText(message.doc, tags),
+    jsDoc: request ? requestFormDoc(message) : jsDocText(withSubtypes(message), tags),
     name: request ? requestTypeName(message) : message.localName,
     heritage: parents.length > 0 ? ` extends ${parents.map((p) => refName(p, ctx)).join(', ')}` : '',
     members,

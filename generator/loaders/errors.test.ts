@@ -393,30 +393,32 @@ describe('syntax errors and $ref cycles', () => {
     ]);
   });
 
-  it('warns that a Swagger 2.0 discriminator is not modelled, naming the subtypes', async () => {
+  it('warns of a discriminator whose tag is not a property, and of a mapping to a schema that is not an object', async () => {
     const root = await writeSchemas({
-      'zoo.yaml': `swagger: '2.0'
+      'zoo.yaml': `openapi: 3.0.3
 info: { title: Zoo, version: '1' }
 paths: {}
-definitions:
-  Animal:
-    type: object
-    discriminator: species
-    properties: { species: { type: string } }
-  Cat:
-    allOf: [{ $ref: '#/definitions/Animal' }, { type: object, properties: { lives: { type: integer } } }]
-  Dog:
-    allOf: [{ $ref: '#/definitions/Animal' }]
+components:
+  schemas:
+    Animal:
+      type: object
+      properties: { name: { type: string } }
+      discriminator:
+        propertyName: species
+        mapping: { cat: Cat, rock: Rock }
+    Cat:
+      allOf: [{ $ref: '#/components/schemas/Animal' }, { type: object, properties: { lives: { type: integer } } }]
+    Rock: { type: string }
 `,
     });
     try {
       const [file] = await loadSchemas([root], { root });
       expect(file!.warnings.map((w) => [w.source.line, w.source.pointer, w.message])).toEqual([
-        [
-          7, '/definitions/Animal/discriminator',
-          "Swagger 2.0 discriminator 'species' is not modelled (subtypes: Cat, Dog): a value typed 'Animal' is checked as 'Animal' only, not as the subtype its 'species' names; use the subtypes directly where it matters, or write OpenAPI 3 'oneOf' with a discriminator mapping",
-        ],
+        [9, '/components/schemas/Animal/discriminator', "discriminator 'species' is not a property of 'Animal': add it to the properties (and to 'required'), or values cannot say which subtype they are"],
+        [9, '/components/schemas/Animal/discriminator', "discriminator mapping 'rock' names 'Rock', which is not an object schema; it is left out"],
       ]);
+      const animal = file!.types.find((t) => t.name === 'Animal');
+      expect(animal?.kind === 'message' ? Object.keys(animal.subtypes?.mapping ?? {}) : undefined).toEqual(['cat']);
     } finally {
       await removeSchemas(root);
     }

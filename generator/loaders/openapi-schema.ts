@@ -20,6 +20,7 @@ import type {
   AliasType,
   Constraints,
   Diagnostic,
+  Discriminator,
   EnumType,
   EnumValue,
   Field,
@@ -732,38 +733,46 @@ export class SchemaConverter {
   }
 
   /**
-   * Polymorphism through a base object is not modelled: Swagger 2.0's `discriminator: species`,
-   * or OpenAPI 3's `discriminator: { propertyName, mapping }` on an object its subtypes extend
-   * with `allOf` (not on a `oneOf`). The base stays an object type its subtypes extend. Saying so
-   * beats letting people believe a body typed as the base is checked per subtype.
+   * Polymorphism through a base object: Swagger 2.0's `discriminator: petType`, or OpenAPI 3's
+   * `discriminator: { propertyName, mapping }` on an object its subtypes extend with `allOf` (not
+   * on a `oneOf`, which `#union` reads). The subtypes are the `mapping`'s targets, and the schemas
+   * of the same file whose `allOf` lists the base; an unmapped subtype's tag value is its
+   * `x-discriminator-value` or its name, as both specifications say.
    */
-  #warnBaseDiscriminator(name: string, discriminator: unknown, at: At): void {
+  #subtypes(base: MessageType, discriminator: unknown, at: At): Discriminator | undefined {
     const swagger = typeof discriminator === 'string';
     const propertyName = swagger ? discriminator : isObject(discriminator) && typeof discriminator['propertyName'] === 'string' ? discriminator['propertyName'] : undefined;
-    if (propertyName === undefined) return;
-    const data = isObject(at.doc.data) ? at.doc.data : {};
-    const components = isObject(data['components']) ? data['components'] : {};
-    const container = swagger ? data['definitions'] : components['schemas'];
-    const schemas = isObject(container) ? container : {};
-    const self = `#${at.pointer}`;
-    const subtypes = Object.keys(schemas).filter((key) => {
-      const allOf = isObject(schemas[key]) ? schemas[key]['allOf'] : undefined;
-      return Array.isArray(allOf) && allOf.some((part) => isObject(part) && part['$ref'] === self);
-    });
-    // OpenAPI 3's mapping may name subtypes that extend the base indirectly, or live elsewhere.
-    const mapping = !swagger && isObject(discriminator) && isObject(discriminator['mapping']) ? discriminator['mapping'] : {};
-    for (const ref of Object.values(mapping)) {
-      if (typeof ref !== 'string') continue;
-      const subtype = ref.includes('/') ? (pointerSegments(ref.slice(ref.indexOf('#') + 1)).at(-1) ?? ref) : ref;
-      if (!subtypes.includes(subtype)) subtypes.push(subtype);
+    if (propertyName === undefined) return undefined;
+    const discAt: At = { doc: at.doc, pointer: childPointer(at.pointer, 'discriminator') };
+    if (!base.fields.some((f) => f.jsonName === propertyName)) {
+      this.warn(discAt, `discriminator '${propertyName}' is not a property of '${base.name}': add it to the properties (and to 'required'), or values cannot say which subtype they are`);
     }
-    const listed = subtypes.length > 0 ? ` (subtypes: ${subtypes.join(', ')})` : '';
-    const what = swagger ? `Swagger 2.0 discriminator '${propertyName}'` : `discriminator '${propertyName}' on an object that subtypes extend (allOf)`;
-    const instead = swagger ? "write OpenAPI 3 'oneOf' with a discriminator mapping" : "type those values as a 'oneOf' of the subtypes with this discriminator";
-    this.warn(
-      { doc: at.doc, pointer: childPointer(at.pointer, 'discriminator') },
-      `${what} is not modelled${listed}: a value typed '${name}' is checked as '${name}' only, not as the subtype its '${propertyName}' names; use the subtypes directly where it matters, or ${instead}`,
-    );
+    const container = swagger ? 'definitions' : 'components/schemas';
+    const mapping: Record<string, TypeRef> = {};
+    const mapped = new Set<NamedType>();
+    const explicit = !swagger && isObject(discriminator) && isObject(discriminator['mapping']) ? discriminator['mapping'] : {};
+    for (const [value, ref] of Object.entries(explicit)) {
+      if (typeof ref !== 'string') continue;
+      const type = this.#ref(ref.includes('#') || ref.includes('/') ? ref : `#/${container}/${ref}`, discAt);
+      if (type.kind !== 'ref' || type.target.kind !== 'message') {
+        if (type.kind !== 'unknown') this.warn(discAt, `discriminator mapping '${value}' names '${ref}', which is not an object schema; it is left out`);
+        continue;
+      }
+      mapping[value] = { kind: 'ref', target: type.target };
+      mapped.add(type.target);
+    }
+    const data = isObject(at.doc.data) ? at.doc.data : {};
+    const schemas = swagger ? data['definitions'] : isObject(data['components']) ? data['components']['schemas'] : undefined;
+    const self = `#${at.pointer}`;
+    for (const [name, raw] of Object.entries(isObject(schemas) ? schemas : {})) {
+      const allOf = isObject(raw) ? raw['allOf'] : undefined;
+      if (!Array.isArray(allOf) || !allOf.some((part) => isObject(part) && part['$ref'] === self)) continue;
+      const type = this.#ref(`#${childPointer(`/${container}`, name)}`, discAt);
+      if (type.kind !== 'ref' || type.target.kind !== 'message' || mapped.has(type.target)) continue;
+      const tag = isObject(raw) && typeof raw['x-discriminator-value'] === 'string' ? raw['x-discriminator-value'] : name;
+      if (mapping[tag] === undefined) mapping[tag] = { kind: 'ref', target: type.target };
+    }
+    return Object.keys(mapping).length > 0 ? { propertyName, mapping } : undefined;
   }
 
   /** Warns once per keyword Loom reads no further (`not`, `propertyNames`, …) in a schema object. */
@@ -845,7 +854,6 @@ export class SchemaConverter {
   #fillMessage(message: Mutable<MessageType>, schema: Json, at: At): void {
     // Named objects are read here, not through `typeOf`: the same checks as inline schemas get.
     this.#warnIgnoredKeywords(schema, at);
-    if (schema['discriminator'] !== undefined) this.#warnBaseDiscriminator(message.name, schema['discriminator'], at);
     const fields = new Map<string, Field>();
     const required = new Set<string>(Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : []);
     const extendsList: TypeRef[] = [];
@@ -882,6 +890,11 @@ export class SchemaConverter {
     message.fields = [...fields.values()];
     message.extends = extendsList;
     message.additionalProperties = additionalProperties;
+    // After the fields: a subtype read from here copies them.
+    if (schema['discriminator'] !== undefined) {
+      const subtypes = this.#subtypes(message, schema['discriminator'], at);
+      if (subtypes) message.subtypes = subtypes;
+    }
   }
 
   #field(parent: MessageType, name: string, p: { required: boolean; type: TypeRef; readOnly: boolean; writeOnly: boolean; deprecated: boolean; default?: JsonValue; doc?: string }, at: At): Field {

@@ -238,6 +238,11 @@ export interface MessageType {
   readonly group?: boolean;
   /** OpenAPI: allOf parts this object extends (already merged into `fields`; kept for docs). */
   readonly extends: readonly TypeRef[];
+  /**
+   * OpenAPI: a discriminator on this object that subtypes extend (`allOf`): a value of this type
+   * is also a value of the subtype its tag names, and is checked as that subtype.
+   */
+  readonly subtypes?: Discriminator;
   readonly deprecated: boolean;
   readonly doc?: string;
   readonly source: SourceLocation;

@@ -38,11 +38,21 @@ export function validationViolations(validate: ValidateFunction, value: unknown,
 export function failedValidation(validate: ValidateFunction, location: ViolationLocation, name: string): Violation[] {
   const errors = validate.errors ?? [];
   if (errors.length === 0) return [{ location, name, message: 'is invalid' }];
-  return errors.map((e) => {
+  const violations: Violation[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    // `if` only says its `then` failed, whose own errors are listed (a subtype picked by its tag).
+    if (e.keyword === 'if') continue;
     const missing = e.params?.['missingProperty'];
     const extra = e.params?.['additionalProperty'];
     const pointer = `${e.instancePath}${typeof missing === 'string' ? `/${missing}` : ''}${typeof extra === 'string' ? `/${extra}` : ''}`;
     const where = location === 'body' || location === 'result' ? pointer || '/' : pointer ? `${name}${pointer}` : name;
-    return { location, name: where, message: e.message ?? e.keyword };
-  });
+    const message = e.message ?? e.keyword;
+    // A base's rule fails again in the subtype that repeats it: say it once.
+    const key = `${where}\0${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    violations.push({ location, name: where, message });
+  }
+  return violations.length > 0 ? violations : [{ location, name, message: 'is invalid' }];
 }
