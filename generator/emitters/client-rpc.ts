@@ -2,8 +2,8 @@
  * @module
  * The RPC half of the `client` emitter: per proto service, a `SystemClient`
  * interface with one documented method per RPC, and factories for a Connect
- * client (fetch; unary only, streaming methods reject with `unimplemented`) and
- * a gRPC client (grpc-js; all four kinds) that both implement it.
+ * client (fetch; all four kinds, a bidirectional stream half-duplex) and a gRPC
+ * client (grpc-js; all four kinds) that both implement it.
  */
 import type { EmitContext } from '../emit.js';
 import type { MessageType, Service } from '../model/model.js';

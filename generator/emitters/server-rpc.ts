@@ -99,8 +99,8 @@ export interface ConnectRouteMethodView {
 /**
  * The service as a routes class of Loom's decorator runtime: one `@POST` route per RPC at
  * `/<package>.<Service>/<Method>` taking JSON or binary, `authorize` before the body is read (the
- * message is read by `connectCall`, not a `@BodyParam`), and Connect's error shape for every failure. Streaming RPCs answer `unimplemented` (Connect serves
- * unary calls; gRPC serves them all).
+ * message is read by `connectCall`, not a `@BodyParam`), and Connect's error shape for every failure;
+ * streaming RPCs speak Connect's enveloped streams through `connectStream`.
  */
 function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitContext, iface: string, descriptor: Printable): void {
   const decorator = (name: string, ...args: Printable[]) => f.text('@', importSymbol(name, RUNTIME), ...(args.length > 0 ? ['(', ...args, ')'] : []));
@@ -120,16 +120,14 @@ function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitCo
         ...(streaming ? [] : [decorator('Consumes', f.string('application/json'), ', ', f.string('application/proto'))]),
       ],
       name: op.localName,
-      params: streaming
-        ? []
-        : [f.text(decorator('Context'), '() ctx: ', Context)],
-      returnType: streaming ? 'never' : `Promise<${response}>`,
-      body: streaming
-        ? [f.text('return ', importSymbol('connectUnimplemented', RUNTIME), '(', method, ');')]
-        : [
-          f.text('const method = ', method, ';'),
-          f.text('return ', importSymbol('connectCall', RUNTIME), '(method, ctx, this.options, (message, rpc) => this.api.', op.localName, '(message, rpc));'),
-        ],
+      params: [f.text(decorator('Context'), '() ctx: ', Context)],
+      returnType: streaming ? response : `Promise<${response}>`,
+      body: [
+        f.text('const method = ', method, ';'),
+        streaming
+          ? f.text('return ', importSymbol('connectStream', RUNTIME), '(method, ctx, this.options, (input, rpc) => this.api.', op.localName, '(input, rpc));')
+          : f.text('return ', importSymbol('connectCall', RUNTIME), '(method, ctx, this.options, (message, rpc) => this.api.', op.localName, '(message, rpc));'),
+      ],
     };
   });
   const view: ConnectRoutesClassView = {

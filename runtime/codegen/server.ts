@@ -22,7 +22,7 @@ export type { FormBodyOptions, FormField, FormFields, FormFieldType, FormSeparat
 export const Context = ContextDecorator;
 export type Context = HonoContext;
 
-export { addGrpcService, CONNECT_ERRORS, connectCall, connectRoutes, connectUnimplemented, RpcError } from '../rpc/index.js';
+export { addGrpcService, CONNECT_ERRORS, connectCall, connectRoutes, connectStream, RpcError } from '../rpc/index.js';
 export type {
   ConnectApp, ConnectRoutesOptions, GrpcServer, GrpcServiceOptions, RpcContext, RpcServiceDescriptor, RpcServiceImpl,
 } from '../rpc/index.js';

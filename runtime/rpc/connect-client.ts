@@ -2,13 +2,16 @@
  * @module
  * A Connect protocol client over `fetch`: unary calls in JSON or binary, errors
  * as `RpcError` read from the Connect error body (or inferred from the HTTP
- * status when a proxy answered instead of the server).
+ * status when a proxy answered instead of the server); streaming calls in
+ * `connect-stream-client.ts`.
  *
  * A deadline (`timeoutMs`) is both sent (`Connect-Timeout-Ms`, whole milliseconds) and kept
  * here: a server that never answers ends the call with `deadline_exceeded` all the same.
  */
-import { MAX_TIMER_MS, formatTimeout } from './connect-timeout.js';
-import { RpcError, codeFromHttpStatus, errorMessage, isRpcCode } from './errors.js';
+import { callError, decodeResponse, errorFromResponse, setUpCall } from './connect-call.js';
+import { streamingCall } from './connect-stream-client.js';
+import { formatTimeout } from './connect-timeout.js';
+import { RpcError, errorMessage } from './errors.js';
 import type { RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
 
 /** Options for {@link createConnectClient}. */
@@ -45,17 +48,7 @@ export function createConnectClient<M extends RpcMethods>(
 ): RpcClient<M> {
   const client: Record<string, unknown> = {};
   for (const method of Object.values(descriptor.methods) as AnyMethod[]) {
-    if (method.clientStreaming || method.serverStreaming) {
-      const error = () => new RpcError('unimplemented', `${method.path.slice(1)}: streaming is not supported by the Connect client; use gRPC`);
-      // Same shape as the typed signature: an async iterable for server streams, a promise otherwise.
-      client[method.localName] = method.serverStreaming
-        ? async function* unsupported() {
-          throw error();
-        }
-        : () => Promise.reject(error());
-    } else {
-      client[method.localName] = connectCall(method, options);
-    }
+    client[method.localName] = method.clientStreaming || method.serverStreaming ? streamingCall(method, options) : connectCall(method, options);
   }
   return client as RpcClient<M>;
 }
@@ -71,16 +64,7 @@ function connectCall(method: AnyMethod, options: ConnectClientOptions) {
   if (options.timeoutMs !== undefined) baseHeaders.set('connect-timeout-ms', formatTimeout(options.timeoutMs));
   const doFetch = options.fetch ?? fetch;
   return async function call(request: unknown = {}, callOptions: RpcCallOptions = {}): Promise<unknown> {
-    let headers: Headers = baseHeaders;
-    if (callOptions.headers !== undefined || callOptions.timeoutMs !== undefined) {
-      headers = new Headers(baseHeaders);
-      if (callOptions.headers) new Headers(callOptions.headers).forEach((value, key) => headers.set(key, value));
-      if (callOptions.timeoutMs !== undefined) headers.set('connect-timeout-ms', formatTimeout(callOptions.timeoutMs));
-    }
-    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs;
-    if (timeoutMs !== undefined && timeoutMs <= 0) throw deadlineExceeded(timeoutMs);
-    const deadline = timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS ? AbortSignal.timeout(Math.ceil(timeoutMs)) : undefined;
-    const signal = deadline && callOptions.signal ? AbortSignal.any([callOptions.signal, deadline]) : (deadline ?? callOptions.signal);
+    const setup = setUpCall(baseHeaders, options.timeoutMs, callOptions);
     const body = binary
       ? (method.input.encode(request as never) as Uint8Array<ArrayBuffer>)
       : JSON.stringify(method.input.toJson(request as never));
@@ -88,9 +72,9 @@ function connectCall(method: AnyMethod, options: ConnectClientOptions) {
     try {
       let response: Response;
       try {
-        response = await doFetch(url, { method: 'POST', headers, body, signal });
+        response = await doFetch(url, { method: 'POST', headers: setup.headers, body, signal: setup.signal });
       } catch (error) {
-        if (signal?.aborted) throw error;
+        if (setup.signal?.aborted) throw error;
         throw new RpcError('unavailable', `cannot reach ${url}: ${errorMessage(error)}`, { cause: error });
       }
       if (response.status === 200) {
@@ -104,31 +88,9 @@ function connectCall(method: AnyMethod, options: ConnectClientOptions) {
       }
       throw await errorFromResponse(response);
     } catch (error) {
-      if (error instanceof RpcError) throw error;
-      if (callOptions.signal?.aborted) throw new RpcError('canceled', 'call canceled', { cause: error });
-      if (deadline?.aborted) throw deadlineExceeded(timeoutMs!, error);
-      throw error;
+      throw callError(error, setup, callOptions);
     }
   };
-}
-
-function deadlineExceeded(timeoutMs: number, cause?: unknown): RpcError {
-  return new RpcError('deadline_exceeded', `deadline of ${timeoutMs} ms exceeded`, cause === undefined ? {} : { cause });
-}
-
-/**
- * A 200 whose message does not decode is the server's fault (or a proxy's), not the caller's:
- * `internal`, never the `invalid_argument` the codec raises for bad input.
- */
-function decodeResponse(url: string, decode: () => unknown): unknown {
-  try {
-    return decode();
-  } catch (error) {
-    if (error instanceof RpcError && error.code === 'invalid_argument') {
-      throw new RpcError('internal', `invalid response from ${url}: ${error.message}`, { cause: error });
-    }
-    throw error;
-  }
 }
 
 /** A 200 whose body is not JSON came from something other than a Connect server: `internal`, not a bare `SyntaxError`. */
@@ -139,20 +101,4 @@ async function readJson(response: Response, url: string): Promise<unknown> {
   } catch (error) {
     throw new RpcError('internal', `invalid JSON in the response of ${url}: ${text.slice(0, 200)}`, { cause: error });
   }
-}
-
-/** Reads a Connect error body; falls back to the HTTP status when the body is not one. */
-async function errorFromResponse(response: Response): Promise<RpcError> {
-  const text = await response.text();
-  if ((response.headers.get('content-type') ?? '').startsWith('application/json')) {
-    try {
-      const body = JSON.parse(text) as { code?: unknown; message?: unknown };
-      if (isRpcCode(body.code)) {
-        return new RpcError(body.code, typeof body.message === 'string' ? body.message : '', { metadata: response.headers });
-      }
-    } catch {
-      // Not JSON after all: fall through to the status-based code.
-    }
-  }
-  return new RpcError(codeFromHttpStatus(response.status), `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, { metadata: response.headers });
 }

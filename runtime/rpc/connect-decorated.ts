@@ -1,6 +1,6 @@
 /**
  * @module
- * The Connect protocol (unary) through Loom's decorator runtime, for the routes class the
+ * The Connect protocol through Loom's decorator runtime, for the routes class the
  * generator prints beside each proto service (`SystemRoutes`): the same protocol as
  * {@link connectRoutes}, with the route, the verb and the accepted media types spelled as
  * decorators, so that the class sits in a `RestRouter` beside HTTP routes and takes the
@@ -21,10 +21,11 @@ import type { Context } from 'hono';
 import { BadRequestError, HttpError } from '../rest/errors.js';
 import type { ExceptionHandler } from '../rest/types.js';
 import { connectPeer } from './connect-request.js';
-import { bodyLimitOf, errorResponse, serveConnectRequest, unsupportedContentType } from './connect-server.js';
+import { bodyLimitOf, errorResponse, serveConnectRequest, unsupportedContentType, unsupportedStreamContentType } from './connect-server.js';
+import { serveConnectStream, streamEncodingOf, type StreamHandler } from './connect-stream.js';
 import type { ConnectRoutesOptions } from './connect-server.js';
 import { RpcError, toRpcError } from './errors.js';
-import type { RpcContext, RpcMethodDescriptor } from './types.js';
+import type { RpcContext, RpcHandler, RpcMethodDescriptor } from './types.js';
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
 
@@ -49,13 +50,23 @@ export function connectCall<I, O>(
 }
 
 /**
- * The answer of a streaming method on Connect, which serves unary calls only.
+ * Runs one Connect streaming call of a routes class method (server, client or bidirectional):
+ * refuses a Content-Type other than `application/connect+json` or `application/connect+proto`
+ * (415), then answers with the stream of `connect-stream.ts`, in which the deadline, `authorize`,
+ * the requests and `call`'s responses follow, and any failure ends the stream in Connect's shape.
  *
  * @example
- * return connectUnimplemented(ShopServiceDescriptor.methods.watchOrders);
+ * return connectStream(ShopServiceDescriptor.methods.watch, c, this.options, (request, ctx) => this.api.watch(request, ctx));
  */
-export function connectUnimplemented(method: RpcMethodDescriptor<unknown, unknown>): never {
-  throw new RpcError('unimplemented', `${method.path.slice(1)} is a streaming method; use gRPC`);
+export function connectStream<D extends RpcMethodDescriptor<any, any>>(
+  method: D,
+  c: Context,
+  options: ConnectRoutesOptions,
+  call: RpcHandler<D>,
+): Response {
+  const contentType = c.req.header('content-type') ?? null;
+  if (streamEncodingOf(contentType) === undefined) return unsupportedStreamContentType(contentType);
+  return serveConnectStream(method as AnyMethod, call as StreamHandler, c.req.raw, connectPeer(c), options, bodyLimitOf(options));
 }
 
 /**

@@ -1,10 +1,10 @@
 /**
  * @module
- * The Connect protocol (unary) on Hono, without `@connectrpc/connect`: one
- * `POST /<package>.<Service>/<Method>` route per RPC that reads
- * `application/json` or `application/proto`, calls the handler and answers in
- * the same encoding, or with a Connect error (`{ "code", "message" }` and the
- * protocol's HTTP status).
+ * The Connect protocol on Hono, without `@connectrpc/connect`: one
+ * `POST /<package>.<Service>/<Method>` route per RPC. A unary one reads `application/json` or
+ * `application/proto`, calls the handler and answers in the same encoding, or with a Connect error
+ * (`{ "code", "message" }` and the protocol's HTTP status); a streaming one speaks Connect's
+ * enveloped streams (`connect-stream.ts`).
  *
  * A call is checked in the order that costs least to a server under abuse: headers first
  * (content type, protocol version, deadline), then `authorize` (which sees headers and the peer
@@ -15,6 +15,7 @@
 import { Hono } from 'hono';
 import { DEFAULT_MAX_BODY_BYTES, connectPeer, readBody } from './connect-request.js';
 import { decodeBody, requestEncoding, type RequestEncoding } from './connect-compression.js';
+import { serveConnectStream, streamEncodingOf, type StreamHandler } from './connect-stream.js';
 import { MAX_TIMER_MS, parseTimeout } from './connect-timeout.js';
 import { RpcError, errorMessage, toRpcError } from './errors.js';
 import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcPeer, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
@@ -87,8 +88,15 @@ export function connectHandler(
 ): (request: Request, peer?: RpcPeer) => Promise<Response> {
   const maxBodyBytes = bodyLimitOf(options);
   // Known at registration: such a method answers every request with the same error.
-  if (method.clientStreaming || method.serverStreaming) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is a streaming method; use gRPC`));
   if (!fn) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is not implemented`));
+  if (method.clientStreaming || method.serverStreaming) {
+    const stream = fn.bind(self) as StreamHandler;
+    return async function connectStream(request: Request, peer?: RpcPeer): Promise<Response> {
+      const contentType = request.headers.get('content-type');
+      if (streamEncodingOf(contentType) === undefined) return unsupportedStreamContentType(contentType);
+      return serveConnectStream(method, stream, request, peer, options, maxBodyBytes);
+    };
+  }
   const bound = fn.bind(self);
   return async function connectUnary(request: Request, peer?: RpcPeer): Promise<Response> {
     try {
@@ -208,6 +216,15 @@ function checkProtocolHeaders(headers: Headers, requireProtocolVersion: boolean)
     throw new RpcError('invalid_argument', `connect-protocol-version must be "1", got ${version === null ? 'none' : JSON.stringify(version)}`);
   }
   return requestEncoding(headers);
+}
+
+/** The 415 a streaming method answers to a Content-Type other than Connect's two stream types. */
+export function unsupportedStreamContentType(contentType: string | null): Response {
+  return errorResponse(
+    new RpcError('invalid_argument', `unsupported content type ${contentType ?? '(none)'} for a streaming method; use application/connect+json or application/connect+proto`),
+    415,
+    { 'accept-post': 'application/connect+json, application/connect+proto' },
+  );
 }
 
 /** The 415 a request that is neither JSON nor binary protobuf gets. */

@@ -8,7 +8,7 @@ export type { CodecRegistry } from './codec.js';
 export { connectHandler, connectRoutes, errorResponse } from './connect-server.js';
 export { connectPeer, DEFAULT_MAX_BODY_BYTES, readBody } from './connect-request.js';
 export type { ConnectApp, ConnectRoutesOptions } from './connect-server.js';
-export { CONNECT_ERRORS, connectCall, connectUnimplemented } from './connect-decorated.js';
+export { CONNECT_ERRORS, connectCall, connectStream } from './connect-decorated.js';
 export { createConnectClient } from './connect-client.js';
 export type { ConnectClientOptions } from './connect-client.js';
 export { addGrpcService } from './grpc-server.js';

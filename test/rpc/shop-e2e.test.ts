@@ -1,6 +1,7 @@
 /**
  * End to end on a proto with int64, optional, well-known, repeated, map, nested
- * and server-streaming members: generated code served over Connect and gRPC.
+ * and streaming members: generated code served over Connect and gRPC, all four
+ * kinds of call on both.
  */
 import * as grpc from '@grpc/grpc-js';
 import { Hono } from 'hono';
@@ -82,6 +83,24 @@ const impl = {
 
 async function* paints(...names: string[]) {
   for (const displayName of names) yield { displayName };
+}
+
+/** A server stream, a client stream and a bidirectional stream through `client`, errors included. */
+async function expectStreams(client: ShopClient): Promise<void> {
+  const names: unknown[] = [];
+  await expect((async () => {
+    for await (const p of client.watch({ prefix: 'red' })) names.push(p['displayName']);
+  })()).rejects.toMatchObject({ name: 'RpcError', code: 'resource_exhausted', message: 'no more paint' });
+  expect(names).toEqual(['red-1', 'red-2', 'red-3']);
+  expect(await client.upload(paints('ochre', 'umber', 'sienna'))).toMatchObject({ displayName: 'ochre+umber+sienna' });
+  const replies: unknown[] = [];
+  for await (const p of client.chat(paints('a', 'b'))) replies.push(p['displayName']);
+  expect(replies).toEqual(['a!', 'b!']);
+  const partial: unknown[] = [];
+  await expect((async () => {
+    for await (const p of client.chat(paints('c', 'stop', 'd'))) partial.push(p['displayName']);
+  })()).rejects.toMatchObject({ code: 'aborted', message: 'stopped by request' });
+  expect(partial).toEqual(['c!']);
 }
 
 beforeAll(async () => {
@@ -219,10 +238,26 @@ describe('shop over Connect and gRPC', () => {
     expect(await response.json()).toEqual({ code: 'unimplemented', message: 'demo.v1.Shop/Forget is not implemented' });
   });
 
-  it('answers streaming methods on Connect with unimplemented', async () => {
-    const response = await app.request('/demo.v1.Shop/Watch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(response.status).toBe(501);
-    expect(await response.json()).toEqual({ code: 'unimplemented', message: 'demo.v1.Shop/Watch is a streaming method; use gRPC' });
+  it('streams every kind over Connect, in JSON and binary, and ends a stream with the thrown status', async () => {
+    const fetchApp: typeof fetch = async (input, init) => app.request(input instanceof Request ? input : String(input), init);
+    for (const binary of [false, true]) {
+      await expectStreams(clientModule.createShopConnectClient({ baseUrl: 'http://shop', binary, fetch: fetchApp }));
+    }
+  });
+
+  it('cancels Connect streams whose signal aborted before the call', async () => {
+    const fetchApp: typeof fetch = async (input, init) => app.request(input instanceof Request ? input : String(input), init);
+    const client = clientModule.createShopConnectClient({ baseUrl: 'http://shop', fetch: fetchApp }) as unknown as {
+      watch(request: Paint, options: { signal: AbortSignal }): AsyncIterable<Paint>;
+      upload(requests: AsyncIterable<Paint>, options: { signal: AbortSignal }): Promise<Paint>;
+    };
+    const signal = AbortSignal.abort();
+    const received: unknown[] = [];
+    await expect((async () => {
+      for await (const p of client.watch({ prefix: 'red' }, { signal })) received.push(p);
+    })()).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
+    await expect(client.upload(paints('a'), { signal })).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
+    expect(received).toEqual([]);
   });
 
   it('serves the same through the generated routes class on the decorator runtime', async () => {
@@ -232,9 +267,13 @@ describe('shop over Connect and gRPC', () => {
       const client = clientModule.createShopConnectClient({ baseUrl: 'http://shop', binary, fetch: fetchRoutes });
       expect(await client.mix(paint)).toEqual({ ...paint, tags: ['warm', 'connect'] });
     }
-    for (const method of ['Watch', 'Upload', 'Chat']) {
-      const response = await routes.request(`/demo.v1.Shop/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      expect([response.status, await response.json()]).toEqual([501, { code: 'unimplemented', message: `demo.v1.Shop/${method} is a streaming method; use gRPC` }]);
+    for (const binary of [false, true]) {
+      await expectStreams(clientModule.createShopConnectClient({ baseUrl: 'http://shop', binary, fetch: fetchRoutes }));
     }
+    // A streaming method speaks Connect's stream types only.
+    const response = await routes.request('/demo.v1.Shop/Watch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(415);
+    expect(response.headers.get('accept-post')).toBe('application/connect+json, application/connect+proto');
+    expect((await response.json()).code).toBe('invalid_argument');
   });
 });
