@@ -9,6 +9,18 @@ import { readWithin } from '../rest/io/bounded-read.js';
 import { RpcError, errorMessage } from './errors.js';
 import type { RpcPeer } from './types.js';
 
+/**
+ * The media type of a Content-Type, lower-case and without parameters; `''` when there is none.
+ *
+ * @example
+ * mediaTypeOf('Application/JSON; charset=utf-8'); // 'application/json'
+ */
+export function mediaTypeOf(contentType: string | null): string {
+  if (contentType === null) return '';
+  const semi = contentType.indexOf(';');
+  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+}
+
 /** The default of `ConnectRoutesOptions.maxBodyBytes`: 4 MiB, as grpc-js' `grpc.max_receive_message_length`. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 

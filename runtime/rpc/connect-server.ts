@@ -13,10 +13,10 @@
  * @see https://connectrpc.com/docs/protocol
  */
 import { Hono } from 'hono';
-import { DEFAULT_MAX_BODY_BYTES, connectPeer, readBody } from './connect-request.js';
+import { DEFAULT_MAX_BODY_BYTES, connectPeer, mediaTypeOf, readBody } from './connect-request.js';
 import { decodeBody, requestEncoding, type RequestEncoding } from './connect-compression.js';
 import { serveConnectStream, streamEncodingOf, type StreamHandler } from './connect-stream.js';
-import { MAX_TIMER_MS, parseTimeout } from './connect-timeout.js';
+import { armDeadline } from './connect-timeout.js';
 import { RpcError, errorMessage, toRpcError } from './errors.js';
 import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcPeer, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
 
@@ -149,28 +149,7 @@ async function serveUnary(
   peer: RpcPeer | undefined,
   options: RpcServerOptions,
 ): Promise<Response> {
-  const timeout = parseTimeout(headers.get('connect-timeout-ms'));
-  // A deadline of 0 ms has passed before the call begins: nothing of it may run (a StopService
-  // must not stop anything for a caller that has given up), not even `authorize`.
-  if (timeout === 0) throw new RpcError('deadline_exceeded', 'deadline of 0 ms exceeded before the call began');
-  let signal = requestSignal;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let deadline: Promise<never> | undefined;
-  let deadlineSignal: AbortSignal | undefined;
-  // Beyond Node's longest timer the deadline is too far away to matter: no timer rather than one
-  // that Node would fire after 1 ms.
-  if (timeout !== undefined && timeout <= MAX_TIMER_MS) {
-    const controller = new AbortController();
-    deadlineSignal = controller.signal;
-    signal = AbortSignal.any([requestSignal, controller.signal]);
-    deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new RpcError('deadline_exceeded', `deadline of ${timeout} ms exceeded`);
-        controller.abort(error);
-        reject(error);
-      }, timeout);
-    });
-  }
+  const { signal, expired: deadline, deadlineSignal, clear } = armDeadline(headers.get('connect-timeout-ms'), requestSignal);
   // Every part exists already, so a plain object (gRPC builds them lazily: `GrpcCallContext`).
   const ctx: RpcContext = peer === undefined ? { method, protocol: 'connect', headers, signal } : { method, protocol: 'connect', headers, signal, peer };
   try {
@@ -186,7 +165,7 @@ async function serveUnary(
     if (rpc !== error && options.onError) options.onError(error, ctx);
     throw rpc;
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clear();
   }
 }
 
@@ -261,9 +240,7 @@ function refuse(error: RpcError): (request: Request) => Promise<Response> {
 
 /** `true` for binary, `false` for JSON, `undefined` for anything else. */
 function encodingOf(contentType: string | null): boolean | undefined {
-  if (contentType === null) return undefined;
-  const semi = contentType.indexOf(';');
-  const mime = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  const mime = mediaTypeOf(contentType);
   if (mime === 'application/json') return false;
   if (mime === 'application/proto') return true;
   return undefined;

@@ -14,8 +14,9 @@
  * @see https://connectrpc.com/docs/protocol#streaming-rpcs
  */
 import { decodeBody } from './connect-compression.js';
+import { mediaTypeOf } from './connect-request.js';
 import { envelope, FLAG_COMPRESSED, FLAG_END_STREAM, readEnvelopes } from './connect-envelope.js';
-import { MAX_TIMER_MS, parseTimeout } from './connect-timeout.js';
+import { armDeadline } from './connect-timeout.js';
 import { RpcError, errorMessage, toRpcError } from './errors.js';
 import type { RpcContext, RpcMethodDescriptor, RpcPeer, RpcServerOptions } from './types.js';
 
@@ -29,9 +30,7 @@ const SUPPORTED_ENCODINGS = 'gzip, identity';
 
 /** `true` for `application/connect+proto`, `false` for `application/connect+json`, else undefined. */
 export function streamEncodingOf(contentType: string | null): boolean | undefined {
-  if (contentType === null) return undefined;
-  const semi = contentType.indexOf(';');
-  const mime = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  const mime = mediaTypeOf(contentType);
   if (mime === 'application/connect+proto') return true;
   if (mime === 'application/connect+json') return false;
   return undefined;
@@ -52,7 +51,7 @@ export function serveConnectStream(
   maxMessageBytes: number,
 ): Response {
   const binary = streamEncodingOf(request.headers.get('content-type'))!;
-  const frames = streamFrames(method, handler, request, peer, options, maxMessageBytes, binary);
+  const frames = streamFrames({ method, handler, request, peer, options, maxMessageBytes, binary });
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await frames.next();
@@ -67,35 +66,26 @@ export function serveConnectStream(
   return new Response(body, { status: 200, headers: { 'content-type': binary ? 'application/connect+proto' : 'application/connect+json' } });
 }
 
-async function* streamFrames(
-  method: AnyMethod,
-  handler: StreamHandler,
-  request: Request,
-  peer: RpcPeer | undefined,
-  options: RpcServerOptions,
-  maxMessageBytes: number,
-  binary: boolean,
-): AsyncGenerator<Uint8Array> {
+/** One streaming call, as {@link serveConnectStream} was given it, and its encoding. */
+interface StreamCall {
+  readonly method: AnyMethod;
+  readonly handler: StreamHandler;
+  readonly request: Request;
+  readonly peer: RpcPeer | undefined;
+  readonly options: RpcServerOptions;
+  readonly maxMessageBytes: number;
+  readonly binary: boolean;
+}
+
+async function* streamFrames({ method, handler, request, peer, options, maxMessageBytes, binary }: StreamCall): AsyncGenerator<Uint8Array> {
   const headers = request.headers;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let ctx: RpcContext = { method, protocol: 'connect', headers, signal: request.signal, ...(peer === undefined ? {} : { peer }) };
+  let clear = (): void => {};
   try {
-    const timeout = parseTimeout(headers.get('connect-timeout-ms'));
-    if (timeout === 0) throw new RpcError('deadline_exceeded', 'deadline of 0 ms exceeded before the call began');
-    let deadline: Promise<never> | undefined;
-    if (timeout !== undefined && timeout <= MAX_TIMER_MS) {
-      const controller = new AbortController();
-      ctx = { ...ctx, signal: AbortSignal.any([request.signal, controller.signal]) };
-      deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          const error = new RpcError('deadline_exceeded', `deadline of ${timeout} ms exceeded`);
-          controller.abort(error);
-          reject(error);
-        }, timeout);
-      });
-      deadline.catch(() => {});
-    }
-    const race = <T>(step: Promise<T>): Promise<T> => (deadline ? Promise.race([step, deadline]) : step);
+    const deadline = armDeadline(headers.get('connect-timeout-ms'), request.signal);
+    clear = deadline.clear;
+    ctx = { ...ctx, signal: deadline.signal };
+    const race = <T>(step: Promise<T>): Promise<T> => (deadline.expired ? Promise.race([step, deadline.expired]) : step);
     const version = headers.get('connect-protocol-version');
     if (version !== null && version !== '1') throw new RpcError('invalid_argument', `connect-protocol-version must be "1", got ${JSON.stringify(version)}`);
     const gzip = messageEncoding(headers.get('connect-content-encoding'));
@@ -131,7 +121,7 @@ async function* streamFrames(
     if (rpc !== error && options.onError) options.onError(error, ctx);
     yield endStream(rpc);
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clear();
   }
 }
 
