@@ -101,6 +101,31 @@ describe('authentication, authorization and roles', () => {
     expect((await call(app2, 'GET', '/docs', as('bob'))).status).toBe(403);
     expect((await call(app2, 'GET', '/docs', as('ada'))).text).toBe('doc');
   });
+  it("a method's @Authorize applies under a class @PermitAll, and a method @PermitAll skips a class @Authorize", async () => {
+    @Path('/wiki') @PermitAll
+    class Wiki {
+      @GET read() { return 'page'; }
+      @POST @Authorize(canWrite) edit() { return 'edited'; }
+    }
+    @Path('/vault') @Authorize(canWrite)
+    class Vault {
+      @GET @Path('/door') @PermitAll door() { return 'door'; }
+      @GET @Path('/gold') gold() { return 'gold'; }
+    }
+    const app2 = createRestRouter().authenticateWith(bearer).register(Wiki, Vault).app();
+    expect((await call(app2, 'GET', '/wiki')).text).toBe('page');
+    expect((await call(app2, 'POST', '/wiki')).status).toBe(401);
+    expect((await call(app2, 'POST', '/wiki', as('bob'))).status).toBe(403);
+    expect((await call(app2, 'POST', '/wiki', as('ada'))).text).toBe('edited');
+    expect((await call(app2, 'GET', '/vault/door')).text).toBe('door');
+    expect((await call(app2, 'GET', '/vault/gold', as('bob'))).status).toBe(403);
+  });
+  it('refuses @PermitAll beside @Authorize on the same method or class at registration', () => {
+    @Path('/m') class M { @GET @PermitAll @Authorize(canWrite) get() { return 'x'; } }
+    expect(() => createRestRouter().authenticateWith(bearer).register(M).app()).toThrow('M.get: @PermitAll and @Authorize on the same method contradict each other; keep one');
+    @Path('/c') @PermitAll @Authorize(canWrite) class C { @GET get() { return 'x'; } }
+    expect(() => createRestRouter().authenticateWith(bearer).register(C).app()).toThrow('C: @PermitAll and @Authorize on the same class contradict each other; keep one');
+  });
   it('refuses a provider of another shape at registration, not with a 500 on every request', () => {
     // The Java library's shape: getId() and getAuthorizations(user, handler).
     const javaStyle = { getId: () => 'docs', getAuthorizations: () => true } as unknown as AuthorizationProvider;

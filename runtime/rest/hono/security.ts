@@ -26,8 +26,18 @@ export function compileSecurity(method: ResolvedMethod, cls: ResolvedClass, stat
   if (authz && typeof authz.authorize !== 'function') {
     throw new RegistrationError(`${where}: the authorization provider${authz.id ? ` '${authz.id}'` : ''} needs authorize(user, c, route), returning true to allow (requirePermissions(id, ...permissions) builds one)`);
   }
+  // `@PermitAll` beside `@Authorize` on the same method or class says two opposite things.
+  if (method.roles?.kind === 'permitAll' && method.authorize) {
+    throw new RegistrationError(`${where}: @PermitAll and @Authorize on the same method contradict each other; keep one`);
+  }
+  if (cls.roles?.kind === 'permitAll' && cls.authorize) {
+    throw new RegistrationError(`${info.className}: @PermitAll and @Authorize on the same class contradict each other; keep one`);
+  }
   if (!authn && !authz && !roles) return undefined;
-  const permitAll = roles?.kind === 'permitAll';
+  // A method's own `@Authorize` is more specific than its class's `@PermitAll`, and then needs a
+  // user; `@PermitAll` skips only an authorizer of its own level or above (class, router).
+  const authorizerFromMethod = method.authorize !== undefined && method.authorize !== null;
+  const permitAll = roles?.kind === 'permitAll' && !(authorizerFromMethod && method.roles === undefined);
 
   return async (x) => {
     if (authn) {
@@ -37,7 +47,7 @@ export function compileSecurity(method: ResolvedMethod, cls: ResolvedClass, stat
       x.user = user;
     }
     if (permitAll) return;
-    if (roles) {
+    if (roles && roles.kind !== 'permitAll') {
       switch (roles.kind) {
         case 'denyAll':
           throw new ForbiddenError();
