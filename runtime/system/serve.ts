@@ -8,6 +8,7 @@ import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import type { Hono } from 'hono';
+import { addHealthServiceToGrpc, type HealthService } from '../../generated/grpc/health/v1/health.server.js';
 import {
   addSystemServiceToGrpc,
   systemConnectRoutes as generatedSystemConnectRoutes,
@@ -39,6 +40,11 @@ export interface ServeSystemGrpcOptions extends SystemTransportOptions {
   readonly grpcHost?: string;
   /** `GRPC_SOCKET`: also listen on this Unix socket, created with mode 0600. */
   readonly grpcSocket?: string;
+  /**
+   * `grpc.health.v1.Health` to serve beside the System service. It answers without the token,
+   * as Kubernetes gRPC probes and load balancers send none; it tells nothing but up or down.
+   */
+  readonly health?: HealthService;
 }
 
 /** Running gRPC listeners. */
@@ -114,6 +120,7 @@ export function systemConnectRoutes(handler: SystemHandler, options: SystemConne
 export async function serveSystemGrpc(handler: SystemHandler, options: ServeSystemGrpcOptions): Promise<SystemGrpcHandle> {
   const server = new grpc.Server();
   addSystemServiceToGrpc(server, handler, { authorize: systemAuthorize(options.token), onError: options.onError });
+  if (options.health) addHealthServiceToGrpc(server, options.health, { onError: options.onError });
   const addresses: string[] = [];
   let grpcPort: number | undefined;
   try {

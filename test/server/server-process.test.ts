@@ -154,6 +154,25 @@ describe('System service over gRPC', () => {
   });
 });
 
+describe('gRPC health checking', () => {
+  it('answers grpc.health.v1 Check with SERVING, to a client built from the proto file alone', async () => {
+    const definition = protoLoader.loadSync(join(ROOT_DIR, 'schemas/grpc/health/v1/health.proto'), { enums: String, defaults: true });
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as {
+      grpc: { health: { v1: { Health: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, Function> } } };
+    };
+    const client = new loaded.grpc.health.v1.Health((server.ready['endpoints'] as Record<string, string>)['gRPC']!, grpc.credentials.createInsecure());
+    try {
+      const check = (service: string) =>
+        new Promise<unknown>((resolve, reject) => client['check']!({ service }, (error: grpc.ServiceError | null, response: unknown) => (error ? reject(error) : resolve(response))));
+      expect(await check('')).toEqual({ status: 'SERVING' });
+      expect(await check('v1alpha1.System')).toEqual({ status: 'SERVING' });
+      await expect(check('v1alpha1.Volume')).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+    } finally {
+      client.close();
+    }
+  });
+});
+
 describe('/docs', () => {
   it('serves both generated documents with servers pointing at this server', async () => {
     const issues = (await (await fetch(`${server.origin}/docs/openapi/issues.json`)).json()) as { servers: { url: string }[]; paths: object };

@@ -12,6 +12,7 @@ import { isHostError, type HostAdapter } from '../../system/host-adapter.js';
 import { isLoopbackHost } from '../../system/peer-access.js';
 import { GrpcListenError, serveSystemGrpc, systemConnectRoutes, type SystemGrpcHandle } from '../../system/serve.js';
 import { SystemHandler } from '../../system/system-handler.js';
+import { createGrpcHealth } from '../grpc-health.js';
 import type { ReadinessCheck } from '../health.js';
 import { StartupError, type ServiceFactory } from '../service-module.js';
 
@@ -61,6 +62,8 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
   const handler = new SystemHandler(host);
   const onError = (error: unknown) => logger.error({ err: error }, 'unexpected error in the System service');
   let grpc: SystemGrpcHandle | undefined;
+  // Aborted when shutdown begins: gRPC health answers NOT_SERVING from then on.
+  const draining = new AbortController();
 
   const hostAdapterCheck: ReadinessCheck = {
     name: 'hostAdapter',
@@ -97,6 +100,7 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
           grpcSocket: config.grpcSocket,
           token: config.systemToken,
           onError,
+          health: createGrpcHealth({ services: { 'v1alpha1.System': [hostAdapterCheck] }, shutdown: draining.signal }),
         });
       } catch (error) {
         if (error instanceof GrpcListenError && error.addressInUse) {
@@ -124,7 +128,9 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
       };
     },
     async drain(timeoutMs) {
-      // Stops accepting gRPC calls and waits for running ones; cancels them after the bound.
+      // Health watchers hear NOT_SERVING and end; then the listener stops accepting gRPC calls
+      // and waits for running ones, cancelling them after the bound.
+      draining.abort();
       await grpc?.close(timeoutMs);
     },
     async close() {
