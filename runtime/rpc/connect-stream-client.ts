@@ -55,6 +55,11 @@ export function streamingCall(method: AnyMethod, options: ConnectClientOptions):
         throw new RpcError('unavailable', `cannot reach ${url}: ${errorMessage(error)}`, { cause: error });
       }
       if (response.status !== 200) throw await errorFromResponse(response);
+      // A 200 in another type came from something in between (a proxy's page), not a Connect server.
+      const type = (response.headers.get('content-type') ?? '').toLowerCase();
+      if (!type.startsWith(binary ? 'application/connect+proto' : 'application/connect+json')) {
+        throw new RpcError('internal', `${url} answered a stream with content type ${type || '(none)'}`);
+      }
       yield* readResponses(method, response, url, binary, setup);
     } catch (error) {
       throw callError(sendError ?? error, setup, callOptions);

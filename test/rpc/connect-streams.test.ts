@@ -264,5 +264,12 @@ describe('the Connect client on streams', () => {
     await expect(drain(json({ n: 1 }).slice(0, 6))).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('ended inside a message') });
     await expect(drain(envelope(FLAG_COMPRESSED, new Uint8Array([1])))).rejects.toMatchObject({ code: 'internal' });
     await expect(drain(new Uint8Array([...json({ n: 'x' }), ...end({})]))).rejects.toMatchObject({ code: 'internal' });
+    const proxyPage = clientModule.createTickerConnectClient({
+      baseUrl: 'http://ticker',
+      fetch: async () => new Response('<html>maintenance</html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+    });
+    await expect((async () => {
+      for await (const _ of proxyPage.tick({ count: 1 })) void _;
+    })()).rejects.toMatchObject({ code: 'internal', message: 'http://ticker/demo.v1.Ticker/Tick answered a stream with content type text/html' });
   });
 });
