@@ -15,9 +15,9 @@
 import { Hono } from 'hono';
 import { DEFAULT_MAX_BODY_BYTES, connectPeer, mediaTypeOf, readBody } from './connect-request.js';
 import { decodeBody, requestEncoding, type RequestEncoding } from './connect-compression.js';
-import { serveConnectStream, streamEncodingOf, type StreamHandler } from './connect-stream.js';
+import { parseJson, serveConnectStream, streamEncodingOf, type StreamHandler } from './connect-stream.js';
 import { armDeadline } from './connect-timeout.js';
-import { RpcError, errorMessage, toRpcError } from './errors.js';
+import { RpcError, toRpcError } from './errors.js';
 import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcPeer, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
 
 /** Options for {@link connectRoutes}. */
@@ -244,14 +244,6 @@ function encodingOf(contentType: string | null): boolean | undefined {
   if (mime === 'application/json') return false;
   if (mime === 'application/proto') return true;
   return undefined;
-}
-
-function parseJson(text: string, typeName: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new RpcError('invalid_argument', `cannot decode message ${typeName} from JSON: ${errorMessage(error)}`);
-  }
 }
 
 /** A Connect error response: JSON body `{ code, message }` and the code's HTTP status. */

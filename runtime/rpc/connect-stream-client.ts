@@ -15,7 +15,6 @@ import type { RpcCallOptions, RpcMethodDescriptor } from './types.js';
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
 
-
 /** The largest response message read: as the server's default request limit (4 MiB). */
 const MAX_RESPONSE_MESSAGE_BYTES = 4 * 1024 * 1024;
 const UTF8 = new TextEncoder();

@@ -183,11 +183,12 @@ function encodeOutput(method: AnyMethod, message: unknown, binary: boolean, ctx:
 }
 
 /** The end-of-stream envelope: `{}`, or the call's error. */
-export function endStream(error: RpcError | undefined): Uint8Array<ArrayBuffer> {
+function endStream(error: RpcError | undefined): Uint8Array<ArrayBuffer> {
   return envelope(FLAG_END_STREAM, UTF8.encode(JSON.stringify(error === undefined ? {} : { error: error.toJSON() })));
 }
 
-function parseJson(text: string, typeName: string): unknown {
+/** A message's JSON text parsed; malformed JSON is `invalid_argument` (unary and streaming calls alike). */
+export function parseJson(text: string, typeName: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
