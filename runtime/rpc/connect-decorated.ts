@@ -21,8 +21,8 @@ import type { Context } from 'hono';
 import { BadRequestError, HttpError } from '../rest/errors.js';
 import type { ExceptionHandler } from '../rest/types.js';
 import { connectPeer } from './connect-request.js';
-import { bodyLimitOf, errorResponse, serveConnectRequest, unsupportedContentType, unsupportedStreamContentType } from './connect-server.js';
-import { serveConnectStream, streamEncodingOf, type StreamHandler } from './connect-stream.js';
+import { bodyLimitOf, errorResponse, serveConnectRequest, streamOrRefuse, unsupportedContentType } from './connect-server.js';
+import type { StreamHandler } from './connect-stream.js';
 import type { ConnectRoutesOptions } from './connect-server.js';
 import { RpcError, toRpcError } from './errors.js';
 import type { RpcContext, RpcHandler, RpcMethodDescriptor } from './types.js';
@@ -64,9 +64,7 @@ export function connectStream<D extends RpcMethodDescriptor<any, any>>(
   options: ConnectRoutesOptions,
   call: RpcHandler<D>,
 ): Response {
-  const contentType = c.req.header('content-type') ?? null;
-  if (streamEncodingOf(contentType) === undefined) return unsupportedStreamContentType(contentType);
-  return serveConnectStream(method as AnyMethod, call as StreamHandler, c.req.raw, connectPeer(c), options, bodyLimitOf(options));
+  return streamOrRefuse(method as AnyMethod, call as StreamHandler, c.req.raw, connectPeer(c), options, bodyLimitOf(options));
 }
 
 /**

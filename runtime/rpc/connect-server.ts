@@ -91,10 +91,8 @@ export function connectHandler(
   if (!fn) return refuse(new RpcError('unimplemented', `${method.path.slice(1)} is not implemented`));
   if (method.clientStreaming || method.serverStreaming) {
     const stream = fn.bind(self) as StreamHandler;
-    return async function connectStream(request: Request, peer?: RpcPeer): Promise<Response> {
-      const contentType = request.headers.get('content-type');
-      if (streamEncodingOf(contentType) === undefined) return unsupportedStreamContentType(contentType);
-      return serveConnectStream(method, stream, request, peer, options, maxBodyBytes);
+    return async function connectStreamed(request: Request, peer?: RpcPeer): Promise<Response> {
+      return streamOrRefuse(method, stream, request, peer, options, maxBodyBytes);
     };
   }
   const bound = fn.bind(self);
@@ -197,8 +195,25 @@ function checkProtocolHeaders(headers: Headers, requireProtocolVersion: boolean)
   return requestEncoding(headers);
 }
 
+/**
+ * One Connect streaming call (`connect-stream.ts`), or the 415 its Content-Type earns when it is
+ * not one of Connect's two stream types; for {@link connectHandler} and the routes class alike.
+ */
+export function streamOrRefuse(
+  method: AnyMethod,
+  handler: StreamHandler,
+  request: Request,
+  peer: RpcPeer | undefined,
+  options: ConnectRoutesOptions,
+  maxBodyBytes: number,
+): Response {
+  const contentType = request.headers.get('content-type');
+  if (streamEncodingOf(contentType) === undefined) return unsupportedStreamContentType(contentType);
+  return serveConnectStream(method, handler, request, peer, options, maxBodyBytes);
+}
+
 /** The 415 a streaming method answers to a Content-Type other than Connect's two stream types. */
-export function unsupportedStreamContentType(contentType: string | null): Response {
+function unsupportedStreamContentType(contentType: string | null): Response {
   return errorResponse(
     new RpcError('invalid_argument', `unsupported content type ${contentType ?? '(none)'} for a streaming method; use application/connect+json or application/connect+proto`),
     415,
