@@ -114,22 +114,58 @@ export async function benchGenerate(onProgress: (line: string) => void = console
 
     onProgress('generation: Gitea swagger (467 operations)');
     const loomOut = join(scratch, 'loom');
-    const loomArgs = [loom, 'generate', GITEA, '--out', loomOut, '--quiet', '--runtime', relative(loomOut, join(ROOT, 'runtime', 'codegen'))];
+    const loomArgs = [
+      loom,
+      'generate',
+      GITEA,
+      '--out',
+      loomOut,
+      '--quiet',
+      '--runtime',
+      relative(loomOut, join(ROOT, 'runtime', 'codegen')),
+    ];
     // Run from the scratch folder: the printer resolves `--runtime ../../..` against the
     // process's folder, and from ROOT (fewer levels deep than the path climbs) the imports
     // come out one level short. Its `node_modules` gives the cached run a cache folder.
     mkdirSync(join(scratch, 'node_modules'));
     const peers: Array<[string, Command]> = [
-      ['openapi_typescript', { label: 'openapi-typescript 5.4.2 (types)', file: node, args: [peerBin('openapi-typescript'), GITEA, '-o', join(scratch, 'ot.ts')] }],
-      ['openapi_typescript_codegen', { label: 'openapi-typescript-codegen 0.31.0 (types + client)', file: node, args: [peerBin('openapi'), '--input', GITEA, '--output', join(scratch, 'otc')] }],
-      ['hey_api', { label: '@hey-api/openapi-ts 0.95.0 (types + client)', file: node, args: [peerBin('openapi-ts'), '-i', GITEA, '-o', join(scratch, 'hey')] }],
+      [
+        'openapi_typescript',
+        {
+          label: 'openapi-typescript 5.4.2 (types)',
+          file: node,
+          args: [peerBin('openapi-typescript'), GITEA, '-o', join(scratch, 'ot.ts')],
+        },
+      ],
+      [
+        'openapi_typescript_codegen',
+        {
+          label: 'openapi-typescript-codegen 0.31.0 (types + client)',
+          file: node,
+          args: [peerBin('openapi'), '--input', GITEA, '--output', join(scratch, 'otc')],
+        },
+      ],
+      [
+        'hey_api',
+        {
+          label: '@hey-api/openapi-ts 0.95.0 (types + client)',
+          file: node,
+          args: [peerBin('openapi-ts'), '-i', GITEA, '-o', join(scratch, 'hey')],
+        },
+      ],
     ];
     // LOOM_DEBUG=1 makes a fallback to the sources visible (see timeOnce); it prints nothing else on success.
     const [ours, cached, uncompiled, ...peerMedians] = await timeInterleaved(
       [
         { label: 'loom generate (uncached)', file: node, args: loomArgs, cwd: scratch, env: { LOOM_CACHE: '0', LOOM_DEBUG: '1' } },
         { label: 'loom generate (cached validators)', file: node, args: loomArgs, cwd: scratch, env: { LOOM_CACHE: '1', LOOM_DEBUG: '1' } },
-        { label: 'loom generate (uncached, TypeScript sources via tsx)', file: node, args: loomArgs, cwd: scratch, env: { LOOM_CACHE: '0', LOOM_DIST: '0' } },
+        {
+          label: 'loom generate (uncached, TypeScript sources via tsx)',
+          file: node,
+          args: loomArgs,
+          cwd: scratch,
+          env: { LOOM_CACHE: '0', LOOM_DIST: '0' },
+        },
         ...peers.map(([, cmd]) => cmd),
       ],
       onProgress,
@@ -160,14 +196,26 @@ function countTypeErrors(dir: string): number {
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
-        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true,
-        experimentalDecorators: true, skipLibCheck: true, rootDir: '/', types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')],
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        experimentalDecorators: true,
+        skipLibCheck: true,
+        rootDir: '/',
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules', '@types')],
       },
       include: ['**/*.ts'],
     }),
   );
   try {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     return 0;
   } catch (error) {
     const out = String((error as { stdout?: string }).stdout ?? '');

@@ -162,7 +162,9 @@ export async function seedBenchData(store: IssueStore, onProgress: (line: string
       });
     }
     await store.importIssues(batch);
-    onProgress(`  ${store.info.engine}: ${Math.min(ISSUES, done + IMPORT_BATCH)} / ${ISSUES} issues (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    onProgress(
+      `  ${store.info.engine}: ${Math.min(ISSUES, done + IMPORT_BATCH)} / ${ISSUES} issues (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
   }
   // Counters changed during the import; the measurements pick issue numbers from them.
   const loaded = await store.getReposByIds(repos.map((repo) => repo.id));
@@ -271,13 +273,18 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
     },
     create: (i) => {
       const repo = repoAt(i);
-      const input = { owner: repo.ownerName, repo: repo.name, body: { title: `direct ${i} ${keywordAt(i)}`, body: 'created by the benchmark' } };
+      const input = {
+        owner: repo.ownerName,
+        repo: repo.name,
+        body: { title: `direct ${i} ${keywordAt(i)}`, body: 'created by the benchmark' },
+      };
       return async () => createIssueAndLoad(services, await signIn(authorization), input);
     },
   };
   const headers = { Authorization: authorization };
   // Each request is encoded before its timer starts, as a load generator encodes its requests.
-  const send = (client: HttpClient, request: PreparedRequest, status: number) => async () => expectStatus(await client.send(request), status);
+  const send = (client: HttpClient, request: PreparedRequest, status: number) => async () =>
+    expectStatus(await client.send(request), status);
   const requestsTo = (client: HttpClient): Record<Operation, Side> => ({
     get: (i) => {
       const repo = repoAt(i);
@@ -285,13 +292,26 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
     },
     list: (i) => {
       const repo = repoAt(i);
-      return send(client, client.prepare('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues?state=open&type=issues&labels=bug,ui&limit=30`, { headers }), 200);
+      return send(
+        client,
+        client.prepare('GET', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues?state=open&type=issues&labels=bug,ui&limit=30`, {
+          headers,
+        }),
+        200,
+      );
     },
     search: (i) => send(client, client.prepare('GET', `/api/v1/repos/issues/search?q=${encodeURIComponent(keywordAt(i))}&limit=20`), 200),
     create: (i) => {
       const repo = repoAt(i);
       const body = JSON.stringify({ title: `http ${i} ${keywordAt(i)}`, body: 'created by the benchmark' });
-      return send(client, client.prepare('POST', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues`, { headers: { ...headers, 'Content-Type': 'application/json' }, body }), 201);
+      return send(
+        client,
+        client.prepare('POST', `/api/v1/repos/${repo.ownerName}/${repo.name}/issues`, {
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body,
+        }),
+        201,
+      );
     },
   });
   const http = requestsTo(client);
@@ -305,7 +325,9 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
     for (const op of Object.keys(SAMPLES) as Operation[]) {
       const { direct: d, http: h } = await measurePair(SAMPLES[op], direct[op], http[op]);
       const prefix = `issues.${engine}.${op}`;
-      onProgress(`  ${prefix}: http p50 ${h.p50.toFixed(2)} ms p99 ${h.p99.toFixed(2)} ms | direct p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms`);
+      onProgress(
+        `  ${prefix}: http p50 ${h.p50.toFixed(2)} ms p99 ${h.p99.toFixed(2)} ms | direct p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms`,
+      );
       results.push(
         result(`${prefix}.p99_ms`, h.p99, d.p99, 'ms'),
         result(`${prefix}.p50_ms`, h.p50, d.p50, 'ms'),
@@ -314,7 +336,9 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
       );
       if (FLOOR_OPERATIONS.has(op)) {
         const { direct: fd, http: f } = await measurePair(SAMPLES[op], direct[op], floorRequests[op]);
-        onProgress(`  ${prefix} on bare node:http: http p50 ${f.p50.toFixed(2)} ms | direct p50 ${fd.p50.toFixed(2)} ms | share ${share(fd, f).toFixed(2)}`);
+        onProgress(
+          `  ${prefix} on bare node:http: http p50 ${f.p50.toFixed(2)} ms | direct p50 ${fd.p50.toFixed(2)} ms | share ${share(fd, f).toFixed(2)}`,
+        );
         results.push(result(`${prefix}.node_share`, share(fd, f), HTTP_SHARE_GOAL, 'ratio'));
       }
     }

@@ -37,7 +37,11 @@ const BODY = JSON.stringify({ name: 'widget', tags: ['a', 'b'], price: 9.5 });
 const ITEM_SCHEMA = {
   type: 'object',
   required: ['name', 'price'],
-  properties: { name: { type: 'string', minLength: 1 }, tags: { type: 'array', items: { type: 'string' } }, price: { type: 'number', minimum: 0 } },
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    tags: { type: 'array', items: { type: 'string' } },
+    price: { type: 'number', minimum: 0 },
+  },
   additionalProperties: false,
 } as const;
 
@@ -107,7 +111,9 @@ async function serve(): Promise<void> {
   const { BodyParam, PathParam, Path, POST, Produces, QueryParam } = rest;
   const validateItem = validate as unknown as import('../runtime/rest/index.js').ValidateFunction;
   class Items {
-    @POST @Path('/items/{id}') @Produces('application/json')
+    @POST
+    @Path('/items/{id}')
+    @Produces('application/json')
     create(
       @PathParam('id', { type: 'integer' }) id: number,
       @QueryParam('limit', { type: 'integer', required: true }) limit: number,
@@ -127,7 +133,12 @@ async function serve(): Promise<void> {
     const offsetText = c.req.query('offset');
     const limit = Number(limitText);
     const offset = offsetText === undefined ? undefined : Number(offsetText);
-    if (!/^\d+$/.test(c.req.param('id')) || limitText === undefined || !Number.isInteger(limit) || (offset !== undefined && !Number.isInteger(offset))) {
+    if (
+      !/^\d+$/.test(c.req.param('id')) ||
+      limitText === undefined ||
+      !Number.isInteger(limit) ||
+      (offset !== undefined && !Number.isInteger(offset))
+    ) {
       return c.json({ status: 400, message: 'Bad Request' }, 400);
     }
     const body = (await c.req.json()) as { name: string; price: number };

@@ -106,20 +106,26 @@ async function throughput(call: Call): Promise<number> {
 }
 
 function connectCall(agent: Agent, port: number, contentType: string, body: Buffer): Call {
-  const expected = contentType === 'application/json'
-    ? '{"displayName":"Database","startType":"AUTOMATIC","status":"RUNNING"}'
-    : undefined;
+  const expected = contentType === 'application/json' ? '{"displayName":"Database","startType":"AUTOMATIC","status":"RUNNING"}' : undefined;
   let checked = false;
   return () =>
     new Promise<void>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/v1alpha1.System/GetService', agent, headers: { 'content-type': contentType, 'content-length': body.length, 'connect-protocol-version': '1' } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1alpha1.System/GetService',
+          agent,
+          headers: { 'content-type': contentType, 'content-length': body.length, 'connect-protocol-version': '1' },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             // A benchmark of error responses would be worthless: check the first answer fully, every status.
-            if (res.statusCode !== 200) return reject(new Error(`GetService answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`));
+            if (res.statusCode !== 200)
+              return reject(new Error(`GetService answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`));
             if (!checked && expected !== undefined && Buffer.concat(chunks).toString() !== expected) {
               return reject(new Error(`unexpected GetService answer ${Buffer.concat(chunks).toString()}`));
             }
@@ -134,7 +140,9 @@ function connectCall(agent: Agent, port: number, contentType: string, body: Buff
 }
 
 function grpcCall(client: grpc.Client): Call {
-  const method = (client as unknown as Record<string, (req: object, cb: (e: grpc.ServiceError | null, r?: { displayName?: string }) => void) => void>).GetService!.bind(client);
+  const method = (
+    client as unknown as Record<string, (req: object, cb: (e: grpc.ServiceError | null, r?: { displayName?: string }) => void) => void>
+  ).GetService!.bind(client);
   return () =>
     new Promise<void>((resolve, reject) => {
       method({ name: 'db' }, (error, response) => {
@@ -160,7 +168,15 @@ function serverPorts(child: ChildProcess): Promise<Ports> {
 
 /** The child process: Loom's System service on the simulated host, and the hand-written baseline. */
 async function serve(): Promise<void> {
-  const [{ Hono }, { createAdaptorServer }, { SimulatedHost }, { SystemHandler }, { serveSystemGrpc, systemConnectRoutes }, { SystemRoutes }, { createRestRouter }] = await Promise.all([
+  const [
+    { Hono },
+    { createAdaptorServer },
+    { SimulatedHost },
+    { SystemHandler },
+    { serveSystemGrpc, systemConnectRoutes },
+    { SystemRoutes },
+    { createRestRouter },
+  ] = await Promise.all([
     import('hono'),
     import('@hono/node-server'),
     import('../runtime/system/simulated/simulated-host.js'),
@@ -188,7 +204,8 @@ async function serve(): Promise<void> {
 /** The minimal hand-written grpc-js server: proto-loader, one Map lookup, callback API. */
 async function serveBaseline(): Promise<number> {
   const definition = protoLoader.loadSync(CSI_PROXY_PROTO, { keepCase: false, enums: String, defaults: true });
-  const System = (grpc.loadPackageDefinition(definition) as unknown as { v1alpha1: { System: grpc.ServiceClientConstructor } }).v1alpha1.System;
+  const System = (grpc.loadPackageDefinition(definition) as unknown as { v1alpha1: { System: grpc.ServiceClientConstructor } }).v1alpha1
+    .System;
   const services = new Map([['db', { displayName: 'Database', startType: 'AUTOMATIC', status: 'RUNNING' }]]);
   const server = new grpc.Server();
   server.addService(System.service, {

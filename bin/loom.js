@@ -23,7 +23,8 @@ if (process.env.LOOM_DIST !== '0' && isDistFresh(root)) {
   if (process.env.LOOM_DEBUG === '1') process.setSourceMapsEnabled(true);
   await import('../dist/cli/main.js');
 } else {
-  if (process.env.LOOM_DEBUG === '1') process.stderr.write('loom: dist/ is missing or older than generator/ (npm run build); running the TypeScript sources\n');
+  if (process.env.LOOM_DEBUG === '1')
+    process.stderr.write('loom: dist/ is missing or older than generator/ (npm run build); running the TypeScript sources\n');
   const { register } = await import('tsx/esm/api');
   register();
   await import('../generator/cli/main.ts');

@@ -10,7 +10,16 @@
  */
 export type * from './model/model.js';
 export { loadSchemas, SchemaError, formatDiagnostic, formatLocation, type LoadOptions } from './loaders/index.js';
-export { emit, GENERATOR_NAME, GENERATOR_VERSION, type EmitContext, type Emitter, type EmitResult, type GeneratorOptions, type OutputFile } from './emit.js';
+export {
+  emit,
+  GENERATOR_NAME,
+  GENERATOR_VERSION,
+  type EmitContext,
+  type Emitter,
+  type EmitResult,
+  type GeneratorOptions,
+  type OutputFile,
+} from './emit.js';
 export { BUILTIN_EMITTERS } from './emitters/index.js';
 export { GeneratedFile, importSymbol, isIdentifier, stringLiteral, type ImportSymbol, type Printable } from './printer/generated-file.js';
 export { loadTemplates, BUILTIN_TEMPLATES_DIR, type Templates } from './templates.js';

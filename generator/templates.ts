@@ -64,7 +64,11 @@ export interface TemplateDisplayOptions {
  * const templates = loadTemplates(['/work/app/my-templates'], BUILTIN_TEMPLATES_DIR, { cwd: '/work/app' });
  * templates.render('types/interface', view); // a broken override fails as `template my-templates/types/interface.hbs: …`
  */
-export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir = BUILTIN_TEMPLATES_DIR, display: TemplateDisplayOptions = {}): Templates {
+export function loadTemplates(
+  overrideDirs: readonly string[] = [],
+  builtinDir = BUILTIN_TEMPLATES_DIR,
+  display: TemplateDisplayOptions = {},
+): Templates {
   const cwd = display.cwd ?? process.cwd();
   const shown = (file: string, builtin: boolean): string => {
     if (builtin) return `${relative(join(builtinDir, '..'), file).split(sep).join('/')} (built in)`;
@@ -78,7 +82,10 @@ export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir =
     if (!existsSync(dir)) continue;
     for (const file of walk(dir)) {
       if (!file.endsWith('.hbs')) continue;
-      const name = relative(dir, file).split(sep).join('/').replace(/\.hbs$/, '');
+      const name = relative(dir, file)
+        .split(sep)
+        .join('/')
+        .replace(/\.hbs$/, '');
       // A precompiled built-in needs no source; an override replaces it.
       if (dir === builtinDir && precompiled?.[name] !== undefined) sources.delete(name);
       else sources.set(name, readFileSync(file, 'utf8'));
@@ -86,7 +93,9 @@ export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir =
     }
   }
   // The compiler only when something is left to compile; the runtime runs precompiled specs.
-  const hbs = (sources.size > 0 ? (require('handlebars') as HandlebarsModule) : (require('handlebars/runtime') as HandlebarsModule)).create();
+  const hbs = (
+    sources.size > 0 ? (require('handlebars') as HandlebarsModule) : (require('handlebars/runtime') as HandlebarsModule)
+  ).create();
   const compiled = new Map<string, HandlebarsNamespace.TemplateDelegate>();
   return {
     render(name, view) {
@@ -94,7 +103,8 @@ export function loadTemplates(overrideDirs: readonly string[] = [], builtinDir =
       if (!template) {
         const source = sources.get(name);
         const spec = source === undefined ? precompiled?.[name] : undefined;
-        if (source === undefined && spec === undefined) throw new Error(`no template named '${name}' (looked in ${[builtinDir, ...overrideDirs].join(', ')})`);
+        if (source === undefined && spec === undefined)
+          throw new Error(`no template named '${name}' (looked in ${[builtinDir, ...overrideDirs].join(', ')})`);
         template = spec !== undefined ? hbs.template(spec) : hbs.compile(source!, { ...TEMPLATE_OPTIONS });
         compiled.set(name, template);
       }

@@ -6,8 +6,22 @@ describe('parseArgs', () => {
   it('reads every option of generate, in both spellings', () => {
     expect(
       parseArgs([
-        'generate', 'schemas', 'more/api.yaml', '--out=gen', '-I', 'vendor', '-Ithird_party', '--runtime', '../runtime/codegen',
-        '--templates', 't1', '--templates=t2', '--plugin', './p.mjs', '--check', '-q',
+        'generate',
+        'schemas',
+        'more/api.yaml',
+        '--out=gen',
+        '-I',
+        'vendor',
+        '-Ithird_party',
+        '--runtime',
+        '../runtime/codegen',
+        '--templates',
+        't1',
+        '--templates=t2',
+        '--plugin',
+        './p.mjs',
+        '--check',
+        '-q',
       ]),
     ).toEqual({
       command: 'generate',

@@ -46,7 +46,11 @@ export const PRECOMPILED_TEMPLATES = 'templates.precompiled.cjs';
  */
 export function sourceDigest(root) {
   const hash = createHash('sha256');
-  const files = [...BUILD_INPUTS, ...listFiles(join(root, 'generator'), 'generator', isGeneratorSource), ...listFiles(join(root, 'templates'), 'templates', isTemplate)];
+  const files = [
+    ...BUILD_INPUTS,
+    ...listFiles(join(root, 'generator'), 'generator', isGeneratorSource),
+    ...listFiles(join(root, 'templates'), 'templates', isTemplate),
+  ];
   for (const rel of files) {
     let content;
     try {
@@ -142,9 +146,22 @@ export const RUNTIME_ENTRIES = ['codegen/server.ts', 'codegen/client.ts'];
  * compiled from its entries (and what they import), not from a project's `include`.
  */
 const RUNTIME_TSC_FLAGS = [
-  '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--strict',
-  '--experimentalDecorators', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', '--verbatimModuleSyntax',
-  '--types', 'node', '--declaration', '--sourceMap',
+  '--target',
+  'ES2022',
+  '--module',
+  'NodeNext',
+  '--moduleResolution',
+  'NodeNext',
+  '--strict',
+  '--experimentalDecorators',
+  '--skipLibCheck',
+  '--esModuleInterop',
+  '--resolveJsonModule',
+  '--verbatimModuleSyntax',
+  '--types',
+  'node',
+  '--declaration',
+  '--sourceMap',
 ];
 
 /**
@@ -181,10 +198,14 @@ export function buildRuntime(root, outDir = join(root, 'dist', 'runtime')) {
   const tsc = join(dirname(createRequire(join(root, 'package.json')).resolve('typescript/package.json')), 'bin', 'tsc');
   const entries = RUNTIME_ENTRIES.map((e) => join(root, 'runtime', e));
   try {
-    execFileSync(process.execPath, [tsc, '--ignoreConfig', ...entries, '--rootDir', join(root, 'runtime'), '--outDir', staging, ...RUNTIME_TSC_FLAGS], {
-      cwd: root,
-      stdio: 'inherit',
-    });
+    execFileSync(
+      process.execPath,
+      [tsc, '--ignoreConfig', ...entries, '--rootDir', join(root, 'runtime'), '--outDir', staging, ...RUNTIME_TSC_FLAGS],
+      {
+        cwd: root,
+        stdio: 'inherit',
+      },
+    );
   } catch (e) {
     if (e?.status !== 2) throw e;
     process.stderr.write('loom build: the runtime has type errors (above); JavaScript was emitted anyway. Run `npm run typecheck`.\n');
@@ -214,7 +235,8 @@ function copyScriptAssets(sourceDir, outDir) {
   const walk = (dir) => {
     const source = join(sourceDir, relative(outDir, dir));
     for (const name of existsSync(source) ? readdirSync(source) : []) {
-      if (/\.(js|mjs|cjs)$/.test(name) && !existsSync(join(source, name.replace(/\.[mc]?js$/, '.ts')))) copyFileSync(join(source, name), join(dir, name));
+      if (/\.(js|mjs|cjs)$/.test(name) && !existsSync(join(source, name.replace(/\.[mc]?js$/, '.ts'))))
+        copyFileSync(join(source, name), join(dir, name));
     }
     for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) walk(join(dir, entry.name));
   };

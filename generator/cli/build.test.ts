@@ -106,7 +106,11 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
       const c = await import(${JSON.stringify(join(pkg, 'dist/runtime/codegen/client.js'))});
       process.stdout.write([typeof s.createRestRouter, typeof s.QueryParam, typeof c.HttpClient].join(' '));`;
     // Plain Node, no TypeScript loader: what a user's `node dist/server.js` does.
-    expect(await run(process.execPath, ['--input-type=module', '-e', script])).toEqual({ code: 0, stdout: 'function function function', stderr: '' });
+    expect(await run(process.execPath, ['--input-type=module', '-e', script])).toEqual({
+      code: 0,
+      stdout: 'function function function',
+      stderr: '',
+    });
   });
 
   it('builds dist/ with a stamp matching the sources, and the templates precompiled', () => {
@@ -143,7 +147,9 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
     const out = join(pkg, 'out-bad');
     mkdirSync(out);
     writeFileSync(join(out, 'keep.txt'), 'hand-written\n');
-    const result = await run(process.execPath, [join(pkg, 'bin', 'loom.js'), 'generate', schema, '--out', out, '--quiet'], { LOOM_CACHE: '0' });
+    const result = await run(process.execPath, [join(pkg, 'bin', 'loom.js'), 'generate', schema, '--out', out, '--quiet'], {
+      LOOM_CACHE: '0',
+    });
     expect(result.code).toBe(2);
     // Found while loading, where the location is known, not when the validators compile.
     expect(result.stderr).toBe(

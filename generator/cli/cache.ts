@@ -53,8 +53,6 @@ export const MAX_ENTRIES = 64;
 function prune(dir: string): void {
   const entries = readdirSync(dir);
   if (entries.length <= MAX_ENTRIES) return;
-  const byAge = entries
-    .map((name) => ({ name, mtime: statSync(join(dir, name)).mtimeMs }))
-    .sort((a, b) => a.mtime - b.mtime);
+  const byAge = entries.map((name) => ({ name, mtime: statSync(join(dir, name)).mtimeMs })).sort((a, b) => a.mtime - b.mtime);
   for (const { name } of byAge.slice(0, entries.length - MAX_ENTRIES)) unlinkSync(join(dir, name));
 }

@@ -31,7 +31,15 @@ const API = {
     },
   },
   definitions: {
-    Pet: { type: 'object', required: ['id'], properties: { nick: { type: 'string', not: { const: 'x' } }, id: { type: 'integer', format: 'int64' }, tag: { $ref: '#/definitions/Tag' } } },
+    Pet: {
+      type: 'object',
+      required: ['id'],
+      properties: {
+        nick: { type: 'string', not: { const: 'x' } },
+        id: { type: 'integer', format: 'int64' },
+        tag: { $ref: '#/definitions/Tag' },
+      },
+    },
     Tag: { type: 'string', enum: ['a', 'b'] },
   },
 };

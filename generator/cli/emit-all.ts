@@ -63,7 +63,8 @@ export function emitStaged(
   options: GeneratorOptions,
   compiling?: Promise<ReadonlyMap<string, string>>,
 ): StagedEmit {
-  if (!emitters.includes(validatorsEmitter)) return { ready: emit(files, emitters, options), pending: Promise.resolve({ files: [], warnings: [] }) };
+  if (!emitters.includes(validatorsEmitter))
+    return { ready: emit(files, emitters, options), pending: Promise.resolve({ files: [], warnings: [] }) };
   const others = emitters.flatMap((e) => (e === validatorsEmitter ? [validatorDeclarationsEmitter] : [e]));
   const ready = emit(files, others, options);
   const pending = (async () => {

@@ -41,7 +41,10 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
   try {
     // Loaded lazily so `--help` and usage errors stay instant; the emitters (and handlebars)
     // only once the validators are compiling, as they are not needed before.
-    const [loaders, { compileValidatorsAhead, emitStaged, mergeResults }] = await Promise.all([import('../loaders/index.js'), import('./emit-all.js')]);
+    const [loaders, { compileValidatorsAhead, emitStaged, mergeResults }] = await Promise.all([
+      import('../loaders/index.js'),
+      import('./emit-all.js'),
+    ]);
     const templateDirs = args.templates.map((t) => resolve(cwd, t));
     for (const [i, dir] of templateDirs.entries()) {
       if (!existsSync(dir)) throw new UsageError(`--templates ${args.templates[i]}: no such folder`);
@@ -54,13 +57,21 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
     const cache = openCache(cwd, process.env);
     const compiling = compileValidatorsAhead(files, cache, compiler);
     const [{ BUILTIN_EMITTERS }, { loadTemplates }] = await Promise.all([import('../emitters/index.js'), import('../templates.js')]);
-    const staged = emitStaged(files, [...BUILTIN_EMITTERS, ...plugins], { runtimeImport: args.runtime, templates: loadTemplates(templateDirs, undefined, { cwd }), cache }, compiling);
+    const staged = emitStaged(
+      files,
+      [...BUILTIN_EMITTERS, ...plugins],
+      { runtimeImport: args.runtime, templates: loadTemplates(templateDirs, undefined, { cwd }), cache },
+      compiling,
+    );
     // Compared with the output folder while the validators still compile; written only once
     // everything is produced, so that a schema error leaves the folder untouched.
     const [ready, rest] = await Promise.all([compareFiles(staged.ready.files, outDir), staged.pending]);
     compiler?.close();
     const result = mergeResults(staged.ready, rest);
-    const [last, extra] = await Promise.all([compareFiles(rest.files, outDir), findExtra(new Set(result.files.map((f) => f.path)), outDir)]);
+    const [last, extra] = await Promise.all([
+      compareFiles(rest.files, outDir),
+      findExtra(new Set(result.files.map((f) => f.path)), outDir),
+    ]);
     const plan = mergeComparisons([ready, last], extra);
     if (!args.check) await applyPlan(plan, result.files, outDir);
     return { plan, warnings: result.warnings, outDir, root, checked: args.check };

@@ -105,9 +105,15 @@ async function listFiles(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
-  return entries
-    .filter((e) => e.isFile())
-    // `parentPath` arrived in Node 20.12; `path` is its older name.
-    .map((e) => relative(dir, join(e.parentPath ?? (e as { path?: string }).path ?? dir, e.name)).split(sep).join('/'))
-    .filter((p) => !p.split('/').includes('node_modules'));
+  return (
+    entries
+      .filter((e) => e.isFile())
+      // `parentPath` arrived in Node 20.12; `path` is its older name.
+      .map((e) =>
+        relative(dir, join(e.parentPath ?? (e as { path?: string }).path ?? dir, e.name))
+          .split(sep)
+          .join('/'),
+      )
+      .filter((p) => !p.split('/').includes('node_modules'))
+  );
 }

@@ -11,8 +11,10 @@ import { UsageError } from './args.js';
 
 function isEmitter(value: unknown): value is Emitter {
   return (
-    typeof value === 'object' && value !== null &&
-    typeof (value as Emitter).name === 'string' && typeof (value as Emitter).emit === 'function'
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Emitter).name === 'string' &&
+    typeof (value as Emitter).emit === 'function'
   );
 }
 
@@ -53,8 +55,10 @@ export async function loadPlugin(specifier: string, cwd: string): Promise<Emitte
   const names = Object.keys(mod).sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : 0));
   for (const name of names) {
     const value = mod[name];
-    for (const candidate of Array.isArray(value) ? value : [value]) if (isEmitter(candidate) && !emitters.includes(candidate)) emitters.push(candidate);
+    for (const candidate of Array.isArray(value) ? value : [value])
+      if (isEmitter(candidate) && !emitters.includes(candidate)) emitters.push(candidate);
   }
-  if (emitters.length === 0) throw new UsageError(`--plugin ${specifier}: exports no emitter (an object with 'name' and 'emit(file, ctx)')`);
+  if (emitters.length === 0)
+    throw new UsageError(`--plugin ${specifier}: exports no emitter (an object with 'name' and 'emit(file, ctx)')`);
   return emitters;
 }

@@ -49,7 +49,8 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
       }
       f.print('  ],');
     }
-    const body = op.requestBody && op.requestBody.contents.length > 0 ? (validatedBody(op) ?? op.requestBody.contents[0]!).mediaType : undefined;
+    const body =
+      op.requestBody && op.requestBody.contents.length > 0 ? (validatedBody(op) ?? op.requestBody.contents[0]!).mediaType : undefined;
     if (body !== undefined) f.print('  body: ', f.string(body), ',');
     const delimited = body !== undefined && isFormMediaType(body) ? formDelimited(op) : new Map<string, string>();
     if (delimited.size > 0) {
@@ -81,9 +82,10 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
       const declared = f.text(importSymbol(inputTypeName(op), `/${ctx.outputPath(service.parent, 'server.ts')}`, { typeOnly: true }));
       // Members the server defaults are required in the handler's input, optional to send.
       const defaulted = op.parameters.filter((p) => p.default !== undefined).map((p) => f.string(p.localName));
-      const input = defaulted.length === 0
-        ? declared
-        : f.text(importSymbol('Defaulted', RUNTIME, { typeOnly: true }), '<', declared, ', ', defaulted.join(' | '), '>');
+      const input =
+        defaulted.length === 0
+          ? declared
+          : f.text(importSymbol('Defaulted', RUNTIME, { typeOnly: true }), '<', declared, ', ', defaulted.join(' | '), '>');
       const optional = op.parameters.every((p) => !p.required) && !(op.requestBody?.required ?? false);
       const tags = [`@generated from operation ${op.name} (${op.method.toUpperCase()} ${op.path})`];
       if (op.deprecated) tags.unshift('@deprecated');
@@ -94,7 +96,11 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
         result: clientResultType(op, types, '  '),
         resultInBody: clientResultType(op, types, '    '),
         spec: `${op.localName}Operation`,
-        withResponseDoc: jsDocText(`Like {@link ${cls}.${op.localName}}, resolving to \`{ data, response }\` for the status and headers.`, [], '  '),
+        withResponseDoc: jsDocText(
+          `Like {@link ${cls}.${op.localName}}, resolving to \`{ data, response }\` for the status and headers.`,
+          [],
+          '  ',
+        ),
       };
     }),
   };
@@ -109,7 +115,9 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
  */
 function clientResultType(op: HttpOperation, types: TypeRenderContext, indent: string): string {
   const result = resultType(op, types, indent);
-  const emptySuccess = op.responses.some((r) => (r.status === '2XX' || (typeof r.status === 'number' && r.status >= 200 && r.status < 300)) && r.contents.length === 0);
+  const emptySuccess = op.responses.some(
+    (r) => (r.status === '2XX' || (typeof r.status === 'number' && r.status >= 200 && r.status < 300)) && r.contents.length === 0,
+  );
   return result === 'void' || !emptySuccess ? result : `${result} | undefined`;
 }
 
@@ -126,5 +134,13 @@ export interface HttpClientClassView {
    * Per operation: `result` is the success type as the method's signature spells it, and
    * `resultInBody` the same type indented for the method's body (they differ for inline objects).
    */
-  readonly methods: readonly { name: string; jsDoc: string; inputParam: string; result: string; resultInBody: string; spec: string; withResponseDoc: string }[];
+  readonly methods: readonly {
+    name: string;
+    jsDoc: string;
+    inputParam: string;
+    result: string;
+    resultInBody: string;
+    spec: string;
+    withResponseDoc: string;
+  }[];
 }

@@ -9,7 +9,15 @@ import type { EmitContext } from '../emit.js';
 import type { MessageType, Service } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
-import { codecFileSymbol, messageTypeSymbol, methodsTypeName, rpcGeneratedFrom, rpcOperations, serviceDescriptorName, withArticle } from './rpc-names.js';
+import {
+  codecFileSymbol,
+  messageTypeSymbol,
+  methodsTypeName,
+  rpcGeneratedFrom,
+  rpcOperations,
+  serviceDescriptorName,
+  withArticle,
+} from './rpc-names.js';
 import { globalTypeName, OBJECT_PROTOTYPE_MEMBERS } from './types-render.js';
 
 const RUNTIME = 'runtime:client';
@@ -20,7 +28,9 @@ const RUNTIME = 'runtime:client';
  * because the literal's inherited `constructor` is not the field's type.
  */
 function requestInit(message: MessageType): Printable {
-  return message.fields.some((f) => OBJECT_PROTOTYPE_MEMBERS.has(f.localName)) ? importSymbol('MessageInit', RUNTIME, { typeOnly: true }) : 'Partial';
+  return message.fields.some((f) => OBJECT_PROTOTYPE_MEMBERS.has(f.localName))
+    ? importSymbol('MessageInit', RUNTIME, { typeOnly: true })
+    : 'Partial';
 }
 
 /** Prints the client interface and factories of one RPC service. */
@@ -33,7 +43,9 @@ export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitCont
   // A message named `AsyncIterable` would shadow the global the streaming methods need.
   const asyncIterable = globalTypeName('AsyncIterable', service.parent);
 
-  f.jsDoc(`A typed ${service.name} client; the Connect and gRPC clients both implement it.`, { tags: [`@generated from service ${service.fullName}`] });
+  f.jsDoc(`A typed ${service.name} client; the Connect and gRPC clients both implement it.`, {
+    tags: [`@generated from service ${service.fullName}`],
+  });
   f.print('export interface ', iface, ' {');
   for (const op of rpcOperations(service)) {
     const input: Printable = messageTypeSymbol(op.input, ctx);
@@ -43,7 +55,9 @@ export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitCont
     if (op.deprecated) tags.unshift('@deprecated');
     f.jsDoc(op.doc, { indent: '  ', tags });
     const init = requestInit(op.input);
-    const request: Printable = op.clientStreaming ? ['requests: ', asyncIterable, '<', init, '<', input, '>>'] : ['request?: ', init, '<', input, '>'];
+    const request: Printable = op.clientStreaming
+      ? ['requests: ', asyncIterable, '<', init, '<', input, '>>']
+      : ['request?: ', init, '<', input, '>'];
     f.print('  ', op.localName, '(', request, ', options?: ', CallOptions, '): ', result, ';');
   }
   f.print('}');
@@ -52,15 +66,42 @@ export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitCont
   f.jsDoc(`${withArticle(service.name, true)} client over the Connect protocol (JSON, or binary with \`binary: true\`).`, {
     tags: ['@example', `const ${lower} = create${name}ConnectClient({ baseUrl: 'http://localhost:3000' });`],
   });
-  f.print('export function ', f.declare(`create${name}ConnectClient`), '(options: ', importSymbol('ConnectClientOptions', RUNTIME, { typeOnly: true }), '): ', iface, ' {');
+  f.print(
+    'export function ',
+    f.declare(`create${name}ConnectClient`),
+    '(options: ',
+    importSymbol('ConnectClientOptions', RUNTIME, { typeOnly: true }),
+    '): ',
+    iface,
+    ' {',
+  );
   f.print('  return ', importSymbol('createConnectClient', RUNTIME), '(', descriptor, ', options);');
   f.print('}');
   f.print();
-  f.jsDoc(`${withArticle(service.name, true)} client over gRPC; \`address\` is a grpc-js target such as \`127.0.0.1:50051\` or \`unix:/run/loom.sock\`.`, {
-    tags: ['@example', `const ${lower} = create${name}GrpcClient('unix:/run/loom/${lower}.sock');`],
-  });
-  f.print('export function ', f.declare(`create${name}GrpcClient`), '(address: string, options?: ', importSymbol('GrpcClientOptions', RUNTIME, { typeOnly: true }), '): ', iface, ' & { close(): void } {');
-  f.print('  return ', importSymbol('createGrpcClient', RUNTIME), '<', codecFileSymbol(methodsTypeName(service), service.parent, ctx, true), '>(', descriptor, ', address, options);');
+  f.jsDoc(
+    `${withArticle(service.name, true)} client over gRPC; \`address\` is a grpc-js target such as \`127.0.0.1:50051\` or \`unix:/run/loom.sock\`.`,
+    {
+      tags: ['@example', `const ${lower} = create${name}GrpcClient('unix:/run/loom/${lower}.sock');`],
+    },
+  );
+  f.print(
+    'export function ',
+    f.declare(`create${name}GrpcClient`),
+    '(address: string, options?: ',
+    importSymbol('GrpcClientOptions', RUNTIME, { typeOnly: true }),
+    '): ',
+    iface,
+    ' & { close(): void } {',
+  );
+  f.print(
+    '  return ',
+    importSymbol('createGrpcClient', RUNTIME),
+    '<',
+    codecFileSymbol(methodsTypeName(service), service.parent, ctx, true),
+    '>(',
+    descriptor,
+    ', address, options);',
+  );
   f.print('}');
   f.print();
 }

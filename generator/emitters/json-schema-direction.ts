@@ -22,7 +22,10 @@ export type Direction = 'request' | 'response';
  * @example
  * requiredOnlyElsewhere({ readOnly: true, writeOnly: false }, 'request'); // true
  */
-export function requiredOnlyElsewhere(property: { readonly readOnly: boolean; readonly writeOnly: boolean }, direction: Direction | undefined): boolean {
+export function requiredOnlyElsewhere(
+  property: { readonly readOnly: boolean; readonly writeOnly: boolean },
+  direction: Direction | undefined,
+): boolean {
   return (direction === 'request' && property.readOnly) || (direction === 'response' && property.writeOnly);
 }
 

@@ -15,7 +15,18 @@
 import type { Direction } from './json-schema-direction.js';
 import { requiredOnlyElsewhere } from './json-schema-direction.js';
 import { protoNamedTypeSchema } from './rpc-json-schema.js';
-import type { Discriminator, Field, LiteralType, MessageType, NamedType, ScalarType, SchemaFile, TypeRef, UnionType, WellKnownType } from '../model/model.js';
+import type {
+  Discriminator,
+  Field,
+  LiteralType,
+  MessageType,
+  NamedType,
+  ScalarType,
+  SchemaFile,
+  TypeRef,
+  UnionType,
+  WellKnownType,
+} from '../model/model.js';
 
 /** A JSON Schema object as plain data (what `JSON.stringify` prints). */
 export type JsonSchema = { [key: string]: unknown };
@@ -93,7 +104,8 @@ function subtypesSchema(schema: JsonSchema, subtypes: Discriminator, proto: bool
   const tag = subtypes.propertyName;
   if (options.openapi) {
     const mapping: Record<string, string> = {};
-    for (const [value, subtype] of Object.entries(subtypes.mapping)) if (subtype.kind === 'ref') mapping[value] = options.refTo(subtype.target);
+    for (const [value, subtype] of Object.entries(subtypes.mapping))
+      if (subtype.kind === 'ref') mapping[value] = options.refTo(subtype.target);
     schema.discriminator = { propertyName: tag, mapping };
     return;
   }
@@ -115,7 +127,11 @@ function fieldSchema(field: Field, proto: boolean, options: JsonSchemaOptions): 
   return out;
 }
 
-function additionalPropertiesSchema(value: boolean | TypeRef, proto: boolean, options: JsonSchemaOptions): JsonSchema | boolean | undefined {
+function additionalPropertiesSchema(
+  value: boolean | TypeRef,
+  proto: boolean,
+  options: JsonSchemaOptions,
+): JsonSchema | boolean | undefined {
   if (value === true) return undefined; // JSON Schema's default: anything goes
   if (value === false) return false;
   return typeRefSchema(value, proto, options);
@@ -205,7 +221,10 @@ function unionSchema(type: UnionType, proto: boolean, options: JsonSchemaOptions
         discriminator: { propertyName: property },
         properties: { [property]: { enum: tagged.map(([value]) => value) } },
         required: [property],
-        oneOf: tagged.map(([value, variant]) => ({ properties: { [property]: { const: value } }, allOf: [typeRefSchema(variant, proto, options)] })),
+        oneOf: tagged.map(([value, variant]) => ({
+          properties: { [property]: { const: value } },
+          allOf: [typeRefSchema(variant, proto, options)],
+        })),
       },
       type.nullable,
     );

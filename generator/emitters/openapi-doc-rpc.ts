@@ -14,9 +14,22 @@ export const CONNECT_ERROR_SCHEMA = 'connect.error';
 
 /** Connect error codes, as the `code` of an error body. */
 export const CONNECT_CODES = [
-  'canceled', 'unknown', 'invalid_argument', 'deadline_exceeded', 'not_found', 'already_exists',
-  'permission_denied', 'resource_exhausted', 'failed_precondition', 'aborted', 'out_of_range',
-  'unimplemented', 'internal', 'unavailable', 'data_loss', 'unauthenticated',
+  'canceled',
+  'unknown',
+  'invalid_argument',
+  'deadline_exceeded',
+  'not_found',
+  'already_exists',
+  'permission_denied',
+  'resource_exhausted',
+  'failed_precondition',
+  'aborted',
+  'out_of_range',
+  'unimplemented',
+  'internal',
+  'unavailable',
+  'data_loss',
+  'unauthenticated',
 ] as const;
 
 /** The Connect error body schema. */

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { enumType, httpOperation, httpService, message, param, ref, rpcService, run, schemaFile, str } from '../../test/generator/model-fixtures.js';
+import {
+  enumType,
+  httpOperation,
+  httpService,
+  message,
+  param,
+  ref,
+  rpcService,
+  run,
+  schemaFile,
+  str,
+} from '../../test/generator/model-fixtures.js';
 import { openapiDocEmitter } from './openapi-doc.js';
 
 describe('openapi-doc emitter', () => {
@@ -7,7 +18,10 @@ describe('openapi-doc emitter', () => {
     const f = schemaFile('system/v1alpha1/system.proto', 'proto3');
     const status = enumType(f, 'ServiceStatus', ['UNKNOWN', 'RUNNING']);
     const req = message(f, 'GetServiceRequest', [{ name: 'name', type: str, doc: 'Service name' }]);
-    const res = message(f, 'GetServiceResponse', [{ name: 'display_name', type: str }, { name: 'status', type: ref(status) }]);
+    const res = message(f, 'GetServiceResponse', [
+      { name: 'display_name', type: str },
+      { name: 'status', type: ref(status) },
+    ]);
     rpcService(f, 'System', [['GetService', req, res, 'GetService queries a Windows service state']]);
     const text = run([f], [openapiDocEmitter]).get('system/v1alpha1/system.openapi.json')!;
     const doc = JSON.parse(text);
@@ -24,7 +38,10 @@ describe('openapi-doc emitter', () => {
     expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/v1alpha1.GetServiceResponse' });
     expect(op.responses.default.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/connect.error' });
     expect(Object.keys(doc.components.schemas)).toEqual([
-      'v1alpha1.ServiceStatus', 'v1alpha1.GetServiceRequest', 'v1alpha1.GetServiceResponse', 'connect.error',
+      'v1alpha1.ServiceStatus',
+      'v1alpha1.GetServiceRequest',
+      'v1alpha1.GetServiceResponse',
+      'connect.error',
     ]);
     expect(doc.components.schemas['v1alpha1.GetServiceResponse'].properties).toEqual({
       displayName: { type: 'string' },
@@ -47,7 +64,12 @@ describe('openapi-doc emitter', () => {
       summary: "List a repository's issues",
       parameters: [param('owner', 'path', str), param('page', 'query', { kind: 'scalar', scalar: 'integer' })],
       responses: [
-        { status: 200, doc: 'IssueList', headers: [{ name: 'X-Total-Count', required: false, type: { kind: 'scalar', scalar: 'integer' } }], contents: [{ mediaType: 'application/json', type: { kind: 'array', items: ref(issue) } }] },
+        {
+          status: 200,
+          doc: 'IssueList',
+          headers: [{ name: 'X-Total-Count', required: false, type: { kind: 'scalar', scalar: 'integer' } }],
+          contents: [{ mediaType: 'application/json', type: { kind: 'array', items: ref(issue) } }],
+        },
         { status: 404, headers: [], contents: [] },
       ],
     });
@@ -70,7 +92,11 @@ describe('openapi-doc emitter', () => {
         '404': { description: 'Status 404.' },
       },
     });
-    expect(doc.components.schemas.Issue).toEqual({ type: 'object', properties: { id: { type: 'integer', format: 'int64' } }, required: ['id'] });
+    expect(doc.components.schemas.Issue).toEqual({
+      type: 'object',
+      properties: { id: { type: 'integer', format: 'int64' } },
+      required: ['id'],
+    });
   });
 
   it('pulls types of other files into components so the document stands alone', () => {

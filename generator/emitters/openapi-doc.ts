@@ -141,7 +141,12 @@ function content(contents: HttpOperation['responses'][number]['contents'], proto
   return out;
 }
 
-const DELIMITED_STYLES: Readonly<Record<FormSeparator, string | undefined>> = { ',': 'form', ' ': 'spaceDelimited', '|': 'pipeDelimited', '\t': undefined };
+const DELIMITED_STYLES: Readonly<Record<FormSeparator, string | undefined>> = {
+  ',': 'form',
+  ' ': 'spaceDelimited',
+  '|': 'pipeDelimited',
+  '\t': undefined,
+};
 
 /**
  * A form body's delimited arrays as OpenAPI 3.1 `encoding` (which covers multipart parts too).

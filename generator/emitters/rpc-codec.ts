@@ -10,7 +10,14 @@ import type { MessageType, SchemaFile } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import { printLiteral, protoDescriptor } from './rpc-descriptor.js';
 import {
-  codecName, messageTypeSymbol, methodsTypeName, rpcGeneratedFrom, rpcOperations, rpcPath, rpcServices, serviceDescriptorName,
+  codecName,
+  messageTypeSymbol,
+  methodsTypeName,
+  rpcGeneratedFrom,
+  rpcOperations,
+  rpcPath,
+  rpcServices,
+  serviceDescriptorName,
 } from './rpc-names.js';
 
 const RUNTIME = 'runtime:client';
@@ -57,11 +64,31 @@ export const rpcCodecEmitter: Emitter = {
     f.print();
     for (const m of messages) {
       f.jsDoc(m.doc, { tags: [`@generated from message ${m.fullName}`] });
-      f.print('export const ', codecName(m), ': ', MessageCodec, '<', messageTypeSymbol(m, ctx), '> = registry.codec(', f.string(m.fullName), ');');
+      f.print(
+        'export const ',
+        codecName(m),
+        ': ',
+        MessageCodec,
+        '<',
+        messageTypeSymbol(m, ctx),
+        '> = registry.codec(',
+        f.string(m.fullName),
+        ');',
+      );
       f.print();
     }
     for (const m of [...foreign.values()].sort((a, b) => (a.fullName < b.fullName ? -1 : 1))) {
-      f.print('const ', f.declare(codecName(m)), ': ', MessageCodec, '<', messageTypeSymbol(m, ctx), '> = registry.codec(', f.string(m.fullName), ');');
+      f.print(
+        'const ',
+        f.declare(codecName(m)),
+        ': ',
+        MessageCodec,
+        '<',
+        messageTypeSymbol(m, ctx),
+        '> = registry.codec(',
+        f.string(m.fullName),
+        ');',
+      );
       f.print();
     }
     for (const service of rpcServices(file)) {
@@ -70,15 +97,37 @@ export const rpcCodecEmitter: Emitter = {
       f.jsDoc(`The methods of service ${service.fullName}, keyed by local name.`);
       f.print('export type ', methodsTypeName(service), ' = {');
       for (const op of ops) {
-        const streaming = [op.clientStreaming ? 'clientStreaming: true' : '', op.serverStreaming ? 'serverStreaming: true' : ''].filter(Boolean);
+        const streaming = [op.clientStreaming ? 'clientStreaming: true' : '', op.serverStreaming ? 'serverStreaming: true' : ''].filter(
+          Boolean,
+        );
         // Literal `true` flags let `RpcServiceImpl` and `RpcClient` pick the streaming signatures.
         const flags = streaming.length > 0 ? [' & { readonly ', streaming.join('; readonly '), ' }'] : [];
-        f.print('  readonly ', op.localName, ': ', Method, '<', messageTypeSymbol(op.input, ctx), ', ', messageTypeSymbol(op.output, ctx), '>', flags, ';');
+        f.print(
+          '  readonly ',
+          op.localName,
+          ': ',
+          Method,
+          '<',
+          messageTypeSymbol(op.input, ctx),
+          ', ',
+          messageTypeSymbol(op.output, ctx),
+          '>',
+          flags,
+          ';',
+        );
       }
       f.print('};');
       f.print();
       f.jsDoc(service.doc, { tags: [`@generated from service ${service.fullName}`] });
-      f.print('export const ', serviceDescriptorName(service), ': ', importSymbol('RpcServiceDescriptor', RUNTIME, { typeOnly: true }), '<', methodsTypeName(service), '> = {');
+      f.print(
+        'export const ',
+        serviceDescriptorName(service),
+        ': ',
+        importSymbol('RpcServiceDescriptor', RUNTIME, { typeOnly: true }),
+        '<',
+        methodsTypeName(service),
+        '> = {',
+      );
       f.print('  typeName: ', f.string(service.fullName), ',');
       f.print('  methods: {');
       for (const op of ops) {

@@ -35,10 +35,17 @@ export function reachableTypes(file: SchemaFile): (MessageType | EnumType)[] {
   };
   const visitRef = (ref: TypeRef): void => {
     switch (ref.kind) {
-      case 'ref': visit(ref.target); break;
-      case 'array': visitRef(ref.items); break;
-      case 'map': visitRef(ref.value); break;
-      default: break; // scalars and OpenAPI-only shapes carry no proto type
+      case 'ref':
+        visit(ref.target);
+        break;
+      case 'array':
+        visitRef(ref.items);
+        break;
+      case 'map':
+        visitRef(ref.value);
+        break;
+      default:
+        break; // scalars and OpenAPI-only shapes carry no proto type
     }
   };
   for (const type of file.types) visit(type);
@@ -168,4 +175,3 @@ function inlineLiteral(value: Literal): string {
 function key(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name);
 }
-

@@ -88,8 +88,7 @@ export const PROTO_FORMATS: Readonly<Record<string, string>> = {
   // Well-formed UTF-16: every high surrogate followed by a low one, no low one alone.
   'proto-string': String.raw`(s) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s)`,
   // Standard or URL-safe base64, padding optional; decoding stops at a `=` after two digits.
-  'proto-bytes':
-    String.raw`(s) => { let j = 0; for (let i = 0; i < s.length; i++) { const c = s[i]; if (c === '=' && j > 1) return true; if (!/[A-Za-z0-9+/_-]/.test(c)) return false; j = (j + 1) % 4; } return j !== 1; }`,
+  'proto-bytes': String.raw`(s) => { let j = 0; for (let i = 0; i < s.length; i++) { const c = s[i]; if (c === '=' && j > 1) return true; if (!/[A-Za-z0-9+/_-]/.test(c)) return false; j = (j + 1) % 4; } return j !== 1; }`,
   'proto-timestamp':
     String.raw`(s) => { const m = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.(\d{1,9}))?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/.exec(s); if (m === null) return false; ` +
     String.raw`const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]); const days = mo === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31; if (d > days) return false; ` +
@@ -340,8 +339,10 @@ function wellKnownSchema(wkt: WellKnownType): JsonSchema {
 function withNull(schema: JsonSchema): JsonSchema {
   if (Object.keys(schema).length === 0) return schema; // anything, null included
   if (Array.isArray(schema.enum)) return schema.enum.includes(null) ? schema : { ...schema, enum: [...schema.enum, null] };
-  if (schema.$ref === undefined && schema.anyOf === undefined && typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
-  if (schema.$ref === undefined && schema.anyOf === undefined && Array.isArray(schema.type)) return { ...schema, type: [...schema.type, 'null'] };
+  if (schema.$ref === undefined && schema.anyOf === undefined && typeof schema.type === 'string')
+    return { ...schema, type: [schema.type, 'null'] };
+  if (schema.$ref === undefined && schema.anyOf === undefined && Array.isArray(schema.type))
+    return { ...schema, type: [...schema.type, 'null'] };
   return { anyOf: [schema, { type: 'null' }] };
 }
 

@@ -20,7 +20,14 @@ export interface ObjectOption {
 }
 
 /** An option value as printed: strings are quoted, symbols imported. */
-export type OptionValue = string | number | boolean | readonly (string | number)[] | { readonly separator: string } | ObjectOption | ImportSymbol;
+export type OptionValue =
+  | string
+  | number
+  | boolean
+  | readonly (string | number)[]
+  | { readonly separator: string }
+  | ObjectOption
+  | ImportSymbol;
 
 /** The HTTP operations of a service, in schema order. */
 export function httpOperations(service: Service): HttpOperation[] {
@@ -92,11 +99,22 @@ function scalarParamType(type: TypeRef & { kind: 'scalar' }): string | undefined
       if (type.format === 'date' || type.format === 'date-time') return type.format;
       if (type.format === 'binary') return 'file';
       return 'string';
-    case 'int64': case 'uint64': case 'sint64': case 'fixed64': case 'sfixed64':
+    case 'int64':
+    case 'uint64':
+    case 'sint64':
+    case 'fixed64':
+    case 'sfixed64':
       return 'int64';
-    case 'integer': case 'int32': case 'uint32': case 'sint32': case 'fixed32': case 'sfixed32':
+    case 'integer':
+    case 'int32':
+    case 'uint32':
+    case 'sint32':
+    case 'fixed32':
+    case 'sfixed32':
       return type.format === 'int64' ? 'int64' : 'integer';
-    case 'number': case 'double': case 'float':
+    case 'number':
+    case 'double':
+    case 'float':
       return 'number';
     case 'bool':
       return 'boolean';
@@ -159,7 +177,8 @@ function needsSchema(type: TypeRef, depth: number): boolean {
   switch (t.kind) {
     case 'scalar': {
       const c = t.constraints;
-      if (c?.pattern !== undefined || c?.exclusiveMinimum !== undefined || c?.exclusiveMaximum !== undefined || c?.multipleOf !== undefined) return true;
+      if (c?.pattern !== undefined || c?.exclusiveMinimum !== undefined || c?.exclusiveMaximum !== undefined || c?.multipleOf !== undefined)
+        return true;
       return t.scalar === 'string' && t.format !== undefined && VALIDATOR_FORMATS.has(t.format);
     }
     case 'array': {
@@ -239,7 +258,8 @@ export function paramOptions(p: Parameter, validate?: ImportSymbol): Record<stri
     if (c?.maxLength !== undefined) out['maxLength'] = c.maxLength;
   }
   const ordered: Record<string, OptionValue> = {};
-  for (const key of ['type', 'required', 'array', 'enum', 'format', 'minimum', 'maximum', 'minLength', 'maxLength']) if (out[key] !== undefined) ordered[key] = out[key]!;
+  for (const key of ['type', 'required', 'array', 'enum', 'format', 'minimum', 'maximum', 'minLength', 'maxLength'])
+    if (out[key] !== undefined) ordered[key] = out[key]!;
   return ordered;
 }
 
@@ -263,11 +283,16 @@ function arrayOption(p: Parameter): OptionValue {
   const style = p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
   const explode = p.explode ?? style === 'form';
   switch (style) {
-    case 'form': return explode ? true : { separator: ',' };
-    case 'simple': return { separator: ',' };
-    case 'spaceDelimited': return { separator: ' ' };
-    case 'pipeDelimited': return { separator: '|' };
-    default: return true;
+    case 'form':
+      return explode ? true : { separator: ',' };
+    case 'simple':
+      return { separator: ',' };
+    case 'spaceDelimited':
+      return { separator: ' ' };
+    case 'pipeDelimited':
+      return { separator: '|' };
+    default:
+      return true;
   }
 }
 
@@ -313,7 +338,8 @@ export function formFields(type: TypeRef, delimited: ReadonlyMap<string, FormSep
     if (depth > 8) return;
     const r = resolve(t);
     if (r.kind === 'object') for (const p of r.properties) add(p.name, p.type);
-    else if (r.kind === 'ref' && r.target.kind === 'message' && !r.target.wellKnown) for (const f of r.target.fields) add(f.jsonName, f.type);
+    else if (r.kind === 'ref' && r.target.kind === 'message' && !r.target.wellKnown)
+      for (const f of r.target.fields) add(f.jsonName, f.type);
     else if (r.kind === 'intersection') for (const p of r.parts) visit(p, depth + 1);
     else if (r.kind === 'union') for (const v of r.variants) visit(v, depth + 1);
   };

@@ -15,7 +15,17 @@ import { bodyValidatorName, paramValidatorName, validatedBody } from './validato
 import { jsDocText } from '../printer/generated-file.js';
 import { tsLiteral } from './json-schema-literal.js';
 import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
-import { formDelimited, formFields, httpOperations, inputTypeName, operationDoc, paramOptions, printFormFields, printOptions, successResponse } from './server-http-view.js';
+import {
+  formDelimited,
+  formFields,
+  httpOperations,
+  inputTypeName,
+  operationDoc,
+  paramOptions,
+  printFormFields,
+  printOptions,
+  successResponse,
+} from './server-http-view.js';
 
 const RUNTIME = 'runtime:server';
 
@@ -53,7 +63,19 @@ export function printHttpService(f: GeneratedFile, service: Service, ctx: EmitCo
   f.print('export interface ', api, ' {');
   for (const op of ops) {
     f.jsDoc(operationDoc(op), { indent: '  ', tags: operationTags(op) });
-    f.print('  ', op.localName, '(input: ', inputTypeName(op), ', ctx: ', typeOnly(Context), '): Promise<', HandlerResult, '<', resultType(op, types, '  '), '>>;');
+    f.print(
+      '  ',
+      op.localName,
+      '(input: ',
+      inputTypeName(op),
+      ', ctx: ',
+      typeOnly(Context),
+      '): Promise<',
+      HandlerResult,
+      '<',
+      resultType(op, types, '  '),
+      '>>;',
+    );
   }
   f.print('}');
   f.print();
@@ -65,10 +87,19 @@ export function printHttpService(f: GeneratedFile, service: Service, ctx: EmitCo
     // which `exactOptionalPropertyTypes` accepts only then.
     // A parameter with a default always arrives: the routes class fills it in.
     for (const p of op.parameters) {
-      const tags = [...(p.deprecated ? ['@deprecated'] : []), ...(p.default !== undefined ? [`@default ${JSON.stringify(p.default)}`] : [])];
+      const tags = [
+        ...(p.deprecated ? ['@deprecated'] : []),
+        ...(p.default !== undefined ? [`@default ${JSON.stringify(p.default)}`] : []),
+      ];
       const arrives = p.required || p.default !== undefined;
       f.jsDoc(p.doc, { indent: '  ', tags });
-      f.print('  ', f.propertyKey(p.localName), arrives ? ': ' : '?: ', optionalMemberType(p.localName, renderType(p.type, types, '  '), !arrives), ';');
+      f.print(
+        '  ',
+        f.propertyKey(p.localName),
+        arrives ? ': ' : '?: ',
+        optionalMemberType(p.localName, renderType(p.type, types, '  '), !arrives),
+        ';',
+      );
     }
     const body = bodyType(op, types, '  ');
     if (body !== undefined) {
@@ -123,12 +154,17 @@ function routeMethodView(
   Context: ImportSymbol,
   HandlerResult: ImportSymbol,
 ): RouteMethodView {
-  const decorators = [f.text('@', importSymbol(op.method.toUpperCase(), RUNTIME)), f.text('@', importSymbol('Path', RUNTIME), '(', f.string(op.path), ')')];
+  const decorators = [
+    f.text('@', importSymbol(op.method.toUpperCase(), RUNTIME)),
+    f.text('@', importSymbol('Path', RUNTIME), '(', f.string(op.path), ')'),
+  ];
   const consumes = unique((op.requestBody?.contents ?? []).map((c) => c.mediaType));
-  if (consumes.length > 0) decorators.push(f.text('@', importSymbol('Consumes', RUNTIME), '(', consumes.map((m) => f.string(m)).join(', '), ')'));
+  if (consumes.length > 0)
+    decorators.push(f.text('@', importSymbol('Consumes', RUNTIME), '(', consumes.map((m) => f.string(m)).join(', '), ')'));
   const success = successResponse(op);
   const produces = unique((success?.contents ?? []).map((c) => c.mediaType));
-  if (produces.length > 0) decorators.push(f.text('@', importSymbol('Produces', RUNTIME), '(', produces.map((m) => f.string(m)).join(', '), ')'));
+  if (produces.length > 0)
+    decorators.push(f.text('@', importSymbol('Produces', RUNTIME), '(', produces.map((m) => f.string(m)).join(', '), ')'));
   if (success) decorators.push(f.text('@', importSymbol('Status', RUNTIME), '(', String(success.status), ')'));
   const names: string[] = [];
   const params: string[] = [];
@@ -138,9 +174,24 @@ function routeMethodView(
     const tsType = renderType(p.type, types, '    ');
     const validator = paramValidatorName(op, p);
     const options = paramOptions(p, validator === undefined ? undefined : importSymbol(validator, validators));
-    const fallback = p.default === undefined ? '' : f.text('@', importSymbol('DefaultValue', RUNTIME), '(', tsLiteral(p.default, '    '), ') ');
+    const fallback =
+      p.default === undefined ? '' : f.text('@', importSymbol('DefaultValue', RUNTIME), '(', tsLiteral(p.default, '    '), ') ');
     const arrives = p.required || p.default !== undefined;
-    params.push(f.text('@', importSymbol(PARAM_DECORATOR[p.in], RUNTIME), '(', f.string(p.name), ', ', printOptions(options, f), ') ', fallback, p.localName, ': ', arrives ? tsType : `${tsType} | undefined`));
+    params.push(
+      f.text(
+        '@',
+        importSymbol(PARAM_DECORATOR[p.in], RUNTIME),
+        '(',
+        f.string(p.name),
+        ', ',
+        printOptions(options, f),
+        ') ',
+        fallback,
+        p.localName,
+        ': ',
+        arrives ? tsType : `${tsType} | undefined`,
+      ),
+    );
   }
   const body = bodyType(op, types, '    ');
   if (body !== undefined) {
@@ -155,9 +206,25 @@ function routeMethodView(
     // Form fields arrive as text and files: `formBody` converts them to the body's types before
     // the validator runs. Its fields come from the schema the handler's `body` type is printed from.
     const bodyOptions = form
-      ? f.text(importSymbol('formBody', RUNTIME), '(', printFormFields(formFields(validatedBody(op)?.type ?? { kind: 'unknown' }, formDelimited(op)), f), ', ', printOptions(options, f), ')')
+      ? f.text(
+          importSymbol('formBody', RUNTIME),
+          '(',
+          printFormFields(formFields(validatedBody(op)?.type ?? { kind: 'unknown' }, formDelimited(op)), f),
+          ', ',
+          printOptions(options, f),
+          ')',
+        )
       : printOptions(options, f);
-    params.push(f.text('@', importSymbol('BodyParam', RUNTIME), '(', bodyOptions, ') body: ', op.requestBody!.required ? body : `${body} | undefined`));
+    params.push(
+      f.text(
+        '@',
+        importSymbol('BodyParam', RUNTIME),
+        '(',
+        bodyOptions,
+        ') body: ',
+        op.requestBody!.required ? body : `${body} | undefined`,
+      ),
+    );
   }
   params.push(f.text('@', Context, '() ctx: ', typeOnly(Context)));
   return {
@@ -195,7 +262,9 @@ export function successBody(op: HttpOperation, types: TypeRenderContext, indent 
   const content = success?.contents.find((c) => c.type && isJsonMediaType(c.mediaType)) ?? success?.contents.find((c) => c.type);
   const type = content?.type
     ? renderBodyType(content.type, content.mediaType, types, indent)
-    : success && success.contents.length > 0 ? opaqueType(success.contents[0]!.mediaType) : 'void';
+    : success && success.contents.length > 0
+      ? opaqueType(success.contents[0]!.mediaType)
+      : 'void';
   return { type, binary: type === 'Uint8Array' };
 }
 
@@ -204,7 +273,9 @@ export function bodyType(op: HttpOperation, types: TypeRenderContext, indent = '
   if (!op.requestBody || op.requestBody.contents.length === 0) return undefined;
   const content = validatedBody(op) ?? op.requestBody.contents[0]!;
   // What the client sends: `readOnly` properties optional, referenced types in their request forms.
-  return content.type ? renderBodyType(content.type, content.mediaType, { ...types, direction: 'request' }, indent) : opaqueType(content.mediaType);
+  return content.type
+    ? renderBodyType(content.type, content.mediaType, { ...types, direction: 'request' }, indent)
+    : opaqueType(content.mediaType);
 }
 
 /**
@@ -213,14 +284,17 @@ export function bodyType(op: HttpOperation, types: TypeRenderContext, indent = '
  * is bytes on both ends — the runtime reads it as a `Uint8Array`, never as a string.
  */
 function renderBodyType(type: TypeRef, mediaType: string, types: TypeRenderContext, indent: string): string {
-  if (type.kind === 'scalar' && (type.format === 'binary' || (type.scalar === 'string' && isBytesMedia(mediaType)))) return opaqueType(mediaType);
+  if (type.kind === 'scalar' && (type.format === 'binary' || (type.scalar === 'string' && isBytesMedia(mediaType))))
+    return opaqueType(mediaType);
   return renderType(type, types, indent);
 }
 
 function isBytesMedia(mediaType: string): boolean {
   const mime = mediaType.toLowerCase();
   // `includes('json')` as the fetch client reads it: `application/x-ndjson` arrives as text.
-  return !mime.includes('json') && !mime.startsWith('text/') && mime !== 'application/x-www-form-urlencoded' && !mime.startsWith('multipart/');
+  return (
+    !mime.includes('json') && !mime.startsWith('text/') && mime !== 'application/x-www-form-urlencoded' && !mime.startsWith('multipart/')
+  );
 }
 
 function opaqueType(mediaType: string): string {

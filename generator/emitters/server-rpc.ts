@@ -50,18 +50,41 @@ export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitCon
 
   // The lean binding: one fetch handler per method, nothing looked up per request (what the
   // server mounts); the routes class above serves the same protocol through the decorators.
-  f.jsDoc([
-    `Serves ${withArticle(iface)} over the Connect protocol (\`POST /${service.fullName}/<Method>\`, JSON and binary).`,
-    'Mount the returned app with `app.route(\'/\', …)`.',
-  ].join('\n'), { tags: ['@example', `app.route('/', ${lower}ConnectRoutes(new ${service.localName}Handler()));`] });
-  f.print('export function ', f.declare(`${lower}ConnectRoutes`), '(impl: ', iface, ', options?: ', importSymbol('ConnectRoutesOptions', RUNTIME, { typeOnly: true }), '): ', importSymbol('ConnectApp', RUNTIME, { typeOnly: true }), ' {');
+  f.jsDoc(
+    [
+      `Serves ${withArticle(iface)} over the Connect protocol (\`POST /${service.fullName}/<Method>\`, JSON and binary).`,
+      "Mount the returned app with `app.route('/', …)`.",
+    ].join('\n'),
+    { tags: ['@example', `app.route('/', ${lower}ConnectRoutes(new ${service.localName}Handler()));`] },
+  );
+  f.print(
+    'export function ',
+    f.declare(`${lower}ConnectRoutes`),
+    '(impl: ',
+    iface,
+    ', options?: ',
+    importSymbol('ConnectRoutesOptions', RUNTIME, { typeOnly: true }),
+    '): ',
+    importSymbol('ConnectApp', RUNTIME, { typeOnly: true }),
+    ' {',
+  );
   f.print('  return ', importSymbol('connectRoutes', RUNTIME), '(', descriptor, ', impl, options);');
   f.print('}');
   f.print();
   f.jsDoc(`Adds ${withArticle(iface)} to a grpc-js server under \`/${service.fullName}/<Method>\`.`, {
     tags: ['@example', `add${service.localName}ServiceToGrpc(server, new ${service.localName}Handler(), { authorize });`],
   });
-  f.print('export function ', f.declare(`add${service.localName}ServiceToGrpc`), '(server: ', importSymbol('GrpcServer', RUNTIME, { typeOnly: true }), ', impl: ', iface, ', options?: ', importSymbol('GrpcServiceOptions', RUNTIME, { typeOnly: true }), '): void {');
+  f.print(
+    'export function ',
+    f.declare(`add${service.localName}ServiceToGrpc`),
+    '(server: ',
+    importSymbol('GrpcServer', RUNTIME, { typeOnly: true }),
+    ', impl: ',
+    iface,
+    ', options?: ',
+    importSymbol('GrpcServiceOptions', RUNTIME, { typeOnly: true }),
+    '): void {',
+  );
   f.print('  ', importSymbol('addGrpcService', RUNTIME), '(server, ', descriptor, ', impl, options);');
   f.print('}');
   f.print();
@@ -103,7 +126,8 @@ export interface ConnectRouteMethodView {
  * streaming RPCs speak Connect's enveloped streams through `connectStream`.
  */
 function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitContext, iface: string, descriptor: Printable): void {
-  const decorator = (name: string, ...args: Printable[]) => f.text('@', importSymbol(name, RUNTIME), ...(args.length > 0 ? ['(', ...args, ')'] : []));
+  const decorator = (name: string, ...args: Printable[]) =>
+    f.text('@', importSymbol(name, RUNTIME), ...(args.length > 0 ? ['(', ...args, ')'] : []));
   const Context = importSymbol('Context', RUNTIME);
   const response = globalTypeName('Response', service.parent);
   const className = f.declare(connectRoutesClassName(service));
@@ -125,8 +149,20 @@ function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitCo
       body: [
         f.text('const method = ', method, ';'),
         streaming
-          ? f.text('return ', importSymbol('connectStream', RUNTIME), '(method, ctx, this.options, (input, rpc) => this.api.', op.localName, '(input, rpc));')
-          : f.text('return ', importSymbol('connectCall', RUNTIME), '(method, ctx, this.options, (message, rpc) => this.api.', op.localName, '(message, rpc));'),
+          ? f.text(
+              'return ',
+              importSymbol('connectStream', RUNTIME),
+              '(method, ctx, this.options, (input, rpc) => this.api.',
+              op.localName,
+              '(input, rpc));',
+            )
+          : f.text(
+              'return ',
+              importSymbol('connectCall', RUNTIME),
+              '(method, ctx, this.options, (message, rpc) => this.api.',
+              op.localName,
+              '(message, rpc));',
+            ),
       ],
     };
   });
@@ -139,10 +175,7 @@ function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitCo
       ].join('\n'),
       ['@example', `createRestRouter().register(new ${className}(new ${service.localName}Handler()));`],
     ),
-    classDecorators: [
-      decorator('Path', f.string(`/${service.fullName}`)),
-      decorator('CatchWith', importSymbol('CONNECT_ERRORS', RUNTIME)),
-    ],
+    classDecorators: [decorator('Path', f.string(`/${service.fullName}`)), decorator('CatchWith', importSymbol('CONNECT_ERRORS', RUNTIME))],
     className,
     apiName: iface,
     optionsType: f.text(importSymbol('ConnectRoutesOptions', RUNTIME, { typeOnly: true })),

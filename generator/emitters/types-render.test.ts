@@ -10,8 +10,14 @@ import { renderType, renderTypeAnnotation } from './types-render.js';
 import { typesEmitter } from './types.js';
 
 const file = schemaFile('api.yaml', 'openapi-3.1', 'api');
-const cat = message(file, 'Cat', [{ name: 'kind', type: str, presence: 'required' }, { name: 'meows', type: { kind: 'scalar', scalar: 'bool' } }]);
-const dog = message(file, 'Dog', [{ name: 'kind', type: str, presence: 'required' }, { name: 'barks', type: { kind: 'scalar', scalar: 'bool' } }]);
+const cat = message(file, 'Cat', [
+  { name: 'kind', type: str, presence: 'required' },
+  { name: 'meows', type: { kind: 'scalar', scalar: 'bool' } },
+]);
+const dog = message(file, 'Dog', [
+  { name: 'kind', type: str, presence: 'required' },
+  { name: 'barks', type: { kind: 'scalar', scalar: 'bool' } },
+]);
 
 function render(type: TypeRef): string {
   const f = new GeneratedFile({ path: 'api.types.ts', runtimeImport: 'loom/runtime' });
@@ -38,7 +44,9 @@ describe('renderType', () => {
   });
 
   it('parenthesizes unions inside arrays and adds null last', () => {
-    expect(render(arrayOf({ kind: 'union', mode: 'anyOf', variants: [str, { kind: 'scalar', scalar: 'integer' }] }))).toBe('(string | number)[]');
+    expect(render(arrayOf({ kind: 'union', mode: 'anyOf', variants: [str, { kind: 'scalar', scalar: 'integer' }] }))).toBe(
+      '(string | number)[]',
+    );
     expect(render({ kind: 'array', items: ref(cat), nullable: true })).toBe('Cat[] | null');
     expect(render(ref(cat, true))).toBe('Cat | null');
   });
@@ -55,8 +63,21 @@ describe('renderType', () => {
       render({
         kind: 'object',
         properties: [
-          { name: 'x-rate', required: true, type: { kind: 'scalar', scalar: 'integer' }, readOnly: false, writeOnly: false, doc: 'Calls left' },
-          { name: 'tags', required: false, type: { kind: 'map', key: { kind: 'scalar', scalar: 'string' }, value: str }, readOnly: false, writeOnly: false },
+          {
+            name: 'x-rate',
+            required: true,
+            type: { kind: 'scalar', scalar: 'integer' },
+            readOnly: false,
+            writeOnly: false,
+            doc: 'Calls left',
+          },
+          {
+            name: 'tags',
+            required: false,
+            type: { kind: 'map', key: { kind: 'scalar', scalar: 'string' }, value: str },
+            readOnly: false,
+            writeOnly: false,
+          },
         ],
         additionalProperties: false,
       }),
@@ -89,7 +110,15 @@ describe('allOf parents', () => {
     const kitten = message(f, 'Kitten', [], { extends: [ref(pet)] });
     (kitten as { fields: MessageType['fields'] }).fields = [
       { ...petFields[0]!, parent: kitten },
-      { ...petFields[0]!, parent: kitten, name: 'age', jsonName: 'age', localName: 'age', type: { kind: 'scalar', scalar: 'integer' }, presence: 'optional' },
+      {
+        ...petFields[0]!,
+        parent: kitten,
+        name: 'age',
+        jsonName: 'age',
+        localName: 'age',
+        type: { kind: 'scalar', scalar: 'integer' },
+        presence: 'optional',
+      },
     ];
     message(f, 'Shelter', [
       { name: 'pets', type: arrayOf({ kind: 'union', mode: 'oneOf', variants: [ref(pet), ref(kitten)] }) },

@@ -87,7 +87,10 @@ export function renderType(type: TypeRef, ctx: TypeRenderContext, indent = ''): 
       // A discriminated union names the tag value of each variant, so `switch (x.kind)` narrows.
       const variants =
         discriminator && mapped.length > 0
-          ? mapped.map(([value, variant]) => `(${wrap(renderType(variant, ctx, indent))} & { ${propertyKey(discriminator.propertyName)}: ${stringLiteral(value)} })`)
+          ? mapped.map(
+              ([value, variant]) =>
+                `(${wrap(renderType(variant, ctx, indent))} & { ${propertyKey(discriminator.propertyName)}: ${stringLiteral(value)} })`,
+            )
           : type.variants.map((v) => wrap(renderType(v, ctx, indent)));
       return orNull(unique(variants).join(' | ') || 'never', type.nullable);
     }
@@ -261,7 +264,11 @@ function renderInlineObject(
   for (const p of properties) {
     if (p.doc) lines.push(`${inner}/** ${p.doc.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ')} */`);
     const type = renderType(p.type, ctx, inner);
-    lines.push(p.required && !optionalHere(p, ctx) ? `${inner}${propertyKey(p.name)}: ${type};` : `${inner}${propertyKey(p.name)}?: ${optionalPropertyType(p.name, type)};`);
+    lines.push(
+      p.required && !optionalHere(p, ctx)
+        ? `${inner}${propertyKey(p.name)}: ${type};`
+        : `${inner}${propertyKey(p.name)}?: ${optionalPropertyType(p.name, type)};`,
+    );
   }
   const index = indexSignature(additional, true, ctx, inner);
   if (index) lines.push(`${inner}${index};`);
@@ -273,7 +280,12 @@ function renderInlineObject(
  * When named properties exist the value type widens to `unknown`: TypeScript requires
  * every property to fit the index signature, and optional ones add `undefined`.
  */
-export function indexSignature(additional: boolean | TypeRef, hasProperties: boolean, ctx: TypeRenderContext, indent = ''): string | undefined {
+export function indexSignature(
+  additional: boolean | TypeRef,
+  hasProperties: boolean,
+  ctx: TypeRenderContext,
+  indent = '',
+): string | undefined {
   if (additional === false) return undefined;
   if (additional === true) return hasProperties ? undefined : '[key: string]: unknown';
   return `[key: string]: ${hasProperties ? 'unknown' : renderType(additional, ctx, indent)}`;
@@ -281,7 +293,13 @@ export function indexSignature(additional: boolean | TypeRef, hasProperties: boo
 
 /** The members TypeScript's `Object` interface declares: every object has them, through its prototype. */
 export const OBJECT_PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set([
-  'constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
+  'constructor',
+  'toString',
+  'toLocaleString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
 ]);
 
 /**

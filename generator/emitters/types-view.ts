@@ -8,7 +8,17 @@ import type { EnumType, Field, MessageType, AliasType, TypeRef } from '../model/
 import { jsDocText, stringLiteral } from '../printer/generated-file.js';
 import { isProtoFile } from './json-schema.js';
 import { hasDirectionalForms } from './json-schema-direction.js';
-import { indexSignature, isOptionalField, namedParents, optionalHere, propertyKey, prototypeMemberType, refName, renderTypeAnnotation, requestTypeName } from './types-render.js';
+import {
+  indexSignature,
+  isOptionalField,
+  namedParents,
+  optionalHere,
+  propertyKey,
+  prototypeMemberType,
+  refName,
+  renderTypeAnnotation,
+  requestTypeName,
+} from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 
 /** View of `templates/types/interface.hbs`. */
@@ -39,7 +49,6 @@ export interface AliasView {
   readonly annotation: string;
 }
 
-
 /** `@generated from …` naming the schema declaration. */
 export function generatedFrom(node: MessageType | EnumType | AliasType): string {
   if (!isProtoFile(node.parent)) return `@generated from schema ${node.fullName}`;
@@ -50,7 +59,9 @@ export function generatedFrom(node: MessageType | EnumType | AliasType): string 
 function withSubtypes(message: MessageType): string | undefined {
   const subtypes = message.subtypes;
   if (!subtypes) return message.doc;
-  const picks = Object.entries(subtypes.mapping).flatMap(([value, subtype]) => (subtype.kind === 'ref' ? [`${stringLiteral(value)} is a {@link ${subtype.target.localName}}`] : []));
+  const picks = Object.entries(subtypes.mapping).flatMap(([value, subtype]) =>
+    subtype.kind === 'ref' ? [`${stringLiteral(value)} is a {@link ${subtype.target.localName}}`] : [],
+  );
   const line = `Checked as the subtype its \`${subtypes.propertyName}\` names: ${picks.join(', ')}.`;
   return message.doc ? `${message.doc}\n\n${line}` : line;
 }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { arrayOf, enumType, httpService, message, ref, run, schemaFile, setFields, str, int64 } from '../../test/generator/model-fixtures.js';
+import {
+  arrayOf,
+  enumType,
+  httpService,
+  message,
+  ref,
+  run,
+  schemaFile,
+  setFields,
+  str,
+  int64,
+} from '../../test/generator/model-fixtures.js';
 import { typesEmitter } from './types.js';
 
 function body(content: string): string {
@@ -111,7 +122,10 @@ export interface Comment {
     const ts = message(wkt, 'Timestamp', [], { wellKnown: 'Timestamp', fullName: 'google.protobuf.Timestamp' });
     const empty = message(wkt, 'Empty', [], { wellKnown: 'Empty', fullName: 'google.protobuf.Empty' });
     const f = schemaFile('a.proto', 'proto3', 'a');
-    message(f, 'Event', [{ name: 'at', type: ref(ts) }, { name: 'nothing', type: ref(empty) }]);
+    message(f, 'Event', [
+      { name: 'at', type: ref(ts) },
+      { name: 'nothing', type: ref(empty) },
+    ]);
     const out = run([f], [typesEmitter]).get('a.types.ts')!;
     expect(out).not.toContain('import');
     expect(out).toContain('  at?: string;\n');

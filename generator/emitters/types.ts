@@ -39,7 +39,13 @@ export const typesEmitter: Emitter = {
         case 'message':
           if (type.wellKnown) {
             // The JSON form of a well-known type is not an object with its proto fields.
-            f.printBlock(templates.render('types/alias', { jsDoc: jsDocText(type.doc, [generatedFrom(type)]), name: type.localName, annotation: ` ${wellKnownType(type.wellKnown)}` }));
+            f.printBlock(
+              templates.render('types/alias', {
+                jsDoc: jsDocText(type.doc, [generatedFrom(type)]),
+                name: type.localName,
+                annotation: ` ${wellKnownType(type.wellKnown)}`,
+              }),
+            );
           } else {
             f.printBlock(templates.render('types/interface', interfaceView(type, render)));
             if (hasDirectionalForms(type)) {

@@ -37,7 +37,15 @@ describe('compactErrors', () => {
   });
 
   it('reports the same error objects as the long form, key for key', () => {
-    const expected = [{ instancePath: '/item/id', schemaPath: '#/properties/id/type', keyword: 'type', params: { type: 'string' }, message: 'must be string' }];
+    const expected = [
+      {
+        instancePath: '/item/id',
+        schemaPath: '#/properties/id/type',
+        keyword: 'type',
+        params: { type: 'string' },
+        message: 'must be string',
+      },
+    ];
     expect(run(BLOCK)).toEqual(expected);
     expect(Object.keys(run(BLOCK)![0]!)).toEqual(Object.keys(expected[0]!));
     // Two blocks: the second appends to the list the first created.
@@ -45,8 +53,13 @@ describe('compactErrors', () => {
   });
 
   it('keeps shorthand paths and computed messages', () => {
-    const block = BLOCK.replace('instancePath:instancePath+"/id"', 'instancePath').replace('message:"must be string"', 'message:"must match format \\""+"uuid"+"\\""');
-    expect(compactErrors(block).code).toContain('vErrors = pushError(vErrors, instancePath, "#/properties/id/type", "type", {type: "string"}, "must match format \\""+"uuid"+"\\"");');
+    const block = BLOCK.replace('instancePath:instancePath+"/id"', 'instancePath').replace(
+      'message:"must be string"',
+      'message:"must match format \\""+"uuid"+"\\""',
+    );
+    expect(compactErrors(block).code).toContain(
+      'vErrors = pushError(vErrors, instancePath, "#/properties/id/type", "type", {type: "string"}, "must match format \\""+"uuid"+"\\"");',
+    );
   });
 
   it('leaves code of another shape as it is, without the helper', () => {

@@ -54,7 +54,16 @@ export function compactErrors(code: string): { code: string; helper?: string } {
   let folded = 0;
   const out = code.replace(
     ERROR_BLOCK,
-    (block, _name: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string, propertyName: string | undefined) => {
+    (
+      block,
+      _name: string,
+      path: string | undefined,
+      schemaPath: string,
+      keyword: string,
+      params: string,
+      message: string,
+      propertyName: string | undefined,
+    ) => {
       // The helper builds the usual five members; an error with a `propertyName` stays as ajv wrote it.
       if (propertyName !== undefined) return block;
       folded++;

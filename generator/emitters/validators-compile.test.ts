@@ -47,16 +47,22 @@ describe('compileStandalone', () => {
       ['validateUser', ref('User')],
     ]);
     const code = compileStandalone({ documents: [DOC], exports });
-    const module = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as Record<string, ((data: unknown) => boolean) & { errors: unknown[] | null }>;
+    const module = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as Record<
+      string,
+      ((data: unknown) => boolean) & { errors: unknown[] | null }
+    >;
     const validateIssue = module['validateIssue']!;
     expect(validateIssue({ repo: { parent: { owner: { name: 'a' } } }, user: { name: 'b' } })).toBe(true);
     expect(validateIssue({ repo: { parent: { owner: { name: 1 } } } })).toBe(false);
     expect(validateIssue.errors).toMatchObject([{ instancePath: '/repo/parent/owner/name', keyword: 'type' }]);
   });
 
-  it('still checks each document against the meta-schema (only the documents\' own functions are compiled for their source alone)', () => {
+  it("still checks each document against the meta-schema (only the documents' own functions are compiled for their source alone)", () => {
     const compile = (schema: object) => () =>
-      compileStandalone({ documents: [{ $id: 'loom:bad.json', $defs: { A: schema } }], exports: new Map([['validateA', 'loom:bad.json#/$defs/A']]) });
+      compileStandalone({
+        documents: [{ $id: 'loom:bad.json', $defs: { A: schema } }],
+        exports: new Map([['validateA', 'loom:bad.json#/$defs/A']]),
+      });
     expect(compile({ type: 'nope' })).toThrow(/type must be JSONType/);
     expect(compile({ minLength: 'x' })).toThrow(/minLength/);
     expect(compile({ pattern: '[' })).toThrow(/Invalid regular expression/);

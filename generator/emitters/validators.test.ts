@@ -4,7 +4,18 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  arrayOf, enumType, httpOperation, httpService, int32, int64, message, ref, run, schemaFile, setFields, str,
+  arrayOf,
+  enumType,
+  httpOperation,
+  httpService,
+  int32,
+  int64,
+  message,
+  ref,
+  run,
+  schemaFile,
+  setFields,
+  str,
 } from '../../test/generator/model-fixtures.js';
 import type { TypeRef } from '../model/model.js';
 import { emit } from '../emit.js';
@@ -12,7 +23,9 @@ import type { GeneratorCache } from '../emit.js';
 import { loadTemplates } from '../templates.js';
 import { validatorsEmitter } from './validators.js';
 
-type Validator = ((data: unknown) => boolean) & { errors?: { instancePath: string; keyword: string; params: object; message?: string }[] | null };
+type Validator = ((data: unknown) => boolean) & {
+  errors?: { instancePath: string; keyword: string; params: object; message?: string }[] | null;
+};
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-validators-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +43,9 @@ async function load(out: Map<string, string>, path: string, tag: string): Promis
 function issuesModel() {
   const f = schemaFile('issues/openapi.yaml', 'openapi-3.1', 'issues');
   const state = enumType(f, 'StateType', ['open', 'closed']);
-  const label = message(f, 'Label', [{ name: 'name', type: { kind: 'scalar', scalar: 'string', constraints: { minLength: 1 } }, presence: 'required' }]);
+  const label = message(f, 'Label', [
+    { name: 'name', type: { kind: 'scalar', scalar: 'string', constraints: { minLength: 1 } }, presence: 'required' },
+  ]);
   const issue = message(f, 'Issue', []);
   setFields(issue, [
     { name: 'id', type: { kind: 'scalar', scalar: 'int64' }, presence: 'required' },
@@ -41,14 +56,28 @@ function issuesModel() {
     { name: 'parent', type: ref(issue, true) },
   ]);
   const svc = httpService(f, 'issue');
-  httpOperation(svc, { name: 'issueCreateIssue', method: 'post', path: '/repos/{owner}/{repo}/issues', requestBody: { required: true, contents: [{ mediaType: 'application/json', type: ref(issue) }] } });
+  httpOperation(svc, {
+    name: 'issueCreateIssue',
+    method: 'post',
+    path: '/repos/{owner}/{repo}/issues',
+    requestBody: { required: true, contents: [{ mediaType: 'application/json', type: ref(issue) }] },
+  });
   httpOperation(svc, {
     name: 'issueAddLabel',
     method: 'post',
     path: '/repos/{owner}/{repo}/issues/{index}/labels',
     requestBody: {
       required: true,
-      contents: [{ mediaType: 'application/json', type: { kind: 'object', properties: [{ name: 'labels', required: true, type: arrayOf(int32), readOnly: false, writeOnly: false }], additionalProperties: false } }],
+      contents: [
+        {
+          mediaType: 'application/json',
+          type: {
+            kind: 'object',
+            properties: [{ name: 'labels', required: true, type: arrayOf(int32), readOnly: false, writeOnly: false }],
+            additionalProperties: false,
+          },
+        },
+      ],
     },
   });
   return f;
@@ -135,11 +164,27 @@ describe('validators emitter', () => {
   it('validates a discriminated union by its tag, even when the variants overlap', async () => {
     const f = schemaFile('pets.yaml', 'openapi-3.1', 'pets');
     // Open objects: a { kind, name } value matches both, which a plain oneOf rejects.
-    const cat = message(f, 'Cat', [{ name: 'kind', type: str, presence: 'required' }, { name: 'name', type: str }]);
-    const dog = message(f, 'Dog', [{ name: 'kind', type: str, presence: 'required' }, { name: 'name', type: str }]);
+    const cat = message(f, 'Cat', [
+      { name: 'kind', type: str, presence: 'required' },
+      { name: 'name', type: str },
+    ]);
+    const dog = message(f, 'Dog', [
+      { name: 'kind', type: str, presence: 'required' },
+      { name: 'name', type: str },
+    ]);
     f.types.push({
-      kind: 'alias', parent: f, name: 'Pet', localName: 'Pet', fullName: '#/components/schemas/Pet', source: { file: 'pets.yaml' },
-      type: { kind: 'union', mode: 'oneOf', variants: [ref(cat), ref(dog)], discriminator: { propertyName: 'kind', mapping: { cat: ref(cat), dog: ref(dog) } } },
+      kind: 'alias',
+      parent: f,
+      name: 'Pet',
+      localName: 'Pet',
+      fullName: '#/components/schemas/Pet',
+      source: { file: 'pets.yaml' },
+      type: {
+        kind: 'union',
+        mode: 'oneOf',
+        variants: [ref(cat), ref(dog)],
+        discriminator: { propertyName: 'kind', mapping: { cat: ref(cat), dog: ref(dog) } },
+      },
     });
     const v = await load(run([f], [validatorsEmitter]), 'pets.validators.js', 'pets');
     expect(v.validatePet!({ kind: 'cat', name: 'Tom' })).toBe(true);
@@ -150,12 +195,32 @@ describe('validators emitter', () => {
 
   it('reports the problem of the variant the tag names, not of every other variant', async () => {
     const f = schemaFile('events.yaml', 'openapi-3.1', 'events');
-    const unit: TypeRef = { kind: 'union', mode: 'oneOf', variants: ['ms', 'bytes', null].map((value) => ({ kind: 'literal', value }) as TypeRef) };
-    const log = message(f, 'LogEvent', [{ name: 'kind', type: { kind: 'literal', value: 'log' }, presence: 'required' }, { name: 'message', type: str, presence: 'required' }]);
-    const metric = message(f, 'MetricEvent', [{ name: 'kind', type: { kind: 'literal', value: 'metric' }, presence: 'required' }, { name: 'unit', type: unit }]);
+    const unit: TypeRef = {
+      kind: 'union',
+      mode: 'oneOf',
+      variants: ['ms', 'bytes', null].map((value) => ({ kind: 'literal', value }) as TypeRef),
+    };
+    const log = message(f, 'LogEvent', [
+      { name: 'kind', type: { kind: 'literal', value: 'log' }, presence: 'required' },
+      { name: 'message', type: str, presence: 'required' },
+    ]);
+    const metric = message(f, 'MetricEvent', [
+      { name: 'kind', type: { kind: 'literal', value: 'metric' }, presence: 'required' },
+      { name: 'unit', type: unit },
+    ]);
     f.types.push({
-      kind: 'alias', parent: f, name: 'Event', localName: 'Event', fullName: '#/components/schemas/Event', source: { file: 'events.yaml' },
-      type: { kind: 'union', mode: 'oneOf', variants: [ref(log), ref(metric)], discriminator: { propertyName: 'kind', mapping: { log: ref(log), metric: ref(metric) } } },
+      kind: 'alias',
+      parent: f,
+      name: 'Event',
+      localName: 'Event',
+      fullName: '#/components/schemas/Event',
+      source: { file: 'events.yaml' },
+      type: {
+        kind: 'union',
+        mode: 'oneOf',
+        variants: [ref(log), ref(metric)],
+        discriminator: { propertyName: 'kind', mapping: { log: ref(log), metric: ref(metric) } },
+      },
     });
     const v = await load(run([f], [validatorsEmitter]), 'events.validators.js', 'events');
     expect(v.validateEvent!({ kind: 'metric', unit: 'ms' })).toBe(true);
@@ -171,18 +236,28 @@ describe('validators emitter', () => {
       },
     ]);
     expect(v.validateEvent!({ kind: 'trace' })).toBe(false);
-    expect(v.validateEvent!.errors?.[0]).toMatchObject({ instancePath: '/kind', keyword: 'enum', params: { allowedValues: ['log', 'metric'] } });
+    expect(v.validateEvent!.errors?.[0]).toMatchObject({
+      instancePath: '/kind',
+      keyword: 'enum',
+      params: { allowedValues: ['log', 'metric'] },
+    });
     expect(v.validateEvent!(null)).toBe(false);
   });
 
   it('compiles an inline enum to one enum check, printed once per file as a helper call', () => {
     const f = schemaFile('perm.yaml', 'openapi-3.0', 'perm');
-    const permission: TypeRef = { kind: 'union', mode: 'oneOf', variants: ['read', 'write'].map((value) => ({ kind: 'literal', value }) as TypeRef) };
+    const permission: TypeRef = {
+      kind: 'union',
+      mode: 'oneOf',
+      variants: ['read', 'write'].map((value) => ({ kind: 'literal', value }) as TypeRef),
+    };
     message(f, 'Team', [{ name: 'permission', type: permission }]);
     const out = run([f], [validatorsEmitter]);
     expect(out.get('perm.schemas.ts')).toContain("        permission: {\n          enum: ['read', 'write'],\n        },\n");
     const js = out.get('perm.validators.js')!;
-    expect(js).toContain('vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema');
+    expect(js).toContain(
+      'vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema',
+    );
     expect(js).toContain('\nfunction pushError(list, instancePath, schemaPath, keyword, params, message) {\n');
     // No error block is left in ajv's long form.
     expect(js).not.toContain('vErrors === null){');
@@ -190,7 +265,10 @@ describe('validators emitter', () => {
 
   it('does not require readOnly properties of a body, nor writeOnly ones of a type as sent back', async () => {
     const f = schemaFile('pets.yaml', 'openapi-3.0', 'pets');
-    const owner = message(f, 'Owner', [{ name: 'id', type: int64, presence: 'required' }, { name: 'name', type: str, presence: 'required' }]);
+    const owner = message(f, 'Owner', [
+      { name: 'id', type: int64, presence: 'required' },
+      { name: 'name', type: str, presence: 'required' },
+    ]);
     Object.assign(owner.fields[0]!, { readOnly: true });
     const pet = message(f, 'Pet', [
       { name: 'id', type: int64, presence: 'required' },
@@ -211,11 +289,15 @@ describe('validators emitter', () => {
     // The client sends no id (its own or its owner's), but must send the password.
     expect(v.validateAddPetBody!({ password: 'secret', owner: { name: 'Ann' } })).toBe(true);
     expect(v.validateAddPetBody!({ owner: { name: 'Ann' } })).toBe(false);
-    expect(v.validateAddPetBody!.errors).toEqual([expect.objectContaining({ instancePath: '', keyword: 'required', params: { missingProperty: 'password' } })]);
+    expect(v.validateAddPetBody!.errors).toEqual([
+      expect.objectContaining({ instancePath: '', keyword: 'required', params: { missingProperty: 'password' } }),
+    ]);
     expect(v.validateAddPetBody!({ id: 'x', password: 'secret' })).toBe(false); // sent anyway: still checked
     expect(v.validateAddPetBody!.errors?.[0]).toMatchObject({ instancePath: '/id', keyword: 'type' });
     expect(v.validateAddPetsBody!([{ password: 'a' }, { password: 'b', owner: {} }])).toBe(false);
-    expect(v.validateAddPetsBody!.errors).toEqual([expect.objectContaining({ instancePath: '/1/owner', params: { missingProperty: 'name' } })]);
+    expect(v.validateAddPetsBody!.errors).toEqual([
+      expect.objectContaining({ instancePath: '/1/owner', params: { missingProperty: 'name' } }),
+    ]);
 
     // The server sends ids and never the password.
     expect(v.validatePet!({ id: 1, owner: { id: 2, name: 'Ann' } })).toBe(true);
@@ -241,24 +323,38 @@ describe('validators emitter', () => {
 
   it('gives a body its request form of a type from another file', async () => {
     const common = schemaFile('shared/common.yaml', 'openapi-3.0', 'common');
-    const person = message(common, 'Person', [{ name: 'id', type: int64, presence: 'required' }, { name: 'name', type: str, presence: 'required' }]);
+    const person = message(common, 'Person', [
+      { name: 'id', type: int64, presence: 'required' },
+      { name: 'name', type: str, presence: 'required' },
+    ]);
     Object.assign(person.fields[0]!, { readOnly: true });
     const api = schemaFile('api.yaml', 'openapi-3.0', 'api');
     api.dependencies = [common];
     const svc = httpService(api, 'people');
-    httpOperation(svc, { name: 'addPerson', method: 'post', path: '/people', requestBody: { required: true, contents: [{ mediaType: 'application/json', type: ref(person) }] } });
+    httpOperation(svc, {
+      name: 'addPerson',
+      method: 'post',
+      path: '/people',
+      requestBody: { required: true, contents: [{ mediaType: 'application/json', type: ref(person) }] },
+    });
     const out = run([common, api], [validatorsEmitter]);
     expect(out.get('api.schemas.ts')).toContain("    'shared/common.yaml:Person.request': {\n");
     const v = await load(out, 'api.validators.js', 'cross-file');
     expect(v.validateAddPersonBody!({ name: 'Ann' })).toBe(true);
     expect(v.validateAddPersonBody!({ id: 1 })).toBe(false);
-    expect(v.validateAddPersonBody!.errors).toEqual([expect.objectContaining({ keyword: 'required', params: { missingProperty: 'name' } })]);
+    expect(v.validateAddPersonBody!.errors).toEqual([
+      expect.objectContaining({ keyword: 'required', params: { missingProperty: 'name' } }),
+    ]);
   });
 
   it('checks proto3 JSON: int64 as decimal strings in range, enums by name or number', async () => {
     const f = schemaFile('system/v1alpha1/system.proto', 'proto3');
     const status = enumType(f, 'ServiceStatus', ['UNKNOWN', 'RUNNING']);
-    message(f, 'Info', [{ name: 'pid', type: { kind: 'scalar', scalar: 'int64' } }, { name: 'status', type: ref(status) }, { name: 'name', type: str }]);
+    message(f, 'Info', [
+      { name: 'pid', type: { kind: 'scalar', scalar: 'int64' } },
+      { name: 'status', type: ref(status) },
+      { name: 'name', type: str },
+    ]);
     const out = run([f], [validatorsEmitter]);
     expect(out.get('system/v1alpha1/system.validators.d.ts')).toContain('export declare const validateInfo: JsonValidator;\n');
     const v = await load(out, 'system/v1alpha1/system.validators.js', 'proto');
@@ -273,7 +369,8 @@ describe('validators emitter', () => {
     const store = new Map<string, string>();
     const cache: GeneratorCache = { get: (k) => store.get(k), set: (k, v) => void store.set(k, v) };
     const options = { runtimeImport: 'loom/runtime', templates: loadTemplates(), cache };
-    const js = (files: ReturnType<typeof issuesModel>[]) => emit(files, [validatorsEmitter], options).files.find((f) => f.path.endsWith('.js'))!.content;
+    const js = (files: ReturnType<typeof issuesModel>[]) =>
+      emit(files, [validatorsEmitter], options).files.find((f) => f.path.endsWith('.js'))!.content;
     const first = js([issuesModel()]);
     expect(store.size).toBe(1);
     const [key] = [...store.keys()];

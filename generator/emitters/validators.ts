@@ -93,7 +93,8 @@ export function paramValidatorName(op: HttpOperation, p: Parameter): string | un
     const byParam = new Map<Parameter, string>();
     for (const o of ops) {
       for (const param of o.parameters) {
-        if (parameterValidated(param)) byParam.set(param, taken.take(`validate${operationPascalName(o)}${pascalName(param.localName)}Param`));
+        if (parameterValidated(param))
+          byParam.set(param, taken.take(`validate${operationPascalName(o)}${pascalName(param.localName)}Param`));
       }
     }
     paramNamesByFile.set(file, (names = byParam));
@@ -117,10 +118,12 @@ function validatedValues(file: SchemaFile): ValidatedValue[] {
   for (const op of httpOperations(file)) {
     const where = `of \`${op.name}\` (${op.method.toUpperCase()} ${op.path})`;
     const body = validatedBody(op);
-    if (body?.type) out.push({ op, name: bodyValidatorName(op)!, type: body.type, what: `the \`${body.mediaType}\` request body ${where}` });
+    if (body?.type)
+      out.push({ op, name: bodyValidatorName(op)!, type: body.type, what: `the \`${body.mediaType}\` request body ${where}` });
     for (const p of op.parameters) {
       const name = paramValidatorName(op, p);
-      if (name !== undefined) out.push({ op, name, type: p.type, what: `the ${p.in} parameter \`${p.name}\` ${where}, after its text is converted` });
+      if (name !== undefined)
+        out.push({ op, name, type: p.type, what: `the ${p.in} parameter \`${p.name}\` ${where}, after its text is converted` });
     }
   }
   return out;
@@ -270,7 +273,6 @@ function computeJob(file: SchemaFile): ValidatorsJob | null {
   };
 }
 
-
 /**
  * Emits `X.schemas.ts`, `X.validators.js` and `X.validators.d.ts` for files with types or bodies:
  * {@link validatorDeclarationsEmitter} and {@link validatorCodeEmitter} together.
@@ -343,7 +345,9 @@ export const validatorCodeEmitter: Emitter = {
 
 function emitSchemasFile(file: SchemaFile, doc: JsonSchema, values: readonly ValidatedValue[], ctx: EmitContext): void {
   const f = ctx.newFile(ctx.outputPath(file, 'schemas.ts'), file);
-  f.jsDoc(`JSON Schema (2020-12) of every named type and request body in ${file.path}.\nReferences into other files use their \`$id\` (\`loom:<path>\`).`);
+  f.jsDoc(
+    `JSON Schema (2020-12) of every named type and request body in ${file.path}.\nReferences into other files use their \`$id\` (\`loom:<path>\`).`,
+  );
   f.print('export const schemas = ', tsLiteral(doc), ' as const;');
   f.print();
   const defs = doc.$defs as Record<string, unknown>;
@@ -371,21 +375,23 @@ function emitDeclarations(file: SchemaFile, values: readonly ValidatedValue[], c
   f.print('  message?: string;');
   f.print('}');
   f.print();
-  f.jsDoc('A compiled validator: a type guard that leaves what failed on `errors` (ajv\'s `ValidateFunction` shape).');
+  f.jsDoc("A compiled validator: a type guard that leaves what failed on `errors` (ajv's `ValidateFunction` shape).");
   f.print('export type Validator<T> = ((data: unknown) => data is T) & { errors?: ValidationError[] | null };');
   // Validators check the forms the types describe (named types as the server sends them, bodies
   // as the client does), so they are type guards; except for proto messages, whose JSON differs.
   if (proto) {
     f.print();
     f.jsDoc(
-      'A validator of a message\'s proto3 JSON form. Not a type guard: JSON carries enums as names,\n64-bit integers as strings and bytes as base64, which the codec converts into the TypeScript types.',
+      "A validator of a message's proto3 JSON form. Not a type guard: JSON carries enums as names,\n64-bit integers as strings and bytes as base64, which the codec converts into the TypeScript types.",
     );
     f.print('export type JsonValidator = ((data: unknown) => boolean) & { errors?: ValidationError[] | null };');
   }
   f.print();
   for (const type of file.types) {
     f.jsDoc(`Validates the JSON form of {@link ${type.localName}}.`, { tags: [`@generated from ${type.fullName}`] });
-    const t = proto ? 'JsonValidator' : `Validator<${f.text(importSymbol(type.localName, `/${ctx.outputPath(file, 'types.ts')}`, { typeOnly: true }))}>`;
+    const t = proto
+      ? 'JsonValidator'
+      : `Validator<${f.text(importSymbol(type.localName, `/${ctx.outputPath(file, 'types.ts')}`, { typeOnly: true }))}>`;
     f.print('export declare const ', typeValidatorName(type), ': ', t, ';');
   }
   for (const value of values) {

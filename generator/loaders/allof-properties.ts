@@ -21,7 +21,13 @@ export function mergeDeclaredTypes(earlier: TypeRef, later: TypeRef): TypeRef {
   if (later.kind === 'unknown') return earlier;
   if (earlier.kind === 'unknown') return later;
   if (JSON.stringify(simple(earlier)) === JSON.stringify(simple(later))) return earlier;
-  if (earlier.kind === 'scalar' && later.kind === 'scalar' && earlier.scalar === later.scalar && earlier.nullable === later.nullable && (earlier.format === later.format || later.format === undefined)) {
+  if (
+    earlier.kind === 'scalar' &&
+    later.kind === 'scalar' &&
+    earlier.scalar === later.scalar &&
+    earlier.nullable === later.nullable &&
+    (earlier.format === later.format || later.format === undefined)
+  ) {
     const constraints = mergeConstraints(earlier.constraints, later.constraints);
     if (constraints !== undefined) return { ...earlier, ...(Object.keys(constraints).length > 0 ? { constraints } : {}) };
   }
@@ -33,7 +39,8 @@ function mergeConstraints(a: Constraints | undefined, b: Constraints | undefined
   if (!a || !b) return { ...a, ...b };
   if (a.pattern !== undefined && b.pattern !== undefined && a.pattern !== b.pattern) return undefined;
   if (a.multipleOf !== undefined && b.multipleOf !== undefined && a.multipleOf !== b.multipleOf) return undefined;
-  const pick = (x: number | undefined, y: number | undefined, f: (p: number, q: number) => number) => (x === undefined ? y : y === undefined ? x : f(x, y));
+  const pick = (x: number | undefined, y: number | undefined, f: (p: number, q: number) => number) =>
+    x === undefined ? y : y === undefined ? x : f(x, y);
   const merged: Record<string, number | string | boolean | undefined> = {
     minLength: pick(a.minLength, b.minLength, Math.max),
     maxLength: pick(a.maxLength, b.maxLength, Math.min),
@@ -54,5 +61,9 @@ function mergeConstraints(a: Constraints | undefined, b: Constraints | undefined
 
 /** A type as JSON, named targets by name (they are cyclic objects). */
 function simple(type: TypeRef): unknown {
-  return JSON.parse(JSON.stringify(type, (key, value: unknown) => (key === 'target' && value !== null && typeof value === 'object' ? `#${(value as { name?: string }).name ?? ''}` : value)));
+  return JSON.parse(
+    JSON.stringify(type, (key, value: unknown) =>
+      key === 'target' && value !== null && typeof value === 'object' ? `#${(value as { name?: string }).name ?? ''}` : value,
+    ),
+  );
 }

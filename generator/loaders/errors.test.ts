@@ -50,7 +50,9 @@ describe('OpenAPI errors', () => {
       }),
     ).toEqual([
       {
-        file: 'a.yaml', line: 11, pointer: '/paths/~1x/get/responses/200/content/application~1json/schema',
+        file: 'a.yaml',
+        line: 11,
+        pointer: '/paths/~1x/get/responses/200/content/application~1json/schema',
         message: "$ref '#/components/schemas/Missing' cannot be resolved: nothing is declared at '/components/schemas/Missing' in a.yaml",
       },
     ]);
@@ -66,7 +68,9 @@ describe('OpenAPI errors', () => {
       }),
     ).toEqual([
       {
-        file: 'a.yaml', line: 7, pointer: '/paths/~1x/get/responses/200',
+        file: 'a.yaml',
+        line: 7,
+        pointer: '/paths/~1x/get/responses/200',
         message: "$ref './shared/responses.yaml#/Ok' cannot be loaded: the file does not exist; fix the path (it is relative to a.yaml)",
       },
     ]);
@@ -75,13 +79,18 @@ describe('OpenAPI errors', () => {
   it('reports an unsupported type', async () => {
     expect(
       await failures({
-        'a.yaml': api('  {}', `components:
+        'a.yaml': api(
+          '  {}',
+          `components:
   schemas:
-    Odd: { type: decimal }`),
+    Odd: { type: decimal }`,
+        ),
       }),
     ).toEqual([
       {
-        file: 'a.yaml', line: 7, pointer: '/components/schemas/Odd/type',
+        file: 'a.yaml',
+        line: 7,
+        pointer: '/components/schemas/Odd/type',
         message: "unsupported type 'decimal': use one of string, number, integer, boolean, array, object or null",
       },
     ]);
@@ -105,7 +114,9 @@ describe('OpenAPI errors', () => {
       }),
     ).toEqual([
       {
-        file: 'a.json', line: 19, pointer: '/paths/~1b/get',
+        file: 'a.json',
+        line: 19,
+        pointer: '/paths/~1b/get',
         message: "operationId 'list' is also used by GET /a: operation ids must be unique; rename one of them",
       },
     ]);
@@ -124,11 +135,15 @@ describe('OpenAPI errors', () => {
       }),
     ).toEqual([
       {
-        file: 'a.yaml', line: 5, pointer: '/paths/~1repos~1{owner}~1{repo}/get',
+        file: 'a.yaml',
+        line: 5,
+        pointer: '/paths/~1repos~1{owner}~1{repo}/get',
         message: "path parameter '{repo}' of '/repos/{owner}/{repo}' is not defined: add a parameter with 'name: repo' and 'in: path'",
       },
       {
-        file: 'a.yaml', line: 5, pointer: '/paths/~1repos~1{owner}~1{repo}/get',
+        file: 'a.yaml',
+        line: 5,
+        pointer: '/paths/~1repos~1{owner}~1{repo}/get',
         message: "path parameter 'name' does not appear in '/repos/{owner}/{repo}': add '{name}' to the path or change 'in'",
       },
     ]);
@@ -146,11 +161,15 @@ describe('OpenAPI errors', () => {
       }),
     ).toEqual([
       {
-        file: 'a.yaml', line: 7, pointer: '/paths/~1x/get/parameters/0/in',
+        file: 'a.yaml',
+        line: 7,
+        pointer: '/paths/~1x/get/parameters/0/in',
         message: "parameter 'q' has unknown location 'in: querystring': use path, query, header or cookie",
       },
       {
-        file: 'a.yaml', line: 9, pointer: '/paths/~1x/get/responses/20x',
+        file: 'a.yaml',
+        line: 9,
+        pointer: '/paths/~1x/get/responses/20x',
         message: "response status '20x' is not a status code: use 100–599, a range such as 4XX, or 'default'",
       },
     ]);
@@ -158,19 +177,32 @@ describe('OpenAPI errors', () => {
 
   it('reports unsupported versions and malformed YAML', async () => {
     expect(await failures({ 'a.yaml': "openapi: 2.5.0\ninfo: { title: T, version: '1' }\npaths: {}\n" })).toEqual([
-      { file: 'a.yaml', line: 1, pointer: '/openapi', message: "openapi version '2.5.0' is not supported; use 3.0.x, 3.1.x or Swagger 2.0" },
+      {
+        file: 'a.yaml',
+        line: 1,
+        pointer: '/openapi',
+        message: "openapi version '2.5.0' is not supported; use 3.0.x, 3.1.x or Swagger 2.0",
+      },
     ]);
     expect(await failures({ 'a.yaml': 'openapi: 3.0.0\ninfo: { title: T\npaths: {}\n' })).toEqual([
       {
-        file: 'a.yaml', line: 3, pointer: undefined,
-        message: 'not valid YAML: flow map in block collection must be sufficiently indented and end with a } (column 1); fix the syntax at this line or just before it',
+        file: 'a.yaml',
+        line: 3,
+        pointer: undefined,
+        message:
+          'not valid YAML: flow map in block collection must be sufficiently indented and end with a } (column 1); fix the syntax at this line or just before it',
       },
     ]);
   });
 
   it('refuses an explicit input that is not an API document, but skips such files in folders', async () => {
     expect(await failures({ 'config.yaml': 'port: 3000\n' }, 'config.yaml')).toEqual([
-      { file: 'config.yaml', line: undefined, pointer: undefined, message: "not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key" },
+      {
+        file: 'config.yaml',
+        line: undefined,
+        pointer: undefined,
+        message: "not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key",
+      },
     ]);
     const root = await writeSchemas({
       'config.yaml': 'port: 3000\n',
@@ -218,13 +250,19 @@ paths:
       { file: 'a.yaml', line: 4, pointer: '/paths/~1a', message: 'expected an object here, found an array' },
       { file: 'a.yaml', line: 7, pointer: '/paths/~1b/get/parameters', message: "'parameters' must be an array" },
       { file: 'a.yaml', line: 8, pointer: '/paths/~1b/get/responses', message: "'responses' must be an object keyed by status code" },
-      { file: 'a.yaml', line: 14, pointer: '/paths/~1c/post/requestBody/content/application~1json/schema', message: 'a schema must be an object, found "string"' },
+      {
+        file: 'a.yaml',
+        line: 14,
+        pointer: '/paths/~1c/post/requestBody/content/application~1json/schema',
+        message: 'a schema must be an object, found "string"',
+      },
     ]);
   });
 
   it('stops at YAML aliases that contain themselves', async () => {
     const root = await writeSchemas({
-      'a.yaml': "openapi: 3.0.0\ninfo: { title: T, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    A: &a\n      type: object\n      properties:\n        self: *a\n",
+      'a.yaml':
+        "openapi: 3.0.0\ninfo: { title: T, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    A: &a\n      type: object\n      properties:\n        self: *a\n",
     });
     try {
       const [file] = await loadSchemas([root], { root });
@@ -282,9 +320,14 @@ webhooks:
     try {
       const [file] = await loadSchemas([root], { root });
       expect(file!.warnings.map((w) => [w.source.line, w.source.pointer, w.message])).toEqual([
-        [14, '/paths/~1x/get/responses/200/content/application~1json/schema/properties/name/not', "keyword 'not' is ignored: generated types and validators do not enforce it"],
         [
-          15, '/paths/~1x/get/responses/200/content/application~1json/schema/properties/self',
+          14,
+          '/paths/~1x/get/responses/200/content/application~1json/schema/properties/name/not',
+          "keyword 'not' is ignored: generated types and validators do not enforce it",
+        ],
+        [
+          15,
+          '/paths/~1x/get/responses/200/content/application~1json/schema/properties/self',
           "$ref '#/paths/~1x/get/responses/200/content/application~1json/schema' is recursive but not a named schema, so it is read as any value; move it under components/schemas (or definitions) to keep its shape",
         ],
       ]);
@@ -296,27 +339,53 @@ webhooks:
 
 describe('syntax errors and $ref cycles', () => {
   it('gives the line and column of a JSON syntax error, not its character offset', async () => {
-    expect(await failures({ 'a.json': '{\n  "openapi": "3.0.3",\n  "info": { "title": "T", "version": "1" }\n  "paths": {}\n}\n' })).toEqual([
-      { file: 'a.json', line: 4, pointer: undefined, message: "not valid JSON: expected ',' or '}' after property value (column 3); fix the syntax at this line or just before it" },
+    expect(
+      await failures({ 'a.json': '{\n  "openapi": "3.0.3",\n  "info": { "title": "T", "version": "1" }\n  "paths": {}\n}\n' }),
+    ).toEqual([
+      {
+        file: 'a.json',
+        line: 4,
+        pointer: undefined,
+        message: "not valid JSON: expected ',' or '}' after property value (column 3); fix the syntax at this line or just before it",
+      },
     ]);
     expect(await failures({ 'a.json': '{\n  "openapi": "3.0.3",\n' })).toEqual([
-      { file: 'a.json', line: 2, pointer: undefined, message: 'not valid JSON: expected double-quoted property name (column 22); fix the syntax at this line or just before it' },
+      {
+        file: 'a.json',
+        line: 2,
+        pointer: undefined,
+        message: 'not valid JSON: expected double-quoted property name (column 22); fix the syntax at this line or just before it',
+      },
     ]);
   });
 
   it('finds the line of an unexpected character, which JSON.parse reports with an excerpt instead of a position', async () => {
-    const text = '{\n  "openapi": "3.0.3",\n  "info": {"title": "T", "version": "1"},\n  "paths": {\n    "/a": { "get": { "operationId": \'x\' } }\n  }\n}\n';
+    const text =
+      '{\n  "openapi": "3.0.3",\n  "info": {"title": "T", "version": "1"},\n  "paths": {\n    "/a": { "get": { "operationId": \'x\' } }\n  }\n}\n';
     expect(await failures({ 'a.json': text }, 'a.json')).toEqual([
-      { file: 'a.json', line: 5, pointer: undefined, message: "not valid JSON: unexpected character ''' (column 37); fix the syntax at this line or just before it" },
+      {
+        file: 'a.json',
+        line: 5,
+        pointer: undefined,
+        message: "not valid JSON: unexpected character ''' (column 37); fix the syntax at this line or just before it",
+      },
     ]);
     // Found in a folder: JSON whose key starts no line is still recognised as an API document.
     expect(await failures({ 'a.json': '{"openapi": "3.0.3",\n "info": {"title": \'T\'}}' })).toEqual([
-      { file: 'a.json', line: 2, pointer: undefined, message: "not valid JSON: unexpected character ''' (column 20); fix the syntax at this line or just before it" },
+      {
+        file: 'a.json',
+        line: 2,
+        pointer: undefined,
+        message: "not valid JSON: unexpected character ''' (column 20); fix the syntax at this line or just before it",
+      },
     ]);
   });
 
   it('finds a JSON document written on one line in a folder', async () => {
-    const root = await writeSchemas({ 'min.json': '{"info":{"title":"Min","version":"1"},"openapi":"3.0.3","paths":{}}', 'other.json': '{"name":"x"}' });
+    const root = await writeSchemas({
+      'min.json': '{"info":{"title":"Min","version":"1"},"openapi":"3.0.3","paths":{}}',
+      'other.json': '{"name":"x"}',
+    });
     try {
       expect((await loadSchemas([root], { root })).map((f) => [f.path, f.info.title])).toEqual([['min.json', 'Min']]);
     } finally {
@@ -328,15 +397,19 @@ describe('syntax errors and $ref cycles', () => {
     expect(
       await failures(
         {
-          'a.yaml': "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    A: { $ref: './b.json#/B' }\n",
+          'a.yaml':
+            "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    A: { $ref: './b.json#/B' }\n",
           'b.json': '{\n  "B": { "type": "object", }\n}\n',
         },
         'a.yaml',
       ),
     ).toEqual([
       {
-        file: 'a.yaml', line: 6, pointer: '/components/schemas/A',
-        message: "$ref './b.json#/B' cannot be loaded: b.json:2 is not valid JSON: expected double-quoted property name (column 28); fix the syntax there",
+        file: 'a.yaml',
+        line: 6,
+        pointer: '/components/schemas/A',
+        message:
+          "$ref './b.json#/B' cannot be loaded: b.json:2 is not valid JSON: expected double-quoted property name (column 28); fix the syntax there",
       },
     ]);
   });
@@ -353,12 +426,18 @@ describe('syntax errors and $ref cycles', () => {
     IntoCycle: { $ref: '#/components/schemas/A' }`;
     expect(await failures({ 'a.yaml': api('  {}', components) })).toEqual([
       {
-        file: 'a.yaml', line: 9, pointer: '/components/schemas/A',
-        message: '$ref chain A → B → C → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+        file: 'a.yaml',
+        line: 9,
+        pointer: '/components/schemas/A',
+        message:
+          '$ref chain A → B → C → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
       },
       {
-        file: 'a.yaml', line: 12, pointer: '/components/schemas/Self',
-        message: '$ref chain Self → Self never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+        file: 'a.yaml',
+        line: 12,
+        pointer: '/components/schemas/Self',
+        message:
+          '$ref chain Self → Self never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
       },
     ]);
   });
@@ -372,8 +451,11 @@ describe('syntax errors and $ref cycles', () => {
     Real: { type: string }`;
     expect(await failures({ 'a.yaml': api('  {}', components) })).toEqual([
       {
-        file: 'a.yaml', line: 7, pointer: '/components/schemas/A',
-        message: '$ref chain A → B → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+        file: 'a.yaml',
+        line: 7,
+        pointer: '/components/schemas/A',
+        message:
+          '$ref chain A → B → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
       },
     ]);
   });
@@ -387,8 +469,11 @@ describe('syntax errors and $ref cycles', () => {
       responses: { '200': { description: ok } }`;
     expect(await failures({ 'a.yaml': api(paths) })).toEqual([
       {
-        file: 'a.yaml', line: 8, pointer: '/paths/~1a~1{id}/post/parameters/1/in',
-        message: "parameter 'payload' has 'in: body', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's 'requestBody' (content: { application/json: { schema: … } }); move it there",
+        file: 'a.yaml',
+        line: 8,
+        pointer: '/paths/~1a~1{id}/post/parameters/1/in',
+        message:
+          "parameter 'payload' has 'in: body', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's 'requestBody' (content: { application/json: { schema: … } }); move it there",
       },
     ]);
   });
@@ -414,8 +499,16 @@ components:
     try {
       const [file] = await loadSchemas([root], { root });
       expect(file!.warnings.map((w) => [w.source.line, w.source.pointer, w.message])).toEqual([
-        [9, '/components/schemas/Animal/discriminator', "discriminator 'species' is not a property of 'Animal': add it to the properties (and to 'required'), or values cannot say which subtype they are"],
-        [9, '/components/schemas/Animal/discriminator', "discriminator mapping 'rock' names 'Rock', which is not an object schema; it is left out"],
+        [
+          9,
+          '/components/schemas/Animal/discriminator',
+          "discriminator 'species' is not a property of 'Animal': add it to the properties (and to 'required'), or values cannot say which subtype they are",
+        ],
+        [
+          9,
+          '/components/schemas/Animal/discriminator',
+          "discriminator mapping 'rock' names 'Rock', which is not an object schema; it is left out",
+        ],
       ]);
       const animal = file!.types.find((t) => t.name === 'Animal');
       expect(animal?.kind === 'message' ? Object.keys(animal.subtypes?.mapping ?? {}) : undefined).toEqual(['cat']);
@@ -427,16 +520,30 @@ components:
 
 describe('proto errors protobufjs reports without a line', () => {
   it('points a duplicate field number at the second field, and names the first', async () => {
-    expect(await failures({ 'd.proto': 'syntax = "proto3";\npackage d;\nmessage Outer {\n  message A {\n    string a = 1;\n    int32 z = 2;\n    string b = 1;\n  }\n}\n' })).toEqual([
-      { file: 'd.proto', line: 7, pointer: undefined, message: "field number 1 is used twice in message 'A' (also on line 5): give each field its own number (numbers identify fields on the wire)" },
+    expect(
+      await failures({
+        'd.proto':
+          'syntax = "proto3";\npackage d;\nmessage Outer {\n  message A {\n    string a = 1;\n    int32 z = 2;\n    string b = 1;\n  }\n}\n',
+      }),
+    ).toEqual([
+      {
+        file: 'd.proto',
+        line: 7,
+        pointer: undefined,
+        message:
+          "field number 1 is used twice in message 'A' (also on line 5): give each field its own number (numbers identify fields on the wire)",
+      },
     ]);
   });
 
   it('points a duplicate enum number at the second value', async () => {
     expect(await failures({ 'e.proto': 'syntax = "proto3";\npackage e;\nenum S {\n  A = 0;\n  B = 1;\n  C = 1;\n}\n' })).toEqual([
       {
-        file: 'e.proto', line: 6, pointer: undefined,
-        message: "value 1 is used twice in enum 'S' (also on line 5): give each value its own number, or add 'option allow_alias = true;' if the names are meant as aliases",
+        file: 'e.proto',
+        line: 6,
+        pointer: undefined,
+        message:
+          "value 1 is used twice in enum 'S' (also on line 5): give each value its own number, or add 'option allow_alias = true;' if the names are meant as aliases",
       },
     ]);
   });
@@ -444,23 +551,38 @@ describe('proto errors protobufjs reports without a line', () => {
   it('points a reserved number or name at the field that reuses it', async () => {
     expect(await failures({ 'r.proto': 'syntax = "proto3";\npackage r;\nmessage M {\n  reserved 3;\n  string a = 3;\n}\n' })).toEqual([
       {
-        file: 'r.proto', line: 5, pointer: undefined,
-        message: "number 3 is reserved in message 'M' (by its 'reserved' statement): reserved numbers belong to removed fields and must not be reused; pick another number",
+        file: 'r.proto',
+        line: 5,
+        pointer: undefined,
+        message:
+          "number 3 is reserved in message 'M' (by its 'reserved' statement): reserved numbers belong to removed fields and must not be reused; pick another number",
       },
     ]);
-    expect(await failures({ 'n.proto': 'syntax = "proto3";\npackage n;\nmessage M {\n  reserved "old";\n  string x = 1;\n  string old = 2;\n}\n' })).toEqual([
+    expect(
+      await failures({
+        'n.proto': 'syntax = "proto3";\npackage n;\nmessage M {\n  reserved "old";\n  string x = 1;\n  string old = 2;\n}\n',
+      }),
+    ).toEqual([
       {
-        file: 'n.proto', line: 6, pointer: undefined,
-        message: "name 'old' is reserved in message 'M' (by its 'reserved' statement): reserved names belong to removed fields and must not be reused; pick another name",
+        file: 'n.proto',
+        line: 6,
+        pointer: undefined,
+        message:
+          "name 'old' is reserved in message 'M' (by its 'reserved' statement): reserved names belong to removed fields and must not be reused; pick another name",
       },
     ]);
   });
 
   it('refuses a field named __proto__ instead of dropping it', async () => {
-    expect(await failures({ 'p.proto': 'syntax = "proto3";\npackage p;\nmessage A {\n  string id = 1;\n  string __proto__ = 2;\n}\n' })).toEqual([
+    expect(
+      await failures({ 'p.proto': 'syntax = "proto3";\npackage p;\nmessage A {\n  string id = 1;\n  string __proto__ = 2;\n}\n' }),
+    ).toEqual([
       {
-        file: 'p.proto', line: 5, pointer: undefined,
-        message: "field '__proto__' of 'A' cannot be generated: JavaScript treats that name as an object's prototype, so it would silently disappear; rename the field (only its number goes on the wire)",
+        file: 'p.proto',
+        line: 5,
+        pointer: undefined,
+        message:
+          "field '__proto__' of 'A' cannot be generated: JavaScript treats that name as an object's prototype, so it would silently disappear; rename the field (only its number goes on the wire)",
       },
     ]);
   });
@@ -468,13 +590,28 @@ describe('proto errors protobufjs reports without a line', () => {
   it('names only the rpc types that are missing', async () => {
     const service = (rpc: string) => `syntax = "proto3";\npackage p;\nmessage Chunk { bytes data = 1; }\nservice Pipe {\n  ${rpc}\n}\n`;
     expect(await failures({ 'a.proto': service('rpc Send(Chunk) returns (Receipt);') })).toEqual([
-      { file: 'a.proto', line: 5, pointer: undefined, message: "rpc 'Send' of 'Pipe' names an unknown message 'Receipt': import the file that declares it, or fix the name" },
+      {
+        file: 'a.proto',
+        line: 5,
+        pointer: undefined,
+        message: "rpc 'Send' of 'Pipe' names an unknown message 'Receipt': import the file that declares it, or fix the name",
+      },
     ]);
     expect(await failures({ 'a.proto': service('rpc Send(Nope) returns (Chunk);') })).toEqual([
-      { file: 'a.proto', line: 5, pointer: undefined, message: "rpc 'Send' of 'Pipe' names an unknown message 'Nope': import the file that declares it, or fix the name" },
+      {
+        file: 'a.proto',
+        line: 5,
+        pointer: undefined,
+        message: "rpc 'Send' of 'Pipe' names an unknown message 'Nope': import the file that declares it, or fix the name",
+      },
     ]);
     expect(await failures({ 'a.proto': service('rpc Send(stream Nope) returns (Never);') })).toEqual([
-      { file: 'a.proto', line: 5, pointer: undefined, message: "rpc 'Send' of 'Pipe' names unknown messages 'Nope' and 'Never': import the file that declares it, or fix the name" },
+      {
+        file: 'a.proto',
+        line: 5,
+        pointer: undefined,
+        message: "rpc 'Send' of 'Pipe' names unknown messages 'Nope' and 'Never': import the file that declares it, or fix the name",
+      },
     ]);
   });
 });
@@ -483,7 +620,8 @@ describe('every problem of a run, together', () => {
   it('a $ref to a missing file hides no other problem of the document, and is reported once', async () => {
     expect(
       await failures({
-        'a.yaml': api(`  /x:
+        'a.yaml': api(
+          `  /x:
     get:
       operationId: same
       responses:
@@ -492,23 +630,40 @@ describe('every problem of a run, together', () => {
     get:
       operationId: same
       responses:
-        '200': { $ref: './shared.yaml#/Ok' }`, `components:
+        '200': { $ref: './shared.yaml#/Ok' }`,
+          `components:
   schemas:
     Code: { type: string, pattern: '[a-' }
     Odd: { type: decimal }
-    Again: { $ref: './shared.yaml#/Thing' }`),
+    Again: { $ref: './shared.yaml#/Thing' }`,
+        ),
       }),
     ).toEqual([
       {
-        file: 'a.yaml', line: 8, pointer: '/paths/~1x/get/responses/200',
+        file: 'a.yaml',
+        line: 8,
+        pointer: '/paths/~1x/get/responses/200',
         message: "$ref './shared.yaml#/Ok' cannot be loaded: the file does not exist; fix the path (it is relative to a.yaml)",
       },
-      { file: 'a.yaml', line: 10, pointer: '/paths/~1y/get', message: "operationId 'same' is also used by GET /x: operation ids must be unique; rename one of them" },
       {
-        file: 'a.yaml', line: 16, pointer: '/components/schemas/Code/pattern',
-        message: 'pattern "[a-" is not a valid regular expression (Invalid regular expression: /[a-/: Unterminated character class); fix it: patterns are ECMA-262 regular expressions',
+        file: 'a.yaml',
+        line: 10,
+        pointer: '/paths/~1y/get',
+        message: "operationId 'same' is also used by GET /x: operation ids must be unique; rename one of them",
       },
-      { file: 'a.yaml', line: 17, pointer: '/components/schemas/Odd/type', message: "unsupported type 'decimal': use one of string, number, integer, boolean, array, object or null" },
+      {
+        file: 'a.yaml',
+        line: 16,
+        pointer: '/components/schemas/Code/pattern',
+        message:
+          'pattern "[a-" is not a valid regular expression (Invalid regular expression: /[a-/: Unterminated character class); fix it: patterns are ECMA-262 regular expressions',
+      },
+      {
+        file: 'a.yaml',
+        line: 17,
+        pointer: '/components/schemas/Odd/type',
+        message: "unsupported type 'decimal': use one of string, number, integer, boolean, array, object or null",
+      },
     ]);
   });
 
@@ -522,8 +677,19 @@ describe('every problem of a run, together', () => {
       }),
     ).toEqual([
       { file: 'x.proto', line: 5, pointer: undefined, message: "cannot parse: illegal token '}', ';' expected" },
-      { file: 'y.proto', line: 4, pointer: undefined, message: "field 'f' of 'B' has unknown type 'Foo': import the file that declares it, or fix the name" },
-      { file: 'z.proto', line: 5, pointer: undefined, message: "field number 1 is used twice in message 'C' (also on line 4): give each field its own number (numbers identify fields on the wire)" },
+      {
+        file: 'y.proto',
+        line: 4,
+        pointer: undefined,
+        message: "field 'f' of 'B' has unknown type 'Foo': import the file that declares it, or fix the name",
+      },
+      {
+        file: 'z.proto',
+        line: 5,
+        pointer: undefined,
+        message:
+          "field number 1 is used twice in message 'C' (also on line 4): give each field its own number (numbers identify fields on the wire)",
+      },
     ]);
   });
 });

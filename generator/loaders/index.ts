@@ -76,7 +76,8 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
       const ext = extname(abs).toLowerCase();
       if (ext === '.proto') protoFiles.add(abs);
       else if (API_EXTENSIONS.has(ext)) apiFiles.set(abs, undefined);
-      else problems.push(error(`unsupported schema file type '${ext || '(none)'}': use .proto, .yaml, .yml or .json`, { file: display(abs) }));
+      else
+        problems.push(error(`unsupported schema file type '${ext || '(none)'}': use .proto, .yaml, .yml or .json`, { file: display(abs) }));
     }
   }
 
@@ -88,7 +89,8 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
     try {
       const doc = await store.load(file, found);
       if (isApiDocument(doc.data)) docs.push(doc);
-      else if (explicit) problems.push(error("not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key", { file: doc.path }));
+      else if (explicit)
+        problems.push(error("not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key", { file: doc.path }));
     } catch (e) {
       if (e instanceof SourceParseError) problems.push(error(e.sentence, { file: display(file), line: e.line }));
       else problems.push(error(e instanceof Error ? e.message : String(e), { file: display(file) }));
@@ -108,7 +110,12 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
       if (e instanceof SchemaError) problems.push(...e.diagnostics);
       // A bug or a pathological input (YAML aliases that loop, nesting deeper than the stack)
       // must still come out as a diagnostic, not a stack trace.
-      else problems.push(error(`could not load ${what}: ${e instanceof Error ? e.message : String(e)}; please report this with the schema`, { file: what }));
+      else
+        problems.push(
+          error(`could not load ${what}: ${e instanceof Error ? e.message : String(e)}; please report this with the schema`, {
+            file: what,
+          }),
+        );
     }
   };
   if (protoFiles.size > 0) {
@@ -122,11 +129,14 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
         return await loadProtoFiles(list, protoOptions);
       } catch (e) {
         if (!(e instanceof SchemaError)) throw e;
-        throw new SchemaError(await protoProblemsOfEveryFile(list, e.diagnostics, (files) => loadProtoFiles(files, protoOptions), displayProto));
+        throw new SchemaError(
+          await protoProblemsOfEveryFile(list, e.diagnostics, (files) => loadProtoFiles(files, protoOptions), displayProto),
+        );
       }
     });
   }
-  if (docs.length > 0) await run(docs.length === 1 ? docs[0]!.path : `${docs.length} OpenAPI documents`, () => loadOpenApiDocuments(docs, store));
+  if (docs.length > 0)
+    await run(docs.length === 1 ? docs[0]!.path : `${docs.length} OpenAPI documents`, () => loadOpenApiDocuments(docs, store));
   if (problems.length > 0) throw new SchemaError(problems);
   return results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -88,7 +88,11 @@ export function jsonPointerLines(text: string): Map<string, number> {
       str();
     } else {
       // number, true, false, null: up to the next delimiter
-      for (let c = text.charCodeAt(i); i < n && c !== 44 && c !== 93 && c !== 125 && c !== 32 && c !== 10 && c !== 13 && c !== 9; c = text.charCodeAt(++i));
+      for (
+        let c = text.charCodeAt(i);
+        i < n && c !== 44 && c !== 93 && c !== 125 && c !== 32 && c !== 10 && c !== 13 && c !== 9;
+        c = text.charCodeAt(++i)
+      );
     }
   };
   try {

@@ -7,9 +7,9 @@ import { camelCase, pascalCase, protoJsonName, safeIdentifier, safePropertyName,
 
 describe('names', () => {
   it('camelCases wire names, keeping inner capitals', () => {
-    expect(['priority_repo_id', 'X-Request-Id', 'issueGetIssue', 'GetBIOSSerialNumber', 'get /repos/ owner /issues', '__x'].map(camelCase)).toEqual([
-      'priorityRepoId', 'xRequestId', 'issueGetIssue', 'getBIOSSerialNumber', 'getReposOwnerIssues', 'x',
-    ]);
+    expect(
+      ['priority_repo_id', 'X-Request-Id', 'issueGetIssue', 'GetBIOSSerialNumber', 'get /repos/ owner /issues', '__x'].map(camelCase),
+    ).toEqual(['priorityRepoId', 'xRequestId', 'issueGetIssue', 'getBIOSSerialNumber', 'getReposOwnerIssues', 'x']);
   });
 
   it('PascalCases tags and titles', () => {
@@ -18,7 +18,12 @@ describe('names', () => {
 
   it('transliterates Latin letters with diacritics and keeps letters of other scripts', () => {
     expect(['Über-Admin', 'straße', 'Ærø øl', 'café_crème', 'Заказы', '注文 list'].map(pascalCase)).toEqual([
-      'UberAdmin', 'Strasse', 'AEroOl', 'CafeCreme', 'Заказы', '注文List',
+      'UberAdmin',
+      'Strasse',
+      'AEroOl',
+      'CafeCreme',
+      'Заказы',
+      '注文List',
     ]);
     expect(['prénom', 'Łódź-id'].map(camelCase)).toEqual(['prenom', 'lodzId']);
     expect(['Über', 'Заказ.Статус', '٣x'].map(safeIdentifier)).toEqual(['Uber', 'Заказ_Статус', '_٣x']);
@@ -29,7 +34,14 @@ describe('names', () => {
   });
 
   it('escapes reserved words and invalid characters', () => {
-    expect(['Object', 'in', 'type', 'issue.Label', '1st', ''].map(safeIdentifier)).toEqual(['Object$', 'in$', 'type$', 'issue_Label', '_1st', '_']);
+    expect(['Object', 'in', 'type', 'issue.Label', '1st', ''].map(safeIdentifier)).toEqual([
+      'Object$',
+      'in$',
+      'type$',
+      'issue_Label',
+      '_1st',
+      '_',
+    ]);
     expect(['type', 'in', 'string', 'Promise'].map(safeVariableName)).toEqual(['type', 'in$', 'string', 'Promise$']);
     expect(['class', 'hamster-like', '2x'].map(safePropertyName)).toEqual(['class', 'hamster_like', '_2x']);
   });

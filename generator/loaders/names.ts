@@ -9,8 +9,25 @@ const LEXICAL_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Latin letters that have no decomposition into a base letter and a mark. */
 const LATIN_LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D',
-  ł: 'l', Ł: 'L', þ: 'th', Þ: 'TH', ð: 'd', Ð: 'D', ı: 'i', ħ: 'h', Ħ: 'H',
+  ß: 'ss',
+  ẞ: 'SS',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  đ: 'd',
+  Đ: 'D',
+  ł: 'l',
+  Ł: 'L',
+  þ: 'th',
+  Þ: 'TH',
+  ð: 'd',
+  Ð: 'D',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'H',
 };
 
 /**
@@ -36,9 +53,13 @@ function words(name: string): string[] {
   // The Unicode-aware expressions are several times slower than ASCII ones, and almost every
   // wire name is ASCII; for ASCII text the two pairs split identically.
   const ascii = /^[\x00-\x7f]*$/.test(name);
-  return (ascii ? name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/) : transliterate(name).replace(/([\p{Ll}\p{Nd}])(\p{Lu})/gu, '$1 $2').split(/[^\p{L}\p{Nd}]+/u)).filter(
-    (w) => w !== '',
-  );
+  return (
+    ascii
+      ? name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/)
+      : transliterate(name)
+          .replace(/([\p{Ll}\p{Nd}])(\p{Lu})/gu, '$1 $2')
+          .split(/[^\p{L}\p{Nd}]+/u)
+  ).filter((w) => w !== '');
 }
 
 /**
@@ -95,7 +116,17 @@ export function safeIdentifier(name: string): string {
 
 /** TypeScript type keywords: reserved for type names, harmless as variable names. */
 const TYPE_ONLY_WORDS: ReadonlySet<string> = new Set([
-  'type', 'any', 'unknown', 'never', 'object', 'string', 'number', 'boolean', 'bigint', 'Record', 'Partial',
+  'type',
+  'any',
+  'unknown',
+  'never',
+  'object',
+  'string',
+  'number',
+  'boolean',
+  'bigint',
+  'Record',
+  'Partial',
 ]);
 
 /**

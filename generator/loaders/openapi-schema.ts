@@ -65,12 +65,30 @@ export interface At {
 }
 
 const IGNORED_KEYWORDS = [
-  'not', 'if', 'then', 'else', 'patternProperties', 'prefixItems', 'dependentSchemas', 'dependentRequired',
-  'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'patternProperties',
+  'prefixItems',
+  'dependentSchemas',
+  'dependentRequired',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'propertyNames',
 ] as const;
 
 const CONSTRAINT_KEYS = [
-  'minLength', 'maxLength', 'minimum', 'maximum', 'multipleOf', 'minItems', 'maxItems', 'minProperties', 'maxProperties',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
 ] as const;
 
 export const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -86,7 +104,8 @@ export function isApiDocument(data: unknown): data is Json {
  */
 export function detectFormat(data: Json): SchemaFormat | string {
   const swagger = data['swagger'];
-  if (swagger !== undefined) return String(swagger) === '2.0' ? 'swagger-2.0' : `swagger version '${String(swagger)}' is not supported; use 2.0 or OpenAPI 3.x`;
+  if (swagger !== undefined)
+    return String(swagger) === '2.0' ? 'swagger-2.0' : `swagger version '${String(swagger)}' is not supported; use 2.0 or OpenAPI 3.x`;
   const version = String(data['openapi']);
   if (/^3\.0(\.|$)/.test(version)) return 'openapi-3.0';
   if (/^3\.1(\.|$)/.test(version)) return 'openapi-3.1';
@@ -185,7 +204,13 @@ function mergeProperties(earlier: InlineProperty | undefined, later: InlinePrope
 function soleRef(schema: unknown): string | undefined {
   if (!isObject(schema)) return undefined;
   if (typeof schema['$ref'] === 'string') return schema['$ref'];
-  if (schema['type'] !== undefined || schema['properties'] !== undefined || schema['items'] !== undefined || schema['additionalProperties'] !== undefined) return undefined;
+  if (
+    schema['type'] !== undefined ||
+    schema['properties'] !== undefined ||
+    schema['items'] !== undefined ||
+    schema['additionalProperties'] !== undefined
+  )
+    return undefined;
   const lists = (['oneOf', 'anyOf', 'allOf'] as const).filter((k) => schema[k] !== undefined);
   if (lists.length !== 1) return undefined;
   const parts = schema[lists[0]!];
@@ -226,21 +251,32 @@ export class SchemaConverter {
     const existing = this.#entries.get(doc.key);
     if (existing) return existing;
     const detected = isApiDocument(doc.data) ? detectFormat(doc.data) : fallback;
-    const format: SchemaFormat = detected === 'swagger-2.0' || detected === 'openapi-3.0' || detected === 'openapi-3.1' ? detected : fallback;
+    const format: SchemaFormat =
+      detected === 'swagger-2.0' || detected === 'openapi-3.0' || detected === 'openapi-3.1' ? detected : fallback;
     const types: NamedType[] = [];
     const services: Service[] = [];
     const dependencies: SchemaFile[] = [];
     const warnings: Diagnostic[] = [];
     const data = isObject(doc.data) ? doc.data : {};
     const info = isObject(data['info']) ? data['info'] : {};
-    const title = typeof info['title'] === 'string' && info['title'].trim() !== '' ? info['title'].trim() : basename(doc.path, extname(doc.path));
+    const title =
+      typeof info['title'] === 'string' && info['title'].trim() !== '' ? info['title'].trim() : basename(doc.path, extname(doc.path));
     const description = docOf(info);
     const file: Mutable<SchemaFile> = {
       kind: 'file',
       path: doc.path,
       format,
-      packageName: title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'api',
-      info: { title, version: info['version'] === undefined ? '' : String(info['version']), ...(description ? { description } : {}), basePath: '' },
+      packageName:
+        title
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-+|-+$/g, '') || 'api',
+      info: {
+        title,
+        version: info['version'] === undefined ? '' : String(info['version']),
+        ...(description ? { description } : {}),
+        basePath: '',
+      },
       services,
       types,
       dependencies,
@@ -304,7 +340,8 @@ export class SchemaConverter {
       const target = this.#store.resolveRef(current['$ref'], where.doc);
       if (typeof target === 'string') {
         // A file that could not be loaded was reported where it was first referenced.
-        if (!this.#store.unloadable(current['$ref'], where.doc)) this.fail(where, `$ref '${current['$ref']}' cannot be resolved: ${target}`);
+        if (!this.#store.unloadable(current['$ref'], where.doc))
+          this.fail(where, `$ref '${current['$ref']}' cannot be resolved: ${target}`);
         return undefined;
       }
       this.#dependency(where.doc, target.doc);
@@ -351,7 +388,10 @@ export class SchemaConverter {
     }
     if (this.#active.has(schema)) {
       // Only YAML aliases (`&a` … `*a`) can nest an object inside itself without a `$ref`.
-      this.warn(at, 'this schema contains itself through a YAML alias, so it is read as any value; use a $ref to a named schema for recursion');
+      this.warn(
+        at,
+        'this schema contains itself through a YAML alias, so it is read as any value; use a $ref to a named schema for recursion',
+      );
       return { kind: 'unknown' };
     }
     this.#active.add(schema);
@@ -385,7 +425,15 @@ export class SchemaConverter {
     if (types.length > 1) {
       return { kind: 'union', mode: 'anyOf', variants: types.map((t) => this.#typeOf({ ...schema, type: t }, at)) };
     }
-    const type = types[0] ?? (schema['properties'] !== undefined || schema['additionalProperties'] !== undefined ? 'object' : schema['items'] !== undefined ? 'array' : typeList(schema).includes('null') ? 'null' : undefined);
+    const type =
+      types[0] ??
+      (schema['properties'] !== undefined || schema['additionalProperties'] !== undefined
+        ? 'object'
+        : schema['items'] !== undefined
+          ? 'array'
+          : typeList(schema).includes('null')
+            ? 'null'
+            : undefined);
     const constraints = this.#constraints(schema, at);
     const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
     switch (type) {
@@ -396,12 +444,20 @@ export class SchemaConverter {
       case 'array':
         return {
           kind: 'array',
-          items: schema['items'] === undefined ? { kind: 'unknown' } : this.typeOf(schema['items'], { doc: at.doc, pointer: childPointer(at.pointer, 'items') }),
+          items:
+            schema['items'] === undefined
+              ? { kind: 'unknown' }
+              : this.typeOf(schema['items'], { doc: at.doc, pointer: childPointer(at.pointer, 'items') }),
           ...(constraints ? { constraints } : {}),
         };
       case 'string': {
         const binary = format === undefined && isBinaryContent(schema);
-        return { kind: 'scalar', scalar: 'string', ...(binary ? { format: 'binary' } : format ? { format } : {}), ...(constraints ? { constraints } : {}) };
+        return {
+          kind: 'scalar',
+          scalar: 'string',
+          ...(binary ? { format: 'binary' } : format ? { format } : {}),
+          ...(constraints ? { constraints } : {}),
+        };
       }
       case 'file':
         // Swagger 2.0 `type: file` (formData uploads): a binary string, as OpenAPI 3 spells it.
@@ -419,13 +475,17 @@ export class SchemaConverter {
       case 'null':
         return { kind: 'scalar', scalar: 'null' };
       default:
-        this.fail({ doc: at.doc, pointer: childPointer(at.pointer, 'type') }, `unsupported type '${type}': use one of string, number, integer, boolean, array, object or null`);
+        this.fail(
+          { doc: at.doc, pointer: childPointer(at.pointer, 'type') },
+          `unsupported type '${type}': use one of string, number, integer, boolean, array, object or null`,
+        );
         return { kind: 'unknown' };
     }
   }
 
   #literal(value: unknown, at: At): LiteralType {
-    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return { kind: 'literal', value };
+    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      return { kind: 'literal', value };
     this.warn(at, `enum/const value ${JSON.stringify(value)} is not a string, number, boolean or null; it is read as its JSON text`);
     return { kind: 'literal', value: JSON.stringify(value) };
   }
@@ -449,7 +509,11 @@ export class SchemaConverter {
             `pattern ${JSON.stringify(pattern)} is written for the regular expression 'u' flag (\\p{…}, \\u{…} or characters beyond U+FFFF) but is not valid with it (${unicodeProblem}), so validators read it without the flag, where \\p{L} matches the letters 'p{L}'; make it valid with the 'u' flag (there a backslash may only come before a character that has a meaning, such as \\\\ . * + ? ( ) [ ] { } | ^ $ /)`,
           );
         }
-      } else this.fail({ doc: at.doc, pointer: childPointer(at.pointer, 'pattern') }, `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${problem}); fix it: patterns are ECMA-262 regular expressions`);
+      } else
+        this.fail(
+          { doc: at.doc, pointer: childPointer(at.pointer, 'pattern') },
+          `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${problem}); fix it: patterns are ECMA-262 regular expressions`,
+        );
     }
     if (schema['uniqueItems'] === true) (c ??= {}).uniqueItems = true;
     // OpenAPI 3.0 / Swagger 2.0 spell exclusive bounds as booleans beside minimum/maximum.
@@ -468,7 +532,20 @@ export class SchemaConverter {
     return c;
   }
 
-  #properties(schema: Json, at: At): { name: string; required: boolean; type: TypeRef; readOnly: boolean; writeOnly: boolean; deprecated: boolean; default?: JsonValue; doc?: string; at: At }[] {
+  #properties(
+    schema: Json,
+    at: At,
+  ): {
+    name: string;
+    required: boolean;
+    type: TypeRef;
+    readOnly: boolean;
+    writeOnly: boolean;
+    deprecated: boolean;
+    default?: JsonValue;
+    doc?: string;
+    at: At;
+  }[] {
     const props = isObject(schema['properties']) ? schema['properties'] : {};
     const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : []);
     const out = [];
@@ -476,7 +553,10 @@ export class SchemaConverter {
       const propAt = { doc: at.doc, pointer: childPointer(at.pointer, 'properties', name) };
       if (name === '__proto__') {
         // As the proto loader says of such a field: JavaScript objects cannot hold it as data.
-        this.fail(propAt, "property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, so validators and documents would silently drop it; rename the property");
+        this.fail(
+          propAt,
+          "property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, so validators and documents would silently drop it; rename the property",
+        );
         continue;
       }
       const type = this.typeOf(raw, propAt);
@@ -508,7 +588,11 @@ export class SchemaConverter {
     const additionalProperties = this.#additional(schema, at);
     const hasProperties = isObject(schema['properties']) && Object.keys(schema['properties']).length > 0;
     if (!hasProperties && additionalProperties !== false) {
-      return { kind: 'map', key: { kind: 'scalar', scalar: 'string' }, value: additionalProperties === true ? { kind: 'unknown' } : additionalProperties };
+      return {
+        kind: 'map',
+        key: { kind: 'scalar', scalar: 'string' },
+        value: additionalProperties === true ? { kind: 'unknown' } : additionalProperties,
+      };
     }
     const constraints = this.#constraints(schema, at);
     const properties: InlineProperty[] = this.#properties(schema, at).map(({ at: _at, deprecated: _d, ...p }) => p);
@@ -541,7 +625,10 @@ export class SchemaConverter {
   }
 
   #allOf(schema: Json, at: At): TypeRef {
-    const parts = (schema['allOf'] as unknown[]).map((p, i) => ({ raw: p, at: { doc: at.doc, pointer: childPointer(at.pointer, 'allOf', i) } }));
+    const parts = (schema['allOf'] as unknown[]).map((p, i) => ({
+      raw: p,
+      at: { doc: at.doc, pointer: childPointer(at.pointer, 'allOf', i) },
+    }));
     const { allOf: _allOf, ...rest } = schema;
     // `type: object` beside allOf adds nothing; properties, required or additionalProperties do.
     const hasOwn = rest['properties'] !== undefined || rest['required'] !== undefined || rest['additionalProperties'] !== undefined;
@@ -559,7 +646,8 @@ export class SchemaConverter {
       const type = this.typeOf(part.raw, part.at);
       for (const p of this.#inlineProperties(type)) put(p);
       openness.push(opennessOf(type));
-      if (isObject(part.raw) && Array.isArray(part.raw['required'])) for (const r of part.raw['required']) if (typeof r === 'string') required.add(r);
+      if (isObject(part.raw) && Array.isArray(part.raw['required']))
+        for (const r of part.raw['required']) if (typeof r === 'string') required.add(r);
     }
     if (hasOwn) {
       for (const p of this.#properties(rest, at)) {
@@ -629,13 +717,18 @@ export class SchemaConverter {
     const name = this.#namedLocation(where);
     if (name !== undefined) {
       const named = this.#named.get(`${where.doc.key}#${where.pointer}`) ?? this.#declare(where, name, target.value);
-      return isObject(target.value) && isNullable(target.value) && named.kind !== 'alias' ? { kind: 'ref', target: named, nullable: true } : { kind: 'ref', target: named };
+      return isObject(target.value) && isNullable(target.value) && named.kind !== 'alias'
+        ? { kind: 'ref', target: named, nullable: true }
+        : { kind: 'ref', target: named };
     }
     const key = `${where.doc.key}#${where.pointer}`;
     const cached = this.#inline.get(key);
     if (cached) return cached;
     if (this.#inProgress.has(key) || (isObject(target.value) && this.#active.has(target.value))) {
-      this.warn(at, `$ref '${ref}' is recursive but not a named schema, so it is read as any value; move it under components/schemas (or definitions) to keep its shape`);
+      this.warn(
+        at,
+        `$ref '${ref}' is recursive but not a named schema, so it is read as any value; move it under components/schemas (or definitions) to keep its shape`,
+      );
       return { kind: 'unknown' };
     }
     this.#inProgress.add(key);
@@ -689,7 +782,12 @@ export class SchemaConverter {
       type = { kind: 'enum', ...common, valueType: enumKind, values: [] } satisfies EnumType;
     } else if (this.#isMessage(schema, at)) {
       type = {
-        kind: 'message', ...common, fields: [], oneofs: [], additionalProperties: false, extends: [],
+        kind: 'message',
+        ...common,
+        fields: [],
+        oneofs: [],
+        additionalProperties: false,
+        extends: [],
         deprecated: schema['deprecated'] === true,
       } satisfies MessageType;
     } else {
@@ -721,7 +819,10 @@ export class SchemaConverter {
       names.push(pointerSegments(where.pointer).at(-1) ?? where.pointer);
       if (key === start) {
         for (const member of chain) this.#cycleReported.add(member);
-        this.fail(at, `$ref chain ${names.join(' → ')} never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere`);
+        this.fail(
+          at,
+          `$ref chain ${names.join(' → ')} never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere`,
+        );
         return true;
       }
       // A chain that runs into a cycle elsewhere: that cycle's own first member reports it.
@@ -741,11 +842,18 @@ export class SchemaConverter {
    */
   #subtypes(base: MessageType, discriminator: unknown, at: At): Discriminator | undefined {
     const swagger = typeof discriminator === 'string';
-    const propertyName = swagger ? discriminator : isObject(discriminator) && typeof discriminator['propertyName'] === 'string' ? discriminator['propertyName'] : undefined;
+    const propertyName = swagger
+      ? discriminator
+      : isObject(discriminator) && typeof discriminator['propertyName'] === 'string'
+        ? discriminator['propertyName']
+        : undefined;
     if (propertyName === undefined) return undefined;
     const discAt: At = { doc: at.doc, pointer: childPointer(at.pointer, 'discriminator') };
     if (!base.fields.some((f) => f.jsonName === propertyName)) {
-      this.warn(discAt, `discriminator '${propertyName}' is not a property of '${base.name}': add it to the properties (and to 'required'), or values cannot say which subtype they are`);
+      this.warn(
+        discAt,
+        `discriminator '${propertyName}' is not a property of '${base.name}': add it to the properties (and to 'required'), or values cannot say which subtype they are`,
+      );
     }
     const container = swagger ? 'definitions' : 'components/schemas';
     const mapping: Record<string, TypeRef> = {};
@@ -755,7 +863,8 @@ export class SchemaConverter {
       if (typeof ref !== 'string') continue;
       const type = this.#ref(ref.includes('#') || ref.includes('/') ? ref : `#/${container}/${ref}`, discAt);
       if (type.kind !== 'ref' || type.target.kind !== 'message') {
-        if (type.kind !== 'unknown') this.warn(discAt, `discriminator mapping '${value}' names '${ref}', which is not an object schema; it is left out`);
+        if (type.kind !== 'unknown')
+          this.warn(discAt, `discriminator mapping '${value}' names '${ref}', which is not an object schema; it is left out`);
         continue;
       }
       mapping[value] = { kind: 'ref', target: type.target };
@@ -778,7 +887,11 @@ export class SchemaConverter {
   /** Warns once per keyword Loom reads no further (`not`, `propertyNames`, …) in a schema object. */
   #warnIgnoredKeywords(schema: Json, at: At): void {
     for (const keyword of IGNORED_KEYWORDS) {
-      if (schema[keyword] !== undefined) this.warn({ doc: at.doc, pointer: childPointer(at.pointer, keyword) }, `keyword '${keyword}' is ignored: generated types and validators do not enforce it`);
+      if (schema[keyword] !== undefined)
+        this.warn(
+          { doc: at.doc, pointer: childPointer(at.pointer, keyword) },
+          `keyword '${keyword}' is ignored: generated types and validators do not enforce it`,
+        );
     }
   }
 
@@ -836,18 +949,28 @@ export class SchemaConverter {
   #fillEnum(type: Mutable<EnumType>, schema: Json, at: At): void {
     this.#warnIgnoredKeywords(schema, at);
     const raw = (schema['enum'] as unknown[]).filter((v) => v !== null) as (string | number)[];
-    const varNames = [schema['x-enum-varnames'], schema['x-enumNames']].find((v): v is string[] => Array.isArray(v) && v.length === raw.length && v.every((x) => typeof x === 'string'));
+    const varNames = [schema['x-enum-varnames'], schema['x-enumNames']].find(
+      (v): v is string[] => Array.isArray(v) && v.length === raw.length && v.every((x) => typeof x === 'string'),
+    );
     const descriptions = Array.isArray(schema['x-enum-descriptions']) ? schema['x-enum-descriptions'] : [];
     const names = new UniqueNames();
     const seen = new Set<string | number>();
     const values: EnumValue[] = raw.map((value, i) => {
-      const base = varNames?.[i] ?? (typeof value === 'string' ? pascalCase(value) || 'Empty' : `Value_${value < 0 ? `Minus${-value}` : value}`);
+      const base =
+        varNames?.[i] ?? (typeof value === 'string' ? pascalCase(value) || 'Empty' : `Value_${value < 0 ? `Minus${-value}` : value}`);
       const doc = typeof descriptions[i] === 'string' ? (descriptions[i] as string) : undefined;
-      const v: EnumValue = { name: String(value), localName: names.take(safePropertyName(base)), value, alias: seen.has(value), ...(doc ? { doc } : {}) };
+      const v: EnumValue = {
+        name: String(value),
+        localName: names.take(safePropertyName(base)),
+        value,
+        alias: seen.has(value),
+        ...(doc ? { doc } : {}),
+      };
       seen.add(value);
       return v;
     });
-    if ((schema['enum'] as unknown[]).includes(null)) this.warn(at, `enum '${type.name}' lists null: the value is dropped from the enum; mark the properties that use it nullable instead`);
+    if ((schema['enum'] as unknown[]).includes(null))
+      this.warn(at, `enum '${type.name}' lists null: the value is dropped from the enum; mark the properties that use it nullable instead`);
     type.values = values;
   }
 
@@ -855,7 +978,9 @@ export class SchemaConverter {
     // Named objects are read here, not through `typeOf`: the same checks as inline schemas get.
     this.#warnIgnoredKeywords(schema, at);
     const fields = new Map<string, Field>();
-    const required = new Set<string>(Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : []);
+    const required = new Set<string>(
+      Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : [],
+    );
     const extendsList: TypeRef[] = [];
     const openness: (boolean | TypeRef)[] = [];
     // A property an earlier part declared too keeps what that part said of it (allof-properties.ts).
@@ -873,7 +998,14 @@ export class SchemaConverter {
           for (const f of type.target.fields) put({ ...f, parent: message });
         } else if (type.kind === 'object') {
           for (const p of type.properties) {
-            put(this.#field(message, p.name, { ...p, deprecated: false }, { doc: partAt.doc, pointer: childPointer(partAt.pointer, 'properties', p.name) }));
+            put(
+              this.#field(
+                message,
+                p.name,
+                { ...p, deprecated: false },
+                { doc: partAt.doc, pointer: childPointer(partAt.pointer, 'properties', p.name) },
+              ),
+            );
           }
         }
         openness.push(opennessOf(type));
@@ -897,7 +1029,12 @@ export class SchemaConverter {
     }
   }
 
-  #field(parent: MessageType, name: string, p: { required: boolean; type: TypeRef; readOnly: boolean; writeOnly: boolean; deprecated: boolean; default?: JsonValue; doc?: string }, at: At): Field {
+  #field(
+    parent: MessageType,
+    name: string,
+    p: { required: boolean; type: TypeRef; readOnly: boolean; writeOnly: boolean; deprecated: boolean; default?: JsonValue; doc?: string },
+    at: At,
+  ): Field {
     return {
       kind: 'field',
       parent,
@@ -950,4 +1087,8 @@ function patternProblem(pattern: string, flags = ''): string | undefined {
 
 /** Media types whose content is text: `text/*`, and JSON, XML or YAML by any name. */
 const TEXT_MEDIA = /^text\/|[/+](json|xml|yaml)$/;
-const TEXT_MEDIA_EXACT: ReadonlySet<string> = new Set(['application/x-www-form-urlencoded', 'application/javascript', 'application/x-yaml']);
+const TEXT_MEDIA_EXACT: ReadonlySet<string> = new Set([
+  'application/x-www-form-urlencoded',
+  'application/javascript',
+  'application/x-yaml',
+]);

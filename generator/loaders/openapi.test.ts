@@ -319,7 +319,8 @@ beforeAll(async () => {
 });
 afterAll(() => removeSchemas(root));
 
-const operation = (file: SchemaFile, name: string) => file.services.flatMap((s) => s.operations).find((o) => o.name === name) as HttpOperation;
+const operation = (file: SchemaFile, name: string) =>
+  file.services.flatMap((s) => s.operations).find((o) => o.name === name) as HttpOperation;
 const type = (file: SchemaFile, name: string) => plain(file.types.find((t) => t.name === name));
 
 describe('OpenAPI 3.0', () => {
@@ -342,48 +343,94 @@ describe('OpenAPI 3.0', () => {
   it('merges path-level and operation-level parameters, the operation winning', () => {
     expect(plain(operation(pets, 'get_pet').parameters)).toEqual([
       {
-        kind: 'parameter', name: 'petId', localName: 'petId', in: 'path', required: true,
-        type: { kind: 'scalar', scalar: 'int64', format: 'int64' }, style: 'simple', explode: false, deprecated: false,
+        kind: 'parameter',
+        name: 'petId',
+        localName: 'petId',
+        in: 'path',
+        required: true,
+        type: { kind: 'scalar', scalar: 'int64', format: 'int64' },
+        style: 'simple',
+        explode: false,
+        deprecated: false,
         source: { file: 'pets/pets.yaml', line: 17, pointer: '/paths/~1pets~1{petId}/parameters/0' },
       },
       {
-        kind: 'parameter', name: 'X-Request-Id', localName: 'xRequestId', in: 'header', required: true,
-        type: { kind: 'scalar', scalar: 'string', format: 'uuid' }, style: 'simple', explode: false, deprecated: false,
+        kind: 'parameter',
+        name: 'X-Request-Id',
+        localName: 'xRequestId',
+        in: 'header',
+        required: true,
+        type: { kind: 'scalar', scalar: 'string', format: 'uuid' },
+        style: 'simple',
+        explode: false,
+        deprecated: false,
         source: { file: 'pets/pets.yaml', line: 29, pointer: '/paths/~1pets~1{petId}/get/parameters/0' },
       },
       {
-        kind: 'parameter', name: 'fields', localName: 'fields', in: 'query', required: false,
-        type: { kind: 'array', items: { kind: 'union', mode: 'oneOf', variants: [{ kind: 'literal', value: 'name' }, { kind: 'literal', value: 'tag' }] } },
-        style: 'form', explode: false, deprecated: false,
+        kind: 'parameter',
+        name: 'fields',
+        localName: 'fields',
+        in: 'query',
+        required: false,
+        type: {
+          kind: 'array',
+          items: {
+            kind: 'union',
+            mode: 'oneOf',
+            variants: [
+              { kind: 'literal', value: 'name' },
+              { kind: 'literal', value: 'tag' },
+            ],
+          },
+        },
+        style: 'form',
+        explode: false,
+        deprecated: false,
         source: { file: 'pets/pets.yaml', line: 33, pointer: '/paths/~1pets~1{petId}/get/parameters/1' },
       },
       {
-        kind: 'parameter', name: 'session', localName: 'session', in: 'cookie', required: false,
-        type: { kind: 'scalar', scalar: 'string' }, style: 'form', explode: true, deprecated: false,
+        kind: 'parameter',
+        name: 'session',
+        localName: 'session',
+        in: 'cookie',
+        required: false,
+        type: { kind: 'scalar', scalar: 'string' },
+        style: 'form',
+        explode: true,
+        deprecated: false,
         source: { file: 'pets/pets.yaml', line: 38, pointer: '/paths/~1pets~1{petId}/get/parameters/2' },
       },
     ]);
-    expect(operation(pets, 'putPetsPetId').parameters.map((p) => [p.name, p.required])).toEqual([['petId', true], ['X-Request-Id', false]]);
+    expect(operation(pets, 'putPetsPetId').parameters.map((p) => [p.name, p.required])).toEqual([
+      ['petId', true],
+      ['X-Request-Id', false],
+    ]);
   });
 
   it('keeps responses in order with default last, headers, ranges and $ref responses', () => {
     expect(plain(operation(pets, 'get_pet').responses)).toEqual([
       {
-        status: 200, doc: 'The pet.',
+        status: 200,
+        doc: 'The pet.',
         headers: [{ name: 'ETag', required: true, type: { kind: 'scalar', scalar: 'string' } }],
         contents: [{ mediaType: 'application/json', type: { kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/Pet' } } }],
       },
       { status: '4XX', doc: 'Client error.', headers: [], contents: [] },
       {
-        status: 'default', doc: 'Unexpected error.', headers: [],
-        contents: [{ mediaType: 'application/json', type: { kind: 'ref', target: { ref: 'pets/common.yaml#/components/schemas/Problem' } } }],
+        status: 'default',
+        doc: 'Unexpected error.',
+        headers: [],
+        contents: [
+          { mediaType: 'application/json', type: { kind: 'ref', target: { ref: 'pets/common.yaml#/components/schemas/Problem' } } },
+        ],
       },
     ]);
   });
 
   it('reads request bodies per media type, including $ref bodies, forms and multipart', () => {
     expect(plain(operation(pets, 'putPetsPetId').requestBody)).toEqual({
-      required: false, doc: 'A pet to store.',
+      required: false,
+      doc: 'A pet to store.',
       contents: [{ mediaType: 'application/json', type: { kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/Pet' } } }],
     });
     expect(plain(operation(pets, 'createPet').requestBody)).toEqual({
@@ -393,18 +440,34 @@ describe('OpenAPI 3.0', () => {
         {
           mediaType: 'multipart/form-data',
           type: {
-            kind: 'object', additionalProperties: true,
+            kind: 'object',
+            additionalProperties: true,
             properties: [
               { name: 'name', required: true, type: { kind: 'scalar', scalar: 'string' }, readOnly: false, writeOnly: false },
-              { name: 'photo', required: false, type: { kind: 'scalar', scalar: 'string', format: 'binary' }, readOnly: false, writeOnly: false },
+              {
+                name: 'photo',
+                required: false,
+                type: { kind: 'scalar', scalar: 'string', format: 'binary' },
+                readOnly: false,
+                writeOnly: false,
+              },
             ],
           },
         },
         {
           mediaType: 'application/x-www-form-urlencoded',
           type: {
-            kind: 'object', additionalProperties: true,
-            properties: [{ name: 'name', required: false, type: { kind: 'scalar', scalar: 'string', constraints: { minLength: 1, maxLength: 40 } }, readOnly: false, writeOnly: false }],
+            kind: 'object',
+            additionalProperties: true,
+            properties: [
+              {
+                name: 'name',
+                required: false,
+                type: { kind: 'scalar', scalar: 'string', constraints: { minLength: 1, maxLength: 40 } },
+                readOnly: false,
+                writeOnly: false,
+              },
+            ],
           },
         },
       ],
@@ -413,53 +476,112 @@ describe('OpenAPI 3.0', () => {
 
   it('declares named schemas in order: messages, enums and aliases', () => {
     expect(pets.types.map((t) => `${t.kind} ${t.localName}`)).toEqual([
-      'message Pet', 'message NewPet', 'enum Kind', 'enum Level', 'message Tree', 'alias Shape',
-      'message Circle', 'message Square', 'alias Names', 'alias Dictionary', 'alias Mixed', 'alias Either',
+      'message Pet',
+      'message NewPet',
+      'enum Kind',
+      'enum Level',
+      'message Tree',
+      'alias Shape',
+      'message Circle',
+      'message Square',
+      'alias Names',
+      'alias Dictionary',
+      'alias Mixed',
+      'alias Either',
     ]);
   });
 
   it('merges allOf of objects into one message that extends the named part', () => {
     const pet = pets.types.find((t) => t.name === 'Pet');
     expect(pet?.kind === 'message' && pet.fields.map((f) => [f.name, f.presence, f.readOnly, f.parent === pet])).toEqual([
-      ['name', 'required', false, true], ['tag', 'optional', false, true], ['kind', 'optional', false, true],
-      ['owner', 'optional', false, true], ['labels', 'optional', false, true], ['legacy', 'optional', false, true],
+      ['name', 'required', false, true],
+      ['tag', 'optional', false, true],
+      ['kind', 'optional', false, true],
+      ['owner', 'optional', false, true],
+      ['labels', 'optional', false, true],
+      ['legacy', 'optional', false, true],
       ['id', 'required', true, true],
     ]);
-    expect(plain(pet)).toMatchObject({ doc: 'A pet.', extends: [{ kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/NewPet' } }] });
+    expect(plain(pet)).toMatchObject({
+      doc: 'A pet.',
+      extends: [{ kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/NewPet' } }],
+    });
   });
 
   it('maps nullable, defaults, deprecated, maps and cross-file references on fields', () => {
     const newPet = type(pets, 'NewPet') as { fields: unknown[] };
     expect(newPet.fields).toEqual([
       {
-        kind: 'field', name: 'name', jsonName: 'name', localName: 'name', type: { kind: 'scalar', scalar: 'string', constraints: { maxLength: 64 } },
-        presence: 'required', readOnly: false, writeOnly: false, deprecated: false,
+        kind: 'field',
+        name: 'name',
+        jsonName: 'name',
+        localName: 'name',
+        type: { kind: 'scalar', scalar: 'string', constraints: { maxLength: 64 } },
+        presence: 'required',
+        readOnly: false,
+        writeOnly: false,
+        deprecated: false,
         source: { file: 'pets/pets.yaml', line: 122, pointer: '/components/schemas/NewPet/properties/name' },
       },
       {
-        kind: 'field', name: 'tag', jsonName: 'tag', localName: 'tag', type: { kind: 'scalar', scalar: 'string', nullable: true },
-        presence: 'optional', readOnly: false, writeOnly: false, deprecated: false, default: 'dog',
+        kind: 'field',
+        name: 'tag',
+        jsonName: 'tag',
+        localName: 'tag',
+        type: { kind: 'scalar', scalar: 'string', nullable: true },
+        presence: 'optional',
+        readOnly: false,
+        writeOnly: false,
+        deprecated: false,
+        default: 'dog',
         source: { file: 'pets/pets.yaml', line: 123, pointer: '/components/schemas/NewPet/properties/tag' },
       },
       {
-        kind: 'field', name: 'kind', jsonName: 'kind', localName: 'kind', type: { kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/Kind' } },
-        presence: 'optional', readOnly: false, writeOnly: false, deprecated: false,
+        kind: 'field',
+        name: 'kind',
+        jsonName: 'kind',
+        localName: 'kind',
+        type: { kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/Kind' } },
+        presence: 'optional',
+        readOnly: false,
+        writeOnly: false,
+        deprecated: false,
         source: { file: 'pets/pets.yaml', line: 124, pointer: '/components/schemas/NewPet/properties/kind' },
       },
       {
-        kind: 'field', name: 'owner', jsonName: 'owner', localName: 'owner', type: { kind: 'ref', target: { ref: 'pets/common.yaml#/components/schemas/Person' } },
-        presence: 'optional', readOnly: false, writeOnly: false, deprecated: false,
+        kind: 'field',
+        name: 'owner',
+        jsonName: 'owner',
+        localName: 'owner',
+        type: { kind: 'ref', target: { ref: 'pets/common.yaml#/components/schemas/Person' } },
+        presence: 'optional',
+        readOnly: false,
+        writeOnly: false,
+        deprecated: false,
         source: { file: 'pets/pets.yaml', line: 125, pointer: '/components/schemas/NewPet/properties/owner' },
       },
       {
-        kind: 'field', name: 'labels', jsonName: 'labels', localName: 'labels',
+        kind: 'field',
+        name: 'labels',
+        jsonName: 'labels',
+        localName: 'labels',
         type: { kind: 'map', key: { kind: 'scalar', scalar: 'string' }, value: { kind: 'scalar', scalar: 'string' } },
-        presence: 'optional', readOnly: false, writeOnly: false, deprecated: false,
+        presence: 'optional',
+        readOnly: false,
+        writeOnly: false,
+        deprecated: false,
         source: { file: 'pets/pets.yaml', line: 126, pointer: '/components/schemas/NewPet/properties/labels' },
       },
       {
-        kind: 'field', name: 'legacy', jsonName: 'legacy', localName: 'legacy', type: { kind: 'scalar', scalar: 'bool' },
-        presence: 'optional', readOnly: false, writeOnly: false, deprecated: true,
+        kind: 'field',
+        name: 'legacy',
+        jsonName: 'legacy',
+        localName: 'legacy',
+        type: { kind: 'scalar', scalar: 'bool' },
+        presence: 'optional',
+        readOnly: false,
+        writeOnly: false,
+        deprecated: true,
         source: { file: 'pets/pets.yaml', line: 129, pointer: '/components/schemas/NewPet/properties/legacy' },
       },
     ]);
@@ -467,7 +589,8 @@ describe('OpenAPI 3.0', () => {
 
   it('turns named enums into enum types with safe member names', () => {
     expect(type(pets, 'Kind')).toMatchObject({
-      kind: 'enum', valueType: 'string',
+      kind: 'enum',
+      valueType: 'string',
       values: [
         { name: 'cat', localName: 'Cat', value: 'cat', alias: false },
         { name: 'dog', localName: 'Dog', value: 'dog', alias: false },
@@ -475,7 +598,8 @@ describe('OpenAPI 3.0', () => {
       ],
     });
     expect(type(pets, 'Level')).toMatchObject({
-      kind: 'enum', valueType: 'integer',
+      kind: 'enum',
+      valueType: 'integer',
       values: [
         { name: '1', localName: 'Value_1', value: 1, alias: false },
         { name: '2', localName: 'Value_2', value: 2, alias: false },
@@ -489,7 +613,10 @@ describe('OpenAPI 3.0', () => {
     const children = tree?.kind === 'message' ? tree.fields.find((f) => f.name === 'children') : undefined;
     expect(children?.type.kind === 'array' && children.type.items.kind === 'ref' && children.type.items.target).toBe(tree);
     expect(plain(tree)).toMatchObject({
-      fields: [{ name: 'value', type: { kind: 'scalar', scalar: 'double', format: 'double', constraints: { exclusiveMinimum: 0 } } }, { name: 'children' }],
+      fields: [
+        { name: 'value', type: { kind: 'scalar', scalar: 'double', format: 'double', constraints: { exclusiveMinimum: 0 } } },
+        { name: 'children' },
+      ],
     });
   });
 
@@ -497,8 +624,12 @@ describe('OpenAPI 3.0', () => {
     expect(type(pets, 'Shape')).toMatchObject({
       kind: 'alias',
       type: {
-        kind: 'union', mode: 'oneOf',
-        variants: [{ kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/Circle' } }, { kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/Square' } }],
+        kind: 'union',
+        mode: 'oneOf',
+        variants: [
+          { kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/Circle' } },
+          { kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/Square' } },
+        ],
         discriminator: {
           propertyName: 'shape',
           mapping: {
@@ -508,13 +639,27 @@ describe('OpenAPI 3.0', () => {
         },
       },
     });
-    expect(type(pets, 'Either')).toMatchObject({ type: { kind: 'union', mode: 'anyOf', variants: [{ kind: 'scalar', scalar: 'string' }, { kind: 'scalar', scalar: 'integer' }] } });
+    expect(type(pets, 'Either')).toMatchObject({
+      type: {
+        kind: 'union',
+        mode: 'anyOf',
+        variants: [
+          { kind: 'scalar', scalar: 'string' },
+          { kind: 'scalar', scalar: 'integer' },
+        ],
+      },
+    });
     expect(type(pets, 'Names')).toMatchObject({ type: { kind: 'array', items: { kind: 'scalar', scalar: 'string' } } });
-    expect(type(pets, 'Dictionary')).toMatchObject({ type: { kind: 'map', key: { kind: 'scalar', scalar: 'string' }, value: { kind: 'unknown' } } });
+    expect(type(pets, 'Dictionary')).toMatchObject({
+      type: { kind: 'map', key: { kind: 'scalar', scalar: 'string' }, value: { kind: 'unknown' } },
+    });
     expect(type(pets, 'Mixed')).toMatchObject({
       type: {
         kind: 'intersection',
-        parts: [{ kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/Names' } }, { kind: 'map', key: { kind: 'scalar', scalar: 'string' }, value: { kind: 'unknown' } }],
+        parts: [
+          { kind: 'ref', target: { ref: 'pets/pets.yaml#/components/schemas/Names' } },
+          { kind: 'map', key: { kind: 'scalar', scalar: 'string' }, value: { kind: 'unknown' } },
+        ],
       },
     });
   });
@@ -540,7 +685,17 @@ describe('OpenAPI 3.1', () => {
       ['kind', { kind: 'literal', value: 'node' }],
       ['meta', { kind: 'ref', target: { ref: 'nodes.yaml#/$defs/Meta' } }],
       ['weight', { kind: 'scalar', scalar: 'number', constraints: { exclusiveMaximum: 10 }, nullable: true }],
-      ['tags', { kind: 'union', mode: 'anyOf', variants: [{ kind: 'scalar', scalar: 'string' }, { kind: 'scalar', scalar: 'integer' }] }],
+      [
+        'tags',
+        {
+          kind: 'union',
+          mode: 'anyOf',
+          variants: [
+            { kind: 'scalar', scalar: 'string' },
+            { kind: 'scalar', scalar: 'integer' },
+          ],
+        },
+      ],
     ]);
   });
 
@@ -565,9 +720,16 @@ describe('Swagger 2.0', () => {
         {
           mediaType: 'multipart/form-data',
           type: {
-            kind: 'object', additionalProperties: true,
+            kind: 'object',
+            additionalProperties: true,
             properties: [
-              { name: 'file', required: true, type: { kind: 'scalar', scalar: 'string', format: 'binary' }, readOnly: false, writeOnly: false },
+              {
+                name: 'file',
+                required: true,
+                type: { kind: 'scalar', scalar: 'string', format: 'binary' },
+                readOnly: false,
+                writeOnly: false,
+              },
               { name: 'note', required: false, type: { kind: 'scalar', scalar: 'string' }, readOnly: false, writeOnly: false },
             ],
           },
@@ -575,7 +737,12 @@ describe('Swagger 2.0', () => {
       ],
     });
     expect(plain(upload.responses)).toEqual([
-      { status: 201, doc: 'Stored.', headers: [{ name: 'Location', required: false, type: { kind: 'scalar', scalar: 'string' }, doc: 'Where it is.' }], contents: [] },
+      {
+        status: 201,
+        doc: 'Stored.',
+        headers: [{ name: 'Location', required: false, type: { kind: 'scalar', scalar: 'string' }, doc: 'Where it is.' }],
+        contents: [],
+      },
     ]);
   });
 
@@ -592,9 +759,14 @@ describe('Swagger 2.0', () => {
     const list = operation(legacy, 'listItems');
     expect(plain(list.responses)).toEqual([
       {
-        status: 200, doc: 'Items.', headers: [],
+        status: 200,
+        doc: 'Items.',
+        headers: [],
         contents: [
-          { mediaType: 'application/json', type: { kind: 'array', items: { kind: 'ref', target: { ref: 'legacy.yaml#/definitions/Item' } } } },
+          {
+            mediaType: 'application/json',
+            type: { kind: 'array', items: { kind: 'ref', target: { ref: 'legacy.yaml#/definitions/Item' } } },
+          },
           { mediaType: 'text/csv', type: { kind: 'array', items: { kind: 'ref', target: { ref: 'legacy.yaml#/definitions/Item' } } } },
         ],
       },
@@ -607,10 +779,27 @@ describe('Swagger 2.0', () => {
   });
 
   it('maps definitions with x-nullable and inline enums', () => {
-    expect((type(legacy, 'Item') as { fields: { name: string; presence: string; type: unknown }[] }).fields.map((f) => [f.name, f.presence, f.type])).toEqual([
+    expect(
+      (type(legacy, 'Item') as { fields: { name: string; presence: string; type: unknown }[] }).fields.map((f) => [
+        f.name,
+        f.presence,
+        f.type,
+      ]),
+    ).toEqual([
       ['name', 'required', { kind: 'scalar', scalar: 'string' }],
       ['price', 'optional', { kind: 'scalar', scalar: 'float', format: 'float', nullable: true }],
-      ['state', 'optional', { kind: 'union', mode: 'oneOf', variants: [{ kind: 'literal', value: 'open' }, { kind: 'literal', value: 'closed' }] }],
+      [
+        'state',
+        'optional',
+        {
+          kind: 'union',
+          mode: 'oneOf',
+          variants: [
+            { kind: 'literal', value: 'open' },
+            { kind: 'literal', value: 'closed' },
+          ],
+        },
+      ],
     ]);
   });
 });
@@ -654,11 +843,20 @@ properties:
       const [api] = await loadSchemas([`${dir}/api.yaml`], { root: dir });
       expect(plain(api!.services[0]!.operations[0])).toMatchObject({
         name: 'getUsers',
-        responses: [{ status: 200, contents: [{ mediaType: 'application/json', type: { kind: 'array', items: { kind: 'ref', target: { ref: 'models/user.yaml#' } } } }] }],
+        responses: [
+          {
+            status: 200,
+            contents: [
+              { mediaType: 'application/json', type: { kind: 'array', items: { kind: 'ref', target: { ref: 'models/user.yaml#' } } } },
+            ],
+          },
+        ],
       });
       const user = api!.dependencies[0]!;
       expect([user.path, user.types.map((t) => `${t.kind} ${t.localName}`), user.dependencies.map((d) => d.path)]).toEqual([
-        'models/user.yaml', ['message User'], ['models/defs.yaml', 'api.yaml'],
+        'models/user.yaml',
+        ['message User'],
+        ['models/defs.yaml', 'api.yaml'],
       ]);
       expect((plain(user.types[0]) as { fields: { name: string; type: unknown }[] }).fields.map((f) => [f.name, f.type])).toEqual([
         ['name', { kind: 'scalar', scalar: 'string' }],
@@ -726,21 +924,35 @@ components:
         [
           'b',
           {
-            kind: 'object', additionalProperties: true,
+            kind: 'object',
+            additionalProperties: true,
             properties: [
               { name: 'id', required: true, type: { kind: 'scalar', scalar: 'integer' }, readOnly: false, writeOnly: false },
               { name: 'extra', required: true, type: { kind: 'scalar', scalar: 'bool' }, readOnly: false, writeOnly: false },
             ],
           },
         ],
-        ['c', { kind: 'union', mode: 'oneOf', variants: [{ kind: 'literal', value: 'on' }, { kind: 'literal', value: null }] }],
+        [
+          'c',
+          {
+            kind: 'union',
+            mode: 'oneOf',
+            variants: [
+              { kind: 'literal', value: 'on' },
+              { kind: 'literal', value: null },
+            ],
+          },
+        ],
         ['d', { kind: 'ref', target: { ref: 'a.yaml#/components/schemas/X' }, nullable: true }],
         ['e', { kind: 'scalar', scalar: 'string', format: 'date-time', nullable: true }],
       ]);
       expect(holder.fields[0]!.doc).toBe('An X.');
       // Absent additionalProperties is JSON Schema's open default; only an explicit false closes.
       expect(file!.types.map((t) => [t.name, t.kind === 'message' ? plain(t.additionalProperties) : undefined])).toEqual([
-        ['X', true], ['Holder', true], ['Closed', false], ['Typed', { kind: 'scalar', scalar: 'string' }],
+        ['X', true],
+        ['Holder', true],
+        ['Closed', false],
+        ['Typed', { kind: 'scalar', scalar: 'string' }],
       ]);
     } finally {
       await removeSchemas(dir);
@@ -784,8 +996,14 @@ paths:
       const op = operation(file!, 'search');
       expect(op.parameters.map((p) => [p.name, p.localName, p.deprecated, plain(p.type)])).toEqual([
         [
-          'filter', 'filter', true,
-          { kind: 'object', additionalProperties: true, properties: [{ name: 'q', required: false, type: { kind: 'scalar', scalar: 'string' }, readOnly: false, writeOnly: false }] },
+          'filter',
+          'filter',
+          true,
+          {
+            kind: 'object',
+            additionalProperties: true,
+            properties: [{ name: 'q', required: false, type: { kind: 'scalar', scalar: 'string' }, readOnly: false, writeOnly: false }],
+          },
         ],
         ['body', 'body2', false, { kind: 'scalar', scalar: 'string' }],
         ['ctx', 'ctx2', false, { kind: 'scalar', scalar: 'string' }],
@@ -801,7 +1019,9 @@ paths:
 describe('form encodings', () => {
   /** The `delimited` fields of each content of the one operation of an OpenAPI `version` document. */
   async function delimitedOf(version: string, content: string): Promise<[string, [string, string][] | undefined][]> {
-    const dir = await writeSchemas({ 'f.yaml': `openapi: ${version}\ninfo: { title: F, version: '1' }\npaths:\n  /f:\n    post:\n      requestBody:\n        content:\n${content}      responses: { '204': { description: ok } }\n` });
+    const dir = await writeSchemas({
+      'f.yaml': `openapi: ${version}\ninfo: { title: F, version: '1' }\npaths:\n  /f:\n    post:\n      requestBody:\n        content:\n${content}      responses: { '204': { description: ok } }\n`,
+    });
     try {
       const [file] = await loadSchemas([`${dir}/f.yaml`], { root: dir });
       const op = file!.services[0]!.operations[0] as HttpOperation;
@@ -819,13 +1039,27 @@ describe('form encodings', () => {
 
   it('url-encoded: explode false and delimited styles join an array in one field; the default repeats it', async () => {
     expect(await delimitedOf('3.0.3', `          application/x-www-form-urlencoded:\n${FIELDS}`)).toEqual([
-      ['application/x-www-form-urlencoded', [['a', ','], ['b', '|']]],
+      [
+        'application/x-www-form-urlencoded',
+        [
+          ['a', ','],
+          ['b', '|'],
+        ],
+      ],
     ]);
   });
 
   it('multipart: style and explode count from OpenAPI 3.1 on, as the specification says', async () => {
     expect(await delimitedOf('3.0.3', `          multipart/form-data:\n${FIELDS}`)).toEqual([['multipart/form-data', undefined]]);
-    expect(await delimitedOf('3.1.0', `          multipart/form-data:\n${FIELDS}`)).toEqual([['multipart/form-data', [['a', ','], ['b', '|']]]]);
+    expect(await delimitedOf('3.1.0', `          multipart/form-data:\n${FIELDS}`)).toEqual([
+      [
+        'multipart/form-data',
+        [
+          ['a', ','],
+          ['b', '|'],
+        ],
+      ],
+    ]);
   });
 });
 
@@ -853,7 +1087,13 @@ components:
       const [file] = await loadSchemas([`${dir}/c.yaml`], { root: dir });
       const upload = plain(file!.types[0]) as { fields: { name: string; type: { format?: string } }[] };
       expect(upload.fields.map((f) => [f.name, f.type.format])).toEqual([
-        ['file', 'binary'], ['photo', 'binary'], ['meta', undefined], ['vcard', undefined], ['page', undefined], ['encoded', undefined], ['dated', 'date'],
+        ['file', 'binary'],
+        ['photo', 'binary'],
+        ['meta', undefined],
+        ['vcard', undefined],
+        ['page', undefined],
+        ['encoded', undefined],
+        ['dated', 'date'],
       ]);
     } finally {
       await removeSchemas(dir);
@@ -862,7 +1102,7 @@ components:
 });
 
 describe('operation names', () => {
-  it('are unique in the file across tags, keep off the generated classes\' members, and leave their …WithResponse twin free', async () => {
+  it("are unique in the file across tags, keep off the generated classes' members, and leave their …WithResponse twin free", async () => {
     const dir = await writeSchemas({
       'n.yaml': `openapi: 3.0.3
 info: { title: N, version: '1' }
@@ -933,7 +1173,11 @@ paths:
     try {
       const [api] = await loadSchemas([`${dir}/api/v1/api.yaml`], { root: `${dir}/api/v1` });
       const user = api!.dependencies[0]!;
-      expect([api!.path, user.path, user.dependencies.map((d) => d.path)]).toEqual(['api/v1/api.yaml', 'shared/user.yaml', ['shared/address.json']]);
+      expect([api!.path, user.path, user.dependencies.map((d) => d.path)]).toEqual([
+        'api/v1/api.yaml',
+        'shared/user.yaml',
+        ['shared/address.json'],
+      ]);
       expect(user.types[0]!.source.file).toBe('shared/user.yaml');
     } finally {
       await removeSchemas(dir);

@@ -212,7 +212,11 @@ class OperationReader {
     const requestBody = body ?? this.#requestBody(op, at);
     const localNames = new UniqueNames(requestBody ? RESERVED_PARAMETER_NAMES : RESERVED_PARAMETER_NAMES.filter((n) => n !== 'body'));
     const security = this.#security(op);
-    if (op['callbacks'] !== undefined) this.#c.warn({ doc: at.doc, pointer: childPointer(at.pointer, 'callbacks') }, "'callbacks' are ignored: Loom generates the API's own operations only");
+    if (op['callbacks'] !== undefined)
+      this.#c.warn(
+        { doc: at.doc, pointer: childPointer(at.pointer, 'callbacks') },
+        "'callbacks' are ignored: Loom generates the API's own operations only",
+      );
     const summary = typeof op['summary'] === 'string' && op['summary'].trim() !== '' ? op['summary'].trim() : undefined;
     const doc = docOf(op);
     const operation: HttpOperation = {
@@ -281,7 +285,10 @@ class OperationReader {
         continue;
       }
       if (!LOCATIONS.has(location)) {
-        this.#c.fail({ doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') }, `parameter '${String(raw['name'])}' has unknown location 'in: ${location}': use path, query, header or cookie`);
+        this.#c.fail(
+          { doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') },
+          `parameter '${String(raw['name'])}' has unknown location 'in: ${location}': use path, query, header or cookie`,
+        );
         continue;
       }
       const p = this.#parameter(raw, pAt, location as Parameter['in']);
@@ -295,7 +302,8 @@ class OperationReader {
     const declared = new Set(parameters.filter((p) => p.in === 'path').map((p) => p.name));
     const template = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     for (const name of template) {
-      if (!declared.has(name)) this.#c.fail(at, `path parameter '{${name}}' of '${path}' is not defined: add a parameter with 'name: ${name}' and 'in: path'`);
+      if (!declared.has(name))
+        this.#c.fail(at, `path parameter '{${name}}' of '${path}' is not defined: add a parameter with 'name: ${name}' and 'in: path'`);
     }
     for (const p of parameters) {
       if (p.in === 'path' && !template.includes(p.name)) {
@@ -316,9 +324,10 @@ class OperationReader {
     } else if (isObject(raw['content'])) {
       const [media, content] = Object.entries(raw['content'])[0] ?? [];
       mediaType = media;
-      type = isObject(content) && content['schema'] !== undefined
-        ? this.#c.typeOf(content['schema'], { doc: at.doc, pointer: childPointer(at.pointer, 'content', media ?? '', 'schema') })
-        : { kind: 'unknown' };
+      type =
+        isObject(content) && content['schema'] !== undefined
+          ? this.#c.typeOf(content['schema'], { doc: at.doc, pointer: childPointer(at.pointer, 'content', media ?? '', 'schema') })
+          : { kind: 'unknown' };
     } else {
       this.#c.warn(at, `parameter '${name}' has no schema; it is read as a string`);
       type = { kind: 'scalar', scalar: 'string' };
@@ -359,7 +368,10 @@ class OperationReader {
     // cannot be); any other must already be of the parameter's type.
     const expected = type.scalar === 'bool' ? 'boolean' : type.scalar === 'string' || type.scalar === 'bytes' ? 'string' : 'number';
     if (typeof value === expected || typeof value === 'string') return value;
-    this.#c.warn(at, `parameter '${raw['name'] as string}' has default ${JSON.stringify(value)}, which is not a ${expected}; the default is ignored`);
+    this.#c.warn(
+      at,
+      `parameter '${raw['name'] as string}' has default ${JSON.stringify(value)}, which is not a ${expected}; the default is ignored`,
+    );
     return undefined;
   }
 
@@ -368,7 +380,10 @@ class OperationReader {
     if (this.#format === 'swagger-2.0') {
       const s = collectionFormatStyle(raw['collectionFormat'], location);
       if (s) return s;
-      this.#c.warn(at, `collectionFormat '${String(raw['collectionFormat'])}' has no OpenAPI 3 equivalent; values are read comma-separated`);
+      this.#c.warn(
+        at,
+        `collectionFormat '${String(raw['collectionFormat'])}' has no OpenAPI 3 equivalent; values are read comma-separated`,
+      );
       return collectionFormatStyle('csv', location)!;
     }
     const defaultStyle = location === 'query' || location === 'cookie' ? 'form' : 'simple';
@@ -418,7 +433,11 @@ class OperationReader {
     }
     return {
       required: properties.some((p) => p.required),
-      contents: formMediaTypes(this.#consumes(op), hasFile).map((mediaType) => ({ mediaType, type, ...(delimited.size > 0 ? { delimited } : {}) })),
+      contents: formMediaTypes(this.#consumes(op), hasFile).map((mediaType) => ({
+        mediaType,
+        type,
+        ...(delimited.size > 0 ? { delimited } : {}),
+      })),
     };
   }
 
@@ -437,7 +456,9 @@ class OperationReader {
       const delimited = isObject(media) ? this.#delimited(mediaType, media['encoding']) : undefined;
       return {
         mediaType,
-        ...(schema === undefined ? {} : { type: this.#c.typeOf(schema, { doc: at.doc, pointer: childPointer(at.pointer, 'content', mediaType, 'schema') }) }),
+        ...(schema === undefined
+          ? {}
+          : { type: this.#c.typeOf(schema, { doc: at.doc, pointer: childPointer(at.pointer, 'content', mediaType, 'schema') }) }),
         ...(delimited ? { delimited } : {}),
       };
     });
@@ -515,7 +536,8 @@ class OperationReader {
       const h = header.value;
       let type: TypeRef;
       if (this.#format === 'swagger-2.0') type = this.#c.typeOf(swaggerParameterSchema(h), header.at);
-      else if (h['schema'] !== undefined) type = this.#c.typeOf(h['schema'], { doc: header.at.doc, pointer: childPointer(header.at.pointer, 'schema') });
+      else if (h['schema'] !== undefined)
+        type = this.#c.typeOf(h['schema'], { doc: header.at.doc, pointer: childPointer(header.at.pointer, 'schema') });
       else if (isObject(h['content'])) type = this.#contents(h['content'], header.at)[0]?.type ?? { kind: 'unknown' };
       else type = { kind: 'scalar', scalar: 'string' };
       const doc = docOf(h);
@@ -528,7 +550,12 @@ class OperationReader {
     const list = op['security'] ?? this.#data['security'];
     if (!Array.isArray(list)) return undefined;
     return list.filter(isObject).map((req) => ({
-      schemes: Object.fromEntries(Object.entries(req).map(([scheme, scopes]) => [scheme, Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : []])),
+      schemes: Object.fromEntries(
+        Object.entries(req).map(([scheme, scopes]) => [
+          scheme,
+          Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [],
+        ]),
+      ),
     }));
   }
 }

@@ -14,9 +14,15 @@ import type { ProtoSource } from './proto-model.js';
  */
 export function duplicateNumber(source: ProtoSource, id: number, kind: string, scope: string, fallback: number | undefined): Diagnostic {
   const uses = linesOfNumber(source, scope, id);
-  const what = kind === 'enum' ? `value ${id} is used twice in enum '${scope}'` : `field number ${id} is used twice in ${kind === 'type' ? 'message' : kind} '${scope}'`;
+  const what =
+    kind === 'enum'
+      ? `value ${id} is used twice in enum '${scope}'`
+      : `field number ${id} is used twice in ${kind === 'type' ? 'message' : kind} '${scope}'`;
   const also = uses.length >= 2 ? ` (also on line ${uses[0]})` : '';
-  const fix = kind === 'enum' ? "give each value its own number, or add 'option allow_alias = true;' if the names are meant as aliases" : 'give each field its own number (numbers identify fields on the wire)';
+  const fix =
+    kind === 'enum'
+      ? "give each value its own number, or add 'option allow_alias = true;' if the names are meant as aliases"
+      : 'give each field its own number (numbers identify fields on the wire)';
   return error(`${what}${also}: ${fix}`, { file: source.path, line: uses[1] ?? uses[0] ?? fallback });
 }
 
@@ -45,7 +51,10 @@ export function reservedUse(source: ProtoSource, what: string, kind: string, sco
   const name = /^name '([^']+)'$/.exec(what);
   let line = fallback;
   if (id) line = linesOfNumber(source, scope, Number(id[1]))[0] ?? fallback;
-  else if (name) line = [...(source.scan?.lines ?? [])].find(([key]) => key === `${owner}#${name[1]}` || key.endsWith(`.${owner}#${name[1]}`))?.[1] ?? fallback;
+  else if (name)
+    line =
+      [...(source.scan?.lines ?? [])].find(([key]) => key === `${owner}#${name[1]}` || key.endsWith(`.${owner}#${name[1]}`))?.[1] ??
+      fallback;
   const container = kind === 'enum' ? 'enum' : 'message';
   const subject = id ? `number ${id[1]}` : `name '${name?.[1] ?? what}'`;
   return error(
@@ -64,7 +73,12 @@ export function reservedFieldNames(source: ProtoSource): Diagnostic[] {
   for (const [key, line] of source.scan?.lines ?? []) {
     const [owner, member] = key.split('#');
     if (member !== '__proto__') continue;
-    out.push(error(`field '__proto__' of '${owner}' cannot be generated: JavaScript treats that name as an object's prototype, so it would silently disappear; rename the field (only its number goes on the wire)`, { file: source.path, line }));
+    out.push(
+      error(
+        `field '__proto__' of '${owner}' cannot be generated: JavaScript treats that name as an object's prototype, so it would silently disappear; rename the field (only its number goes on the wire)`,
+        { file: source.path, line },
+      ),
+    );
   }
   return out;
 }

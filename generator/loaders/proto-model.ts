@@ -45,13 +45,42 @@ export interface ProtoSource {
 }
 
 const SCALARS: ReadonlySet<string> = new Set([
-  'double', 'float', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64',
-  'fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'bool', 'string', 'bytes',
+  'double',
+  'float',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'sint32',
+  'sint64',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+  'bool',
+  'string',
+  'bytes',
 ]);
 
 const WELL_KNOWN: ReadonlySet<string> = new Set<WellKnownType>([
-  'Any', 'Duration', 'Empty', 'FieldMask', 'Struct', 'Value', 'ListValue', 'NullValue', 'Timestamp',
-  'DoubleValue', 'FloatValue', 'Int64Value', 'UInt64Value', 'Int32Value', 'UInt32Value', 'BoolValue', 'StringValue', 'BytesValue',
+  'Any',
+  'Duration',
+  'Empty',
+  'FieldMask',
+  'Struct',
+  'Value',
+  'ListValue',
+  'NullValue',
+  'Timestamp',
+  'DoubleValue',
+  'FloatValue',
+  'Int64Value',
+  'UInt64Value',
+  'Int32Value',
+  'UInt32Value',
+  'BoolValue',
+  'StringValue',
+  'BytesValue',
 ]);
 
 /** A field's proto3 JSON name: its `json_name` option, else its name in lowerCamelCase. */
@@ -67,11 +96,30 @@ export function fieldJsonName(f: protobuf.Field): string {
  * grpc-js client class it builds, which gets a method per RPC).
  */
 const RESERVED_RPC_NAMES: readonly string[] = [
-  'constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
-  '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
-  'api', 'options', 'then',
-  'close', 'getChannel', 'waitForReady', 'checkOptionalUnaryResponseArguments', 'checkMetadataAndOptions',
-  'makeUnaryRequest', 'makeClientStreamRequest', 'makeServerStreamRequest', 'makeBidiStreamRequest',
+  'constructor',
+  'toString',
+  'toLocaleString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  '__proto__',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+  'api',
+  'options',
+  'then',
+  'close',
+  'getChannel',
+  'waitForReady',
+  'checkOptionalUnaryResponseArguments',
+  'checkMetadataAndOptions',
+  'makeUnaryRequest',
+  'makeClientStreamRequest',
+  'makeServerStreamRequest',
+  'makeBidiStreamRequest',
 ];
 const RESERVED_RPC_NAME_SET: ReadonlySet<string> = new Set(RESERVED_RPC_NAMES);
 
@@ -112,7 +160,10 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export class ModelBuilder {
   readonly #sources: ReadonlyMap<string, ProtoSource>;
   readonly #importsOf: ReadonlyMap<string, readonly string[]>;
-  readonly #files = new Map<string, { file: Mutable<SchemaFile>; types: NamedType[]; services: Service[]; deps: SchemaFile[]; source: ProtoSource; names: UniqueNames }>();
+  readonly #files = new Map<
+    string,
+    { file: Mutable<SchemaFile>; types: NamedType[]; services: Service[]; deps: SchemaFile[]; source: ProtoSource; names: UniqueNames }
+  >();
   readonly #named = new Map<ReflectionObject, NamedType>();
   /** Reflection objects per file key, in declaration order (parents before nested). */
   readonly #declared = new Map<string, ReflectionObject[]>();
@@ -190,7 +241,8 @@ export class ModelBuilder {
     const fullName = obj.fullName.replace(/^\./, '');
     const source = this.#loc(key, rel);
     if (obj instanceof protobuf.Type) {
-      const wellKnown = entry.source.packageName === 'google.protobuf' && !outer && WELL_KNOWN.has(obj.name) ? (obj.name as WellKnownType) : undefined;
+      const wellKnown =
+        entry.source.packageName === 'google.protobuf' && !outer && WELL_KNOWN.has(obj.name) ? (obj.name as WellKnownType) : undefined;
       const message: Mutable<MessageType> = {
         kind: 'message',
         parent: entry.file,
@@ -209,7 +261,9 @@ export class ModelBuilder {
         source,
       };
       if ((obj as protobuf.Type & { group?: boolean }).group) {
-        entry.source.warnings.push(warning(`group '${rel}' is loaded as a nested message; groups are deprecated, prefer a message field`, source));
+        entry.source.warnings.push(
+          warning(`group '${rel}' is loaded as a nested message; groups are deprecated, prefer a message field`, source),
+        );
       }
       this.#named.set(obj, message);
       entry.types.push(message);

@@ -147,8 +147,7 @@ export function scanProto(source: string): ProtoScan {
           if (kind === 'extend') {
             extensions.push({ extendee: name, line: first.line, start: first.start, end: -1 });
             next = { kind: 'extend', path: scope.path };
-          }
-          else if (kind === 'oneof') next = { kind: 'oneof', path: scope.path };
+          } else if (kind === 'oneof') next = { kind: 'oneof', path: scope.path };
           else {
             const path = join(scope.path, name);
             declareType(path, tokens[statementStart + 1]!.line);

@@ -131,9 +131,17 @@ describe('proto3 files', () => {
     expect(order.doc).toBe('An order in the shop.');
     expect(order.source).toEqual({ file: 'shop/shop.proto', line: 9 });
     expect(field(order, 'order_id')).toEqual({
-      kind: 'field', name: 'order_id', jsonName: 'orderId', localName: 'orderId', number: 1,
-      type: { kind: 'scalar', scalar: 'string' }, presence: 'implicit',
-      readOnly: false, writeOnly: false, deprecated: false, doc: 'Server-assigned id.',
+      kind: 'field',
+      name: 'order_id',
+      jsonName: 'orderId',
+      localName: 'orderId',
+      number: 1,
+      type: { kind: 'scalar', scalar: 'string' },
+      presence: 'implicit',
+      readOnly: false,
+      writeOnly: false,
+      deprecated: false,
+      doc: 'Server-assigned id.',
       source: { file: 'shop/shop.proto', line: 11 },
     });
   });
@@ -159,8 +167,14 @@ describe('proto3 files', () => {
       type: { kind: 'ref', target: { ref: 'google/protobuf/timestamp.proto#google.protobuf.Timestamp' } },
       presence: 'optional',
     });
-    expect(field(order, 'total')).toMatchObject({ type: { kind: 'ref', target: { ref: 'common/money.proto#acme.common.Money' } }, presence: 'optional' });
-    expect(field(order, 'status')).toMatchObject({ type: { kind: 'ref', target: { ref: 'shop/shop.proto#acme.shop.v1.Order.Status' } }, presence: 'implicit' });
+    expect(field(order, 'total')).toMatchObject({
+      type: { kind: 'ref', target: { ref: 'common/money.proto#acme.common.Money' } },
+      presence: 'optional',
+    });
+    expect(field(order, 'status')).toMatchObject({
+      type: { kind: 'ref', target: { ref: 'shop/shop.proto#acme.shop.v1.Order.Status' } },
+      presence: 'implicit',
+    });
   });
 
   it('keeps json_name and deprecated options', () => {
@@ -180,7 +194,11 @@ describe('proto3 files', () => {
   it('marks enum aliases and keeps value comments', () => {
     const status = shop.types.find((t) => t.name === 'Status') as EnumType;
     expect(plain(status)).toEqual({
-      kind: 'enum', name: 'Status', localName: 'Order_Status', fullName: 'acme.shop.v1.Order.Status', valueType: 'integer',
+      kind: 'enum',
+      name: 'Status',
+      localName: 'Order_Status',
+      fullName: 'acme.shop.v1.Order.Status',
+      valueType: 'integer',
       values: [
         { name: 'STATUS_UNSPECIFIED', localName: 'STATUS_UNSPECIFIED', value: 0, alias: false },
         { name: 'STATUS_OPEN', localName: 'STATUS_OPEN', value: 1, alias: false, doc: 'Accepted by the shop.' },
@@ -193,31 +211,68 @@ describe('proto3 files', () => {
   it('loads several services with streaming, idempotency and deprecation', () => {
     expect(plain(shop.services)).toEqual([
       {
-        kind: 'service', name: 'Orders', localName: 'Orders', fullName: 'acme.shop.v1.Orders', protocol: 'rpc',
+        kind: 'service',
+        name: 'Orders',
+        localName: 'Orders',
+        fullName: 'acme.shop.v1.Orders',
+        protocol: 'rpc',
         operations: [
           {
-            kind: 'rpc', name: 'PlaceOrder', localName: 'placeOrder', input: 'acme.shop.v1.Order', output: 'acme.shop.v1.Order',
-            clientStreaming: false, serverStreaming: false, idempotency: 'IDEMPOTENT', deprecated: false,
-            doc: 'Places an order.', source: { file: 'shop/shop.proto', line: 45 },
+            kind: 'rpc',
+            name: 'PlaceOrder',
+            localName: 'placeOrder',
+            input: 'acme.shop.v1.Order',
+            output: 'acme.shop.v1.Order',
+            clientStreaming: false,
+            serverStreaming: false,
+            idempotency: 'IDEMPOTENT',
+            deprecated: false,
+            doc: 'Places an order.',
+            source: { file: 'shop/shop.proto', line: 45 },
           },
           {
-            kind: 'rpc', name: 'WatchOrders', localName: 'watchOrders', input: 'acme.shop.v1.Voucher', output: 'acme.shop.v1.Order',
-            clientStreaming: false, serverStreaming: true, idempotency: 'NO_SIDE_EFFECTS', deprecated: false,
+            kind: 'rpc',
+            name: 'WatchOrders',
+            localName: 'watchOrders',
+            input: 'acme.shop.v1.Voucher',
+            output: 'acme.shop.v1.Order',
+            clientStreaming: false,
+            serverStreaming: true,
+            idempotency: 'NO_SIDE_EFFECTS',
+            deprecated: false,
             source: { file: 'shop/shop.proto', line: 48 },
           },
           {
-            kind: 'rpc', name: 'Upload', localName: 'upload', input: 'acme.shop.v1.Order.Item', output: 'acme.shop.v1.Voucher',
-            clientStreaming: true, serverStreaming: false, deprecated: true, source: { file: 'shop/shop.proto', line: 51 },
+            kind: 'rpc',
+            name: 'Upload',
+            localName: 'upload',
+            input: 'acme.shop.v1.Order.Item',
+            output: 'acme.shop.v1.Voucher',
+            clientStreaming: true,
+            serverStreaming: false,
+            deprecated: true,
+            source: { file: 'shop/shop.proto', line: 51 },
           },
         ],
         source: { file: 'shop/shop.proto', line: 43 },
       },
       {
-        kind: 'service', name: 'Admin', localName: 'Admin', fullName: 'acme.shop.v1.Admin', protocol: 'rpc',
+        kind: 'service',
+        name: 'Admin',
+        localName: 'Admin',
+        fullName: 'acme.shop.v1.Admin',
+        protocol: 'rpc',
         operations: [
           {
-            kind: 'rpc', name: 'Delete', localName: 'delete$', input: 'acme.shop.v1.Date', output: 'acme.shop.v1.Date',
-            clientStreaming: false, serverStreaming: false, deprecated: false, source: { file: 'shop/shop.proto', line: 55 },
+            kind: 'rpc',
+            name: 'Delete',
+            localName: 'delete$',
+            input: 'acme.shop.v1.Date',
+            output: 'acme.shop.v1.Date',
+            clientStreaming: false,
+            serverStreaming: false,
+            deprecated: false,
+            source: { file: 'shop/shop.proto', line: 55 },
           },
         ],
         source: { file: 'shop/shop.proto', line: 54 },
@@ -229,9 +284,11 @@ describe('proto3 files', () => {
   it('loads imports as dependencies and marks well-known types', () => {
     expect(shop.dependencies.map((d) => d.path)).toEqual(['google/protobuf/timestamp.proto', 'common/money.proto']);
     const timestamp = shop.dependencies[0]!.types[0] as MessageType;
-    expect([timestamp.fullName, timestamp.wellKnown, timestamp.fields.map((f) => `${f.name}:${f.type.kind === 'scalar' ? f.type.scalar : ''}`)]).toEqual([
-      'google.protobuf.Timestamp', 'Timestamp', ['seconds:int64', 'nanos:int32'],
-    ]);
+    expect([
+      timestamp.fullName,
+      timestamp.wellKnown,
+      timestamp.fields.map((f) => `${f.name}:${f.type.kind === 'scalar' ? f.type.scalar : ''}`),
+    ]).toEqual(['google.protobuf.Timestamp', 'Timestamp', ['seconds:int64', 'nanos:int32']]);
     const money = shop.dependencies[1]!;
     expect(money.packageName).toBe('acme.common');
     expect((money.types[0] as MessageType).wellKnown).toBeUndefined();
@@ -275,9 +332,14 @@ message M {
     try {
       const [file] = await loadSchemas([dir], { root: dir });
       expect((file!.types[0] as MessageType).fields.map((f) => [f.name, f.presence])).toEqual([
-        ['a', 'optional'], ['b', 'implicit'], ['c', 'implicit'], ['d', 'optional'],
+        ['a', 'optional'],
+        ['b', 'implicit'],
+        ['c', 'implicit'],
+        ['d', 'optional'],
       ]);
-      expect(file!.warnings.map((w) => w.message)).toEqual(['edition "2023" is loaded like proto3 with field presence from its features; other features are ignored']);
+      expect(file!.warnings.map((w) => w.message)).toEqual([
+        'edition "2023" is loaded like proto3 with field presence from its features; other features are ignored',
+      ]);
     } finally {
       await removeSchemas(dir);
     }
@@ -301,8 +363,10 @@ describe('proto errors', () => {
   it('reports a missing import at its line', async () => {
     expect(await load({ 'a.proto': 'syntax = "proto3";\n\nimport "nowhere/b.proto";\nmessage A {}\n' })).toEqual([
       {
-        file: 'a.proto', line: 3,
-        message: 'cannot find import "nowhere/b.proto": looked next to the file, in the root; add the folder that holds it as an import path (-I)',
+        file: 'a.proto',
+        line: 3,
+        message:
+          'cannot find import "nowhere/b.proto": looked next to the file, in the root; add the folder that holds it as an import path (-I)',
       },
     ]);
   });
@@ -315,12 +379,19 @@ describe('proto errors', () => {
 
   it('names the field whose type does not exist', async () => {
     expect(await load({ 'a.proto': 'syntax = "proto3";\npackage p;\nmessage A {\n  Missing b = 1;\n}\n' })).toEqual([
-      { file: 'a.proto', line: 4, message: "field 'b' of 'A' has unknown type 'Missing': import the file that declares it, or fix the name" },
+      {
+        file: 'a.proto',
+        line: 4,
+        message: "field 'b' of 'A' has unknown type 'Missing': import the file that declares it, or fix the name",
+      },
     ]);
   });
 
   it('resolves imports through import paths', async () => {
-    const dir = await writeSchemas({ 'api/a.proto': 'syntax = "proto3";\nimport "lib/b.proto";\nmessage A { B b = 1; }\n', 'vendor/lib/b.proto': 'syntax = "proto3";\nmessage B {}\n' });
+    const dir = await writeSchemas({
+      'api/a.proto': 'syntax = "proto3";\nimport "lib/b.proto";\nmessage A { B b = 1; }\n',
+      'vendor/lib/b.proto': 'syntax = "proto3";\nmessage B {}\n',
+    });
     try {
       const [a] = await loadSchemas([`${dir}/api/a.proto`], { root: dir, importPaths: [`${dir}/vendor`] });
       expect(a!.dependencies.map((d) => d.path)).toEqual(['vendor/lib/b.proto']);

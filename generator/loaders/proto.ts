@@ -45,7 +45,10 @@ function fileChecker(): (path: string) => Promise<boolean> {
   return (path) => {
     let answer = known.get(path);
     if (!answer) {
-      answer = stat(path).then((s) => s.isFile(), () => false);
+      answer = stat(path).then(
+        (s) => s.isFile(),
+        () => false,
+      );
       known.set(path, answer);
     }
     return answer;
@@ -109,10 +112,20 @@ export async function loadProtoFiles(inputs: readonly string[], options: ProtoLo
         const twice = [...(source.scan?.repeated ?? [])].find(([k]) => matches(k));
         if (twice) {
           const [first, ...later] = twice[1];
-          errors.push(error(`'${name}' is declared twice in '${scope}' in this file (also on line ${first}): rename or remove one of them`, { file: source.path, line: later[0] }));
+          errors.push(
+            error(`'${name}' is declared twice in '${scope}' in this file (also on line ${first}): rename or remove one of them`, {
+              file: source.path,
+              line: later[0],
+            }),
+          );
         } else {
           const where = [...(source.scan?.lines ?? [])].find(([k]) => matches(k));
-          errors.push(error(`'${name}' is declared twice in '${scope}': another loaded file already defines it; rename one of them or load the files separately`, { file: source.path, line: where?.[1] }));
+          errors.push(
+            error(
+              `'${name}' is declared twice in '${scope}': another loaded file already defines it; rename one of them or load the files separately`,
+              { file: source.path, line: where?.[1] },
+            ),
+          );
         }
       } else {
         errors.push(error(`cannot parse: ${message}`, { file: source.path, line }));
@@ -127,17 +140,31 @@ export async function loadProtoFiles(inputs: readonly string[], options: ProtoLo
     const text = await readFile(key, 'utf8');
     const scan = scanProto(text);
     const source: ProtoSource = {
-      key, path, text, scan, imports: [], packageName: '',
+      key,
+      path,
+      text,
+      scan,
+      imports: [],
+      packageName: '',
       syntax: scan.syntax === 'proto2' ? 'proto2' : 'proto3',
       warnings: [],
     };
     for (const block of scan.extensions) {
       // Extending google.protobuf.*Options declares custom options (annotations), not data.
       if (/(^|\.)\w*Options$/.test(block.extendee)) continue;
-      source.warnings.push(warning(`extension of '${block.extendee}' is ignored: extensions have no place in the generated types`, { file: path, line: block.line }));
+      source.warnings.push(
+        warning(`extension of '${block.extendee}' is ignored: extensions have no place in the generated types`, {
+          file: path,
+          line: block.line,
+        }),
+      );
     }
     if (scan.edition !== undefined) {
-      source.warnings.push(warning(`edition "${scan.edition}" is loaded like proto3 with field presence from its features; other features are ignored`, { file: path }));
+      source.warnings.push(
+        warning(`edition "${scan.edition}" is loaded like proto3 with field presence from its features; other features are ignored`, {
+          file: path,
+        }),
+      );
     }
     return source;
   };
@@ -253,10 +280,12 @@ function jsonNameClashes(pbRoot: protobuf.Root, sources: ReadonlyMap<string, Pro
           continue;
         }
         const source = sources.get(ns.filename)!;
-        out.push(error(
-          `field '${f.name}' of '${owner}' has the JSON name '${json}', as field '${first}' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name`,
-          { file: source.path, line: source.scan?.lines.get(`${owner}#${f.name}`) },
-        ));
+        out.push(
+          error(
+            `field '${f.name}' of '${owner}' has the JSON name '${json}', as field '${first}' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name`,
+            { file: source.path, line: source.scan?.lines.get(`${owner}#${f.name}`) },
+          ),
+        );
       }
     }
     if (ns instanceof protobuf.Namespace) for (const child of ns.nestedArray) visit(child);
@@ -279,7 +308,12 @@ function diagnoseResolution(pbRoot: protobuf.Root, sources: ReadonlyMap<string, 
           f.resolve();
         } catch {
           const owner = relativeName(ns, sources);
-          out.push(error(`field '${f.name}' of '${owner}' has unknown type '${f.type}': import the file that declares it, or fix the name`, where(ns, `${owner}#${f.name}`)));
+          out.push(
+            error(
+              `field '${f.name}' of '${owner}' has unknown type '${f.type}': import the file that declares it, or fix the name`,
+              where(ns, `${owner}#${f.name}`),
+            ),
+          );
         }
       }
     }
@@ -290,10 +324,17 @@ function diagnoseResolution(pbRoot: protobuf.Root, sources: ReadonlyMap<string, 
         } catch {
           const owner = relativeName(ns, sources);
           // Name only the side that is missing: `'Chunk' or 'Receipt'` sends people hunting for a type that exists.
-          const missing = [m.requestType, m.responseType].filter((name, i, all) => all.indexOf(name) === i && ns.parent?.lookup(name, [protobuf.Type]) == null);
+          const missing = [m.requestType, m.responseType].filter(
+            (name, i, all) => all.indexOf(name) === i && ns.parent?.lookup(name, [protobuf.Type]) == null,
+          );
           const named = missing.length === 0 ? `'${m.requestType}' or '${m.responseType}'` : missing.map((t) => `'${t}'`).join(' and ');
           const noun = missing.length > 1 ? 'unknown messages' : 'an unknown message';
-          out.push(error(`rpc '${m.name}' of '${owner}' names ${noun} ${named}: import the file that declares it, or fix the name`, where(ns, `${owner}#${m.name}`)));
+          out.push(
+            error(
+              `rpc '${m.name}' of '${owner}' names ${noun} ${named}: import the file that declares it, or fix the name`,
+              where(ns, `${owner}#${m.name}`),
+            ),
+          );
         }
       }
     }
@@ -303,4 +344,3 @@ function diagnoseResolution(pbRoot: protobuf.Root, sources: ReadonlyMap<string, 
   if (out.length === 0) out.push(error(`cannot resolve types: ${cause instanceof Error ? cause.message : String(cause)}`, { file: '?' }));
   return out;
 }
-

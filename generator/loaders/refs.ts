@@ -66,7 +66,8 @@ function lookup(data: unknown, segments: readonly string[]): unknown {
   let node = data;
   for (const segment of segments) {
     if (Array.isArray(node)) node = node[Number(segment)];
-    else if (node !== null && typeof node === 'object' && Object.prototype.hasOwnProperty.call(node, segment)) node = (node as Record<string, unknown>)[segment];
+    else if (node !== null && typeof node === 'object' && Object.prototype.hasOwnProperty.call(node, segment))
+      node = (node as Record<string, unknown>)[segment];
     else return undefined;
   }
   return node;
@@ -169,7 +170,12 @@ export class DocumentStore {
         const file = hash === -1 ? ref : ref.slice(0, hash);
         if (file === '') continue;
         if (/^[a-z][a-z0-9+.-]*:/i.test(file)) {
-          problems.push(error(`$ref '${ref}' points to a URL; only local files are supported: download it next to the schema and use a relative path`, this.location(current, pointer)));
+          problems.push(
+            error(
+              `$ref '${ref}' points to a URL; only local files are supported: download it next to the schema and use a relative path`,
+              this.location(current, pointer),
+            ),
+          );
           continue;
         }
         const key = resolve(dirname(current.key), safeDecode(file));
@@ -180,7 +186,8 @@ export class DocumentStore {
           queue.push(await this.load(key));
         } catch (e) {
           this.#unloadable.add(key);
-          const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : e instanceof Error ? e.message : String(e);
+          const reason =
+            (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : e instanceof Error ? e.message : String(e);
           // A file that exists but does not parse needs its syntax fixed, not the path.
           const fix = e instanceof SourceParseError ? 'fix the syntax there' : `fix the path (it is relative to ${current.path})`;
           problems.push(error(`$ref '${ref}' cannot be loaded: ${reason}; ${fix}`, this.location(current, pointer)));
@@ -210,7 +217,8 @@ export class DocumentStore {
     const fragment = hash === -1 ? '' : safeDecode(ref.slice(hash + 1));
     const doc = file === '' ? from : this.#docs.get(resolve(dirname(from.key), safeDecode(file)));
     if (!doc) return `the file '${file}' was not loaded`;
-    if (fragment !== '' && !fragment.startsWith('/')) return `the fragment '#${fragment}' is not a JSON pointer (anchors and $id are not supported); use '#/path/to/schema'`;
+    if (fragment !== '' && !fragment.startsWith('/'))
+      return `the fragment '#${fragment}' is not a JSON pointer (anchors and $id are not supported); use '#/path/to/schema'`;
     const value = lookup(doc.data, pointerSegments(fragment));
     if (value === undefined) return `nothing is declared at '${fragment || '/'}' in ${doc.path}`;
     return { doc, pointer: fragment, value };

@@ -36,14 +36,17 @@ describe('jsonParseError', () => {
 
   it('names the file in its message and leaves it out of the diagnostic sentence', () => {
     const e = jsonParseError('x.json', '{,}', jsonMessage('{,}'));
-    expect(e.message).toBe('x.json:1 is not valid JSON: expected property name or \'}\' (column 2)');
+    expect(e.message).toBe("x.json:1 is not valid JSON: expected property name or '}' (column 2)");
     expect(e.sentence).toBe("not valid JSON: expected property name or '}' (column 2); fix the syntax at this line or just before it");
   });
 });
 
 describe('yamlParseError', () => {
   it("keeps the parser's first sentence, without the position and the quoted source", () => {
-    const e = yamlParseError('x.yaml', { message: 'Map keys must be unique at line 4, column 3:\n\n  a: 1\n  ^\n', linePos: [{ line: 4, col: 3 }] });
+    const e = yamlParseError('x.yaml', {
+      message: 'Map keys must be unique at line 4, column 3:\n\n  a: 1\n  ^\n',
+      linePos: [{ line: 4, col: 3 }],
+    });
     expect([e.message, e.line]).toEqual(['x.yaml:4 is not valid YAML: map keys must be unique (column 3)', 4]);
   });
 });

@@ -38,7 +38,10 @@ export class SourceParseError extends Error {
  * @example firstSentence('Flow map must end with a } at line 3, column 1:\n\n…') // 'flow map must end with a }'
  */
 function firstSentence(message: string): string {
-  const head = message.split('\n')[0]!.replace(/\s+at line \d+, column \d+:?\s*$/, '').replace(/[.:]\s*$/, '');
+  const head = message
+    .split('\n')[0]!
+    .replace(/\s+at line \d+, column \d+:?\s*$/, '')
+    .replace(/[.:]\s*$/, '');
   return head.charAt(0).toLowerCase() + head.slice(1);
 }
 
@@ -77,7 +80,10 @@ export function jsonParseError(path: string, text: string, message: string): Sou
  * The first error of a YAML parse as a {@link SourceParseError}: the `yaml` package gives
  * the line and column, and a message that repeats them and quotes the source.
  */
-export function yamlParseError(path: string, first: { readonly message: string; readonly linePos?: readonly { line: number; col: number }[] | undefined }): SourceParseError {
+export function yamlParseError(
+  path: string,
+  first: { readonly message: string; readonly linePos?: readonly { line: number; col: number }[] | undefined },
+): SourceParseError {
   const at = first.linePos?.[0];
   return new SourceParseError(path, 'YAML', firstSentence(first.message), at?.line, at?.col);
 }

@@ -37,7 +37,8 @@ export function plain(value: unknown): unknown {
         return { ref: t.fullName.startsWith('#') ? `${t.parent.path}${t.fullName}` : `${t.parent.path}#${t.fullName}` };
       }
       if (key === 'dependencies' && Array.isArray(v)) return v.map((d: { path: string }) => d.path);
-      if ((key === 'input' || key === 'output') && v && typeof v === 'object' && 'fullName' in v) return (v as { fullName: string }).fullName;
+      if ((key === 'input' || key === 'output') && v && typeof v === 'object' && 'fullName' in v)
+        return (v as { fullName: string }).fullName;
       return v;
     }),
   );

@@ -249,8 +249,24 @@ export interface MessageType {
 }
 
 export type WellKnownType =
-  | 'Any' | 'Duration' | 'Empty' | 'FieldMask' | 'Struct' | 'Value' | 'ListValue' | 'NullValue' | 'Timestamp'
-  | 'DoubleValue' | 'FloatValue' | 'Int64Value' | 'UInt64Value' | 'Int32Value' | 'UInt32Value' | 'BoolValue' | 'StringValue' | 'BytesValue';
+  | 'Any'
+  | 'Duration'
+  | 'Empty'
+  | 'FieldMask'
+  | 'Struct'
+  | 'Value'
+  | 'ListValue'
+  | 'NullValue'
+  | 'Timestamp'
+  | 'DoubleValue'
+  | 'FloatValue'
+  | 'Int64Value'
+  | 'UInt64Value'
+  | 'Int32Value'
+  | 'UInt32Value'
+  | 'BoolValue'
+  | 'StringValue'
+  | 'BytesValue';
 
 export interface Field {
   readonly kind: 'field';
@@ -332,23 +348,29 @@ export interface AliasType {
 // Type references: the shape of a value
 // ---------------------------------------------------------------------------
 
-export type TypeRef =
-  | ScalarType
-  | RefType
-  | ArrayType
-  | MapType
-  | ObjectType
-  | UnionType
-  | IntersectionType
-  | LiteralType
-  | UnknownType;
+export type TypeRef = ScalarType | RefType | ArrayType | MapType | ObjectType | UnionType | IntersectionType | LiteralType | UnknownType;
 
 export type ScalarName =
   // Proto scalars (also used for OpenAPI `integer`/`number` with formats).
-  | 'double' | 'float' | 'int32' | 'int64' | 'uint32' | 'uint64' | 'sint32' | 'sint64'
-  | 'fixed32' | 'fixed64' | 'sfixed32' | 'sfixed64' | 'bool' | 'string' | 'bytes'
+  | 'double'
+  | 'float'
+  | 'int32'
+  | 'int64'
+  | 'uint32'
+  | 'uint64'
+  | 'sint32'
+  | 'sint64'
+  | 'fixed32'
+  | 'fixed64'
+  | 'sfixed32'
+  | 'sfixed64'
+  | 'bool'
+  | 'string'
+  | 'bytes'
   // JSON Schema scalars without a narrower format.
-  | 'integer' | 'number' | 'null';
+  | 'integer'
+  | 'number'
+  | 'null';
 
 export interface ScalarType {
   readonly kind: 'scalar';

@@ -63,7 +63,12 @@ describe('GeneratedFile', () => {
     const f = file('a.ts');
     const names = ['AlphaAlphaAlpha', 'BetaBetaBeta', 'GammaGammaGamma', 'DeltaDeltaDelta', 'EpsilonEpsilon', 'ZetaZetaZeta'];
     f.print(names.map((n) => importSymbol(n, '@scope/some-package')));
-    expect(f.toString()).toContain(`import {\n${[...names].sort().map((n) => `  ${n},`).join('\n')}\n} from '@scope/some-package';`);
+    expect(f.toString()).toContain(
+      `import {\n${[...names]
+        .sort()
+        .map((n) => `  ${n},`)
+        .join('\n')}\n} from '@scope/some-package';`,
+    );
   });
 
   it('escapes JSDoc terminators and string literals', () => {

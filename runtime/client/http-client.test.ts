@@ -48,8 +48,8 @@ describe('HttpClient.build', () => {
     });
     expect(request.method).toBe('GET');
     expect(request.url).toBe(
-      'http://h/api/v1/repos/a%20b%2Fc/r/issues?labels=bug&labels=ui&milestones=v1%2Cv2&ids=1%7C2'
-        + '&filter%5Bstate%5D=open&filter%5Bkind%5D=pr&since=2024-01-02T03%3A04%3A05.000Z',
+      'http://h/api/v1/repos/a%20b%2Fc/r/issues?labels=bug&labels=ui&milestones=v1%2Cv2&ids=1%7C2' +
+        '&filter%5Bstate%5D=open&filter%5Bkind%5D=pr&since=2024-01-02T03%3A04%3A05.000Z',
     );
     expect(request.headers.get('authorization')).toBe('token abc');
     expect(request.headers.get('x-request-id')).toBe('req-1');
@@ -65,15 +65,24 @@ describe('HttpClient.build', () => {
 
   it('encodes JSON, form and multipart bodies', async () => {
     const client = new HttpClient({ baseUrl: 'http://h' });
-    const json = await client.build({ name: 'c', method: 'POST', path: '/x', params: [], body: 'application/json' }, { body: { title: 'T' } });
+    const json = await client.build(
+      { name: 'c', method: 'POST', path: '/x', params: [], body: 'application/json' },
+      { body: { title: 'T' } },
+    );
     expect(json.headers.get('content-type')).toBe('application/json');
     expect(await json.text()).toBe('{"title":"T"}');
 
-    const form = await client.build({ name: 'c', method: 'POST', path: '/x', params: [], body: 'application/x-www-form-urlencoded' }, { body: { user: 'ann', roles: ['a', 'b'] } });
+    const form = await client.build(
+      { name: 'c', method: 'POST', path: '/x', params: [], body: 'application/x-www-form-urlencoded' },
+      { body: { user: 'ann', roles: ['a', 'b'] } },
+    );
     expect(form.headers.get('content-type')).toBe('application/x-www-form-urlencoded');
     expect(await form.text()).toBe('user=ann&roles=a&roles=b');
 
-    const multipart = await client.build({ name: 'c', method: 'POST', path: '/x', params: [], body: 'multipart/form-data' }, { body: { name: 'a.txt', file: new Uint8Array([104, 105]) } });
+    const multipart = await client.build(
+      { name: 'c', method: 'POST', path: '/x', params: [], body: 'multipart/form-data' },
+      { body: { name: 'a.txt', file: new Uint8Array([104, 105]) } },
+    );
     expect(multipart.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
     const parts = await multipart.formData();
     expect(parts.get('name')).toBe('a.txt');
@@ -117,17 +126,35 @@ describe('HttpClient.send', () => {
   });
 
   it('reads text and binary bodies', async () => {
-    const text = new HttpClient({ baseUrl: 'http://h', fetch: recorder(new Response('plain', { headers: { 'content-type': 'text/plain' } })).fetch });
+    const text = new HttpClient({
+      baseUrl: 'http://h',
+      fetch: recorder(new Response('plain', { headers: { 'content-type': 'text/plain' } })).fetch,
+    });
     expect((await text.send(listIssues, { owner: 'o', repo: 'r' })).data).toBe('plain');
-    const bytes = new HttpClient({ baseUrl: 'http://h', fetch: recorder(new Response(new Uint8Array([1, 2]), { headers: { 'content-type': 'application/octet-stream' } })).fetch });
+    const bytes = new HttpClient({
+      baseUrl: 'http://h',
+      fetch: recorder(new Response(new Uint8Array([1, 2]), { headers: { 'content-type': 'application/octet-stream' } })).fetch,
+    });
     expect((await bytes.send(listIssues, { owner: 'o', repo: 'r' })).data).toEqual(new Uint8Array([1, 2]));
   });
 
   it('reads a binary operation as bytes whatever the Content-Type; its errors are parsed as usual', async () => {
-    const rawFile: OperationSpec = { name: 'repoGetRawFile', method: 'GET', path: '/raw/{path}', params: [{ name: 'path', key: 'path', in: 'path' }], binary: true };
-    const text = new HttpClient({ baseUrl: 'http://h', fetch: recorder(new Response('a,b\n', { headers: { 'content-type': 'text/plain' } })).fetch });
+    const rawFile: OperationSpec = {
+      name: 'repoGetRawFile',
+      method: 'GET',
+      path: '/raw/{path}',
+      params: [{ name: 'path', key: 'path', in: 'path' }],
+      binary: true,
+    };
+    const text = new HttpClient({
+      baseUrl: 'http://h',
+      fetch: recorder(new Response('a,b\n', { headers: { 'content-type': 'text/plain' } })).fetch,
+    });
     expect((await text.send(rawFile, { path: 'x.csv' })).data).toEqual(new TextEncoder().encode('a,b\n'));
-    const missing = new HttpClient({ baseUrl: 'http://h', fetch: recorder(Response.json({ message: 'not found' }, { status: 404 })).fetch });
+    const missing = new HttpClient({
+      baseUrl: 'http://h',
+      fetch: recorder(Response.json({ message: 'not found' }, { status: 404 })).fetch,
+    });
     await expect(missing.send(rawFile, { path: 'y' })).rejects.toMatchObject({ status: 404, body: { message: 'not found' } });
   });
 });

@@ -106,11 +106,20 @@ export class HttpClient {
       }
       const value = spec.json ? JSON.stringify(given) : given;
       switch (spec.in) {
-        case 'path': path = path.replace(`{${spec.name}}`, pathValue(spec, value)); break;
-        case 'query': appendQuery(query, spec, value); break;
-        case 'header': headers.set(spec.name, headerValue(value)); break;
-        case 'cookie': cookies.push(`${spec.name}=${encodeURIComponent(headerValue(value))}`); break;
-        default: throw new TypeError(`unknown parameter location ${String((spec as ParamSpec).in)}`);
+        case 'path':
+          path = path.replace(`{${spec.name}}`, pathValue(spec, value));
+          break;
+        case 'query':
+          appendQuery(query, spec, value);
+          break;
+        case 'header':
+          headers.set(spec.name, headerValue(value));
+          break;
+        case 'cookie':
+          cookies.push(`${spec.name}=${encodeURIComponent(headerValue(value))}`);
+          break;
+        default:
+          throw new TypeError(`unknown parameter location ${String((spec as ParamSpec).in)}`);
       }
     }
     if (cookies.length > 0) headers.append('cookie', cookies.join('; '));
@@ -133,7 +142,8 @@ function encodeBody(mediaType: string, value: unknown, delimited: OperationSpec[
   if (mediaType === 'application/x-www-form-urlencoded') {
     const form = new URLSearchParams();
     for (const [key, item] of formEntries(value, delimited)) {
-      if (item instanceof Blob || item instanceof Uint8Array) throw new TypeError(`${key}: a file cannot be sent as application/x-www-form-urlencoded`);
+      if (item instanceof Blob || item instanceof Uint8Array)
+        throw new TypeError(`${key}: a file cannot be sent as application/x-www-form-urlencoded`);
       form.append(key, scalarText(item));
     }
     return form;
@@ -144,12 +154,20 @@ function encodeBody(mediaType: string, value: unknown, delimited: OperationSpec[
       if (item instanceof Blob) form.append(key, item);
       else if (item instanceof Uint8Array) form.append(key, new Blob([item as Uint8Array<ArrayBuffer>]), key);
       // OpenAPI's default content type for an object property of a multipart body.
-      else if (typeof item === 'object' && item !== null && !(item instanceof Date)) form.append(key, new Blob([JSON.stringify(item)], { type: 'application/json' }), key);
+      else if (typeof item === 'object' && item !== null && !(item instanceof Date))
+        form.append(key, new Blob([JSON.stringify(item)], { type: 'application/json' }), key);
       else form.append(key, scalarText(item));
     }
     return form;
   }
-  if (typeof value === 'string' || value instanceof Blob || value instanceof ArrayBuffer || value instanceof URLSearchParams || value instanceof FormData) return value;
+  if (
+    typeof value === 'string' ||
+    value instanceof Blob ||
+    value instanceof ArrayBuffer ||
+    value instanceof URLSearchParams ||
+    value instanceof FormData
+  )
+    return value;
   if (value instanceof Uint8Array) return value as Uint8Array<ArrayBuffer>;
   return JSON.stringify(value);
 }
@@ -163,7 +181,14 @@ function formEntries(value: unknown, delimited: OperationSpec['delimited']): [st
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     const separator = delimited && Object.hasOwn(delimited, key) ? delimited[key] : undefined;
     // A delimited array is one field, even when empty (the server reads `tags=` as no elements).
-    if (separator !== undefined && Array.isArray(v)) entries.push([key, v.filter((item) => item !== undefined && item !== null).map(scalarText).join(separator)]);
+    if (separator !== undefined && Array.isArray(v))
+      entries.push([
+        key,
+        v
+          .filter((item) => item !== undefined && item !== null)
+          .map(scalarText)
+          .join(separator),
+      ]);
     else for (const item of Array.isArray(v) ? v : [v]) if (item !== undefined && item !== null) entries.push([key, item]);
   }
   return entries;

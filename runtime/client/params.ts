@@ -37,24 +37,33 @@ export function pathValue(spec: ParamSpec, value: unknown): string {
   const enc = (v: unknown) => encodeURIComponent(scalarText(v));
   if (Array.isArray(value)) {
     switch (style) {
-      case 'label': return `.${value.map(enc).join(explode ? '.' : ',')}`;
-      case 'matrix': return explode ? value.map((v) => `;${spec.name}=${enc(v)}`).join('') : `;${spec.name}=${value.map(enc).join(',')}`;
-      default: return value.map(enc).join(',');
+      case 'label':
+        return `.${value.map(enc).join(explode ? '.' : ',')}`;
+      case 'matrix':
+        return explode ? value.map((v) => `;${spec.name}=${enc(v)}`).join('') : `;${spec.name}=${value.map(enc).join(',')}`;
+      default:
+        return value.map(enc).join(',');
     }
   }
   if (typeof value === 'object' && value !== null && !(value instanceof Date)) {
     const entries = Object.entries(value as Record<string, unknown>);
     const pairs = explode ? entries.map(([k, v]) => `${enc(k)}=${enc(v)}`) : entries.flatMap(([k, v]) => [enc(k), enc(v)]);
     switch (style) {
-      case 'label': return `.${pairs.join(explode ? '.' : ',')}`;
-      case 'matrix': return explode ? entries.map(([k, v]) => `;${enc(k)}=${enc(v)}`).join('') : `;${spec.name}=${pairs.join(',')}`;
-      default: return pairs.join(',');
+      case 'label':
+        return `.${pairs.join(explode ? '.' : ',')}`;
+      case 'matrix':
+        return explode ? entries.map(([k, v]) => `;${enc(k)}=${enc(v)}`).join('') : `;${spec.name}=${pairs.join(',')}`;
+      default:
+        return pairs.join(',');
     }
   }
   switch (style) {
-    case 'label': return `.${enc(value)}`;
-    case 'matrix': return `;${spec.name}=${enc(value)}`;
-    default: return enc(value);
+    case 'label':
+      return `.${enc(value)}`;
+    case 'matrix':
+      return `;${spec.name}=${enc(value)}`;
+    default:
+      return enc(value);
   }
 }
 

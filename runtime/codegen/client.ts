@@ -14,4 +14,12 @@ export { createGrpcClient } from '../rpc/grpc-client.js';
 export type { GrpcClient, GrpcClientOptions } from '../rpc/grpc-client.js';
 export { RpcError } from '../rpc/errors.js';
 export type { RpcCode } from '../rpc/errors.js';
-export type { MessageCodec, MessageInit, RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from '../rpc/types.js';
+export type {
+  MessageCodec,
+  MessageInit,
+  RpcCallOptions,
+  RpcClient,
+  RpcMethodDescriptor,
+  RpcMethods,
+  RpcServiceDescriptor,
+} from '../rpc/types.js';

@@ -7,9 +7,36 @@ import type { Context as HonoContext } from 'hono';
 import { Context as ContextDecorator } from '../rest/index.js';
 
 export {
-  BeanParam, BodyParam, Consumes, CookieParam, DefaultValue, DELETE, FormParam, GET, HEAD, Header, HeaderParam,
-  MatrixParam, OPTIONS, PATCH, Path, PathParam, POST, Produces, PUT, QueryParam, Raw, RouteOrder, Status, TRACE,
-  BadRequestError, CatchWith, HttpError, Response, RestResponse, createRestRouter,
+  BeanParam,
+  BodyParam,
+  Consumes,
+  CookieParam,
+  DefaultValue,
+  DELETE,
+  FormParam,
+  GET,
+  HEAD,
+  Header,
+  HeaderParam,
+  MatrixParam,
+  OPTIONS,
+  PATCH,
+  Path,
+  PathParam,
+  POST,
+  Produces,
+  PUT,
+  QueryParam,
+  Raw,
+  RouteOrder,
+  Status,
+  TRACE,
+  BadRequestError,
+  CatchWith,
+  HttpError,
+  Response,
+  RestResponse,
+  createRestRouter,
 } from '../rest/index.js';
 export type { HandlerResult, ValidateFunction } from '../rest/index.js';
 export { formBody } from '../rest/index.js';
@@ -24,5 +51,11 @@ export type Context = HonoContext;
 
 export { addGrpcService, CONNECT_ERRORS, connectCall, connectRoutes, connectStream, RpcError } from '../rpc/index.js';
 export type {
-  ConnectApp, ConnectRoutesOptions, GrpcServer, GrpcServiceOptions, RpcContext, RpcServiceDescriptor, RpcServiceImpl,
+  ConnectApp,
+  ConnectRoutesOptions,
+  GrpcServer,
+  GrpcServiceOptions,
+  RpcContext,
+  RpcServiceDescriptor,
+  RpcServiceImpl,
 } from '../rpc/index.js';

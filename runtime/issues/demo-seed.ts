@@ -57,7 +57,18 @@ function createRandom(seed: number): { next(): number; int(max: number): number;
   return { next, int: (max) => Math.floor(next() * max), pick: (items) => items[Math.floor(next() * items.length)]! };
 }
 
-const SUBJECTS = ['Login page', 'Search', 'Issue list', 'Dark mode', 'API client', 'Webhook', 'Markdown preview', 'Settings', 'Notifications', 'Export'];
+const SUBJECTS = [
+  'Login page',
+  'Search',
+  'Issue list',
+  'Dark mode',
+  'API client',
+  'Webhook',
+  'Markdown preview',
+  'Settings',
+  'Notifications',
+  'Export',
+];
 const PROBLEMS = [
   'crashes on start',
   'is slow with many items',
@@ -78,7 +89,14 @@ const DETAILS = [
   'A workaround is to reload the page.',
   'This blocks the next release.',
 ];
-const COMMENTS = ['I can reproduce this.', 'Fixed on main, please verify.', 'Any update?', 'Duplicate of an older report.', 'Working on it.', 'Thanks for the report!'];
+const COMMENTS = [
+  'I can reproduce this.',
+  'Fixed on main, please verify.',
+  'Any update?',
+  'Duplicate of an older report.',
+  'Working on it.',
+  'Thanks for the report!',
+];
 
 /**
  * Fills an empty store with demo data. Users `alice`, `bob`, `carol` (passwords in
@@ -102,10 +120,26 @@ export async function seedDemo(store: IssueStore, options: SeedDemoOptions = {})
   const existingAdmin = await store.findUserByName(adminSpec.name);
   const admin =
     existingAdmin ??
-    (await store.createUser({ name: adminSpec.name, email: `${adminSpec.name}@example.com`, password: adminSpec.password ?? 'admin-demo-password', isAdmin: true, fullName: 'Administrator' }));
-  const alice = await store.createUser({ name: 'alice', email: 'alice@example.com', password: DEMO_PASSWORDS.alice, fullName: 'Alice Liddell' });
+    (await store.createUser({
+      name: adminSpec.name,
+      email: `${adminSpec.name}@example.com`,
+      password: adminSpec.password ?? 'admin-demo-password',
+      isAdmin: true,
+      fullName: 'Administrator',
+    }));
+  const alice = await store.createUser({
+    name: 'alice',
+    email: 'alice@example.com',
+    password: DEMO_PASSWORDS.alice,
+    fullName: 'Alice Liddell',
+  });
   const bob = await store.createUser({ name: 'bob', email: 'bob@example.com', password: DEMO_PASSWORDS.bob, fullName: 'Bob Builder' });
-  const carol = await store.createUser({ name: 'carol', email: 'carol@example.com', password: DEMO_PASSWORDS.carol, fullName: 'Carol Danvers' });
+  const carol = await store.createUser({
+    name: 'carol',
+    email: 'carol@example.com',
+    password: DEMO_PASSWORDS.carol,
+    fullName: 'Carol Danvers',
+  });
   report('users', 0);
 
   return store.transaction(async (tx) => {
@@ -120,7 +154,12 @@ export async function seedDemo(store: IssueStore, options: SeedDemoOptions = {})
       accounts.push({ user, password, token });
     }
     const org = await tx.createOrg({ name: 'acme', ownerId: carol.id, fullName: 'ACME Corporation', description: 'Demo organization' });
-    const orgLabel = await tx.createLabel({ orgId: org.id, name: 'priority/high', color: 'd93f0b', description: 'Organization-wide priority' });
+    const orgLabel = await tx.createLabel({
+      orgId: org.id,
+      name: 'priority/high',
+      color: 'd93f0b',
+      description: 'Organization-wide priority',
+    });
 
     const specs = [
       { ownerId: alice.id, name: 'proj', description: 'A public demo project', isPrivate: false, writers: [alice, bob] },
@@ -131,10 +170,20 @@ export async function seedDemo(store: IssueStore, options: SeedDemoOptions = {})
     const repos: RepoRow[] = [];
     const perRepo = new Map<number, { labelIds: number[]; milestoneIds: number[]; writers: UserRow[] }>();
     for (const spec of specs) {
-      const repo = await tx.createRepo({ ownerId: spec.ownerId, name: spec.name, description: spec.description, isPrivate: spec.isPrivate });
+      const repo = await tx.createRepo({
+        ownerId: spec.ownerId,
+        name: spec.name,
+        description: spec.description,
+        isPrivate: spec.isPrivate,
+      });
       for (const writer of spec.writers) if (writer.id !== spec.ownerId) await tx.setCollaborator(repo.id, writer.id, 'write');
       const labelIds = [];
-      for (const [name, color] of [['bug', 'ee0701'], ['enhancement', '84b6eb'], ['question', 'cc317c'], ['docs', '0075ca']] as const) {
+      for (const [name, color] of [
+        ['bug', 'ee0701'],
+        ['enhancement', '84b6eb'],
+        ['question', 'cc317c'],
+        ['docs', '0075ca'],
+      ] as const) {
         labelIds.push((await tx.createLabel({ repoId: repo.id, name, color })).id);
       }
       if (spec.ownerId === org.id) labelIds.push(orgLabel.id);
@@ -177,7 +226,13 @@ export async function seedDemo(store: IssueStore, options: SeedDemoOptions = {})
         assigneeIds: assignees,
         deadlineUnix: random.next() < 0.1 ? now + random.int(60) * 86400 : null,
         comments,
-        ...(isPull ? { pull: { merged: random.next() < 0.3, draft: random.next() < 0.2 }, ref: `refs/heads/feature-${i}`, reviewRequestIds: [random.pick(writers).id] } : {}),
+        ...(isPull
+          ? {
+              pull: { merged: random.next() < 0.3, draft: random.next() < 0.2 },
+              ref: `refs/heads/feature-${i}`,
+              reviewRequestIds: [random.pick(writers).id],
+            }
+          : {}),
       });
     }
     await tx.importIssues(inputs);

@@ -13,7 +13,11 @@ export { createIssuesApp, type CreateIssuesAppOptions } from './api/app.js';
 export { adminFromEnv, bootstrapAdmin, type BootstrapAdminOptions } from './api/bootstrap.js';
 export { DEFAULT_ISSUES_CONFIG, resolveIssuesConfig, type IssuesConfig } from './api/config.js';
 export {
-  createIssueEventBus, type IssueEventBus, type IssueEventListener, type IssueEventMap, type IssueEventType,
+  createIssueEventBus,
+  type IssueEventBus,
+  type IssueEventListener,
+  type IssueEventMap,
+  type IssueEventType,
 } from './api/events.js';
 export type { IssueStore } from './store/store.js';
 

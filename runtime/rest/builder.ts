@@ -11,8 +11,15 @@ import { restGetPath } from './hono/bind.js';
 import { joinPaths } from './hono/path.js';
 import { RestRouter } from './router.js';
 import type {
-  AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, ExceptionHandler, InjectionProvider, TypeKey,
-  ResponseWriter, ValueReader,
+  AuthenticationProvider,
+  AuthorizationProvider,
+  Class,
+  ContextProvider,
+  ExceptionHandler,
+  InjectionProvider,
+  TypeKey,
+  ResponseWriter,
+  ValueReader,
 } from './types.js';
 
 /**
@@ -128,7 +135,9 @@ export function restApi(routes: Readonly<Record<string, object | RestRouter | Re
     for (const route of router.routes()) {
       const path = joinPaths(base, route.path);
       if (!isUnder(path, prefix)) {
-        throw new RegistrationError(`restApi: ${route.className}.${route.methodName} answers ${route.verb} ${path}, outside its prefix ${prefix} (give the entry a base to have one taken off)`);
+        throw new RegistrationError(
+          `restApi: ${route.className}.${route.methodName} answers ${route.verb} ${path}, outside its prefix ${prefix} (give the entry a base to have one taken off)`,
+        );
       }
     }
     const routerApp = router.app();

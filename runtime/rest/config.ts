@@ -6,8 +6,14 @@ import type { Context } from 'hono';
 import { TypedRegistry } from './io/registry.js';
 import type { WorkerPool } from './worker/pool.js';
 import type {
-  AuthenticationProvider, AuthorizationProvider, ContextProvider, ExceptionHandler, InjectionProvider,
-  ResponseWriter, ValidateFunction, ValueReader,
+  AuthenticationProvider,
+  AuthorizationProvider,
+  ContextProvider,
+  ExceptionHandler,
+  InjectionProvider,
+  ResponseWriter,
+  ValidateFunction,
+  ValueReader,
 } from './types.js';
 
 /** Options of CORS (`enableCors`). */

@@ -5,8 +5,7 @@
  */
 
 /** Where a rejected value came from. */
-export type ViolationLocation =
-  | 'path' | 'query' | 'header' | 'cookie' | 'form' | 'matrix' | 'body' | 'context' | 'bean' | 'result';
+export type ViolationLocation = 'path' | 'query' | 'header' | 'cookie' | 'form' | 'matrix' | 'body' | 'context' | 'bean' | 'result';
 
 /** One reason a request (or a result) was rejected. */
 export interface Violation {
@@ -25,9 +24,19 @@ export interface ErrorBody {
 }
 
 const REASONS: Readonly<Record<number, string>> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity', 500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
 };
 
 /** The standard reason phrase of a status, or `HTTP <code>`. */

@@ -104,7 +104,10 @@ export class FormBodyReader implements ValueReader {
     // A misspelt type fails where the decorator is written, not on the first request.
     for (const [name, field] of this.#fields) {
       const type = typeof field === 'string' ? field : field[0];
-      if (!FIELD_TYPES.has(type)) throw new TypeError(`formBody: field '${name}' has unknown type '${String(type)}' (use ${[...FIELD_TYPES].join(', ')}, or [type] for an array)`);
+      if (!FIELD_TYPES.has(type))
+        throw new TypeError(
+          `formBody: field '${name}' has unknown type '${String(type)}' (use ${[...FIELD_TYPES].join(', ')}, or [type] for an array)`,
+        );
       const separator = typeof field === 'string' ? undefined : field[1];
       if (separator !== undefined && !SEPARATORS.has(separator)) {
         throw new TypeError(`formBody: field '${name}' has unknown separator ${JSON.stringify(separator)} (use ',', ' ', '\\t' or '|')`);
@@ -136,8 +139,12 @@ export class FormBodyReader implements ValueReader {
       let values = Array.isArray(sent) ? (sent as readonly (string | File)[]) : [sent as string | File];
       // A delimited array: each text value holds elements (an empty one none, as in a query).
       const separator = typeof field === 'string' ? undefined : field[1];
-      if (separator !== undefined) values = values.flatMap((v): (string | File)[] => (typeof v !== 'string' ? [v] : v === '' ? [] : v.split(separator)));
-      const value = typeof field === 'string' ? await single(field, values, pointer(name), failed) : await list(field[0], values, pointer(name), failed);
+      if (separator !== undefined)
+        values = values.flatMap((v): (string | File)[] => (typeof v !== 'string' ? [v] : v === '' ? [] : v.split(separator)));
+      const value =
+        typeof field === 'string'
+          ? await single(field, values, pointer(name), failed)
+          : await list(field[0], values, pointer(name), failed);
       if (value !== ABSENT) setOwn(out, name, value);
     }
     for (const name of names) if (!declared.has(name)) setOwn(out, name, form[name]);
@@ -152,7 +159,12 @@ const SEPARATORS: ReadonlySet<string> = new Set<FormSeparator>([',', ' ', '\t', 
 /** Marks a field left out: an empty number, boolean, JSON or file input is what HTML forms send for "nothing". */
 const ABSENT: unique symbol = Symbol('absent');
 
-async function single(type: FormFieldType, values: readonly (string | File)[], path: string, failed: ValidationErrorObject[]): Promise<unknown> {
+async function single(
+  type: FormFieldType,
+  values: readonly (string | File)[],
+  path: string,
+  failed: ValidationErrorObject[],
+): Promise<unknown> {
   if (values.length > 1) {
     failed.push(failure(path, `must be sent once, got ${values.length} values`));
     return [...values];
@@ -160,7 +172,12 @@ async function single(type: FormFieldType, values: readonly (string | File)[], p
   return convert(type, values[0]!, path, failed);
 }
 
-async function list(type: FormFieldType, values: readonly (string | File)[], path: string, failed: ValidationErrorObject[]): Promise<unknown> {
+async function list(
+  type: FormFieldType,
+  values: readonly (string | File)[],
+  path: string,
+  failed: ValidationErrorObject[],
+): Promise<unknown> {
   const out: unknown[] = [];
   for (const value of values) {
     const item = await convert(type, value, `${path}/${out.length}`, failed);

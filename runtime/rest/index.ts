@@ -14,13 +14,46 @@
  * ```
  */
 export {
-  Path, GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, Get, Post, Put, Patch, Delete, Head, Options, Trace,
-  Consumes, Produces, Status, Header, RouteOrder, Returns,
+  Path,
+  GET,
+  POST,
+  PUT,
+  PATCH,
+  DELETE,
+  HEAD,
+  OPTIONS,
+  TRACE,
+  Get,
+  Post,
+  Put,
+  Patch,
+  Delete,
+  Head,
+  Options,
+  Trace,
+  Consumes,
+  Produces,
+  Status,
+  Header,
+  RouteOrder,
+  Returns,
 } from './decorators/route.js';
 export type { ClassOrMethodDecorator, VerbShorthandOptions } from './decorators/route.js';
 export {
-  PathParam, QueryParam, HeaderParam, CookieParam, FormParam, MatrixParam, BodyParam, BeanParam, Context,
-  DefaultValue, Raw, Convert, ContextReader, HONO_CONTEXT,
+  PathParam,
+  QueryParam,
+  HeaderParam,
+  CookieParam,
+  FormParam,
+  MatrixParam,
+  BodyParam,
+  BeanParam,
+  Context,
+  DefaultValue,
+  Raw,
+  Convert,
+  ContextReader,
+  HONO_CONTEXT,
 } from './decorators/params.js';
 export type { ParamDecorator } from './decorators/params.js';
 export { RequestReader, ResponseWriter, SuppressCheck, ValidateResult } from './decorators/response.js';
@@ -33,7 +66,13 @@ export { RestResponse, Response } from './response.js';
 export type { CookieOptions } from './response.js';
 export type { HandlerResult, ResponseBody } from './response.js';
 export {
-  HttpError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, RegistrationError, reasonPhrase,
+  HttpError,
+  BadRequestError,
+  UnauthorizedError,
+  ForbiddenError,
+  NotFoundError,
+  RegistrationError,
+  reasonPhrase,
 } from './errors.js';
 export type { ErrorBody, Violation, ViolationLocation } from './errors.js';
 export { SeparatedBy, Matrix, conversion } from './convert/conversions.js';
@@ -53,8 +92,28 @@ export { negotiate } from './io/negotiate.js';
 export { createDefaultAjv, validationViolations } from './validation.js';
 export type { RestRouterOptions, CorsOptions, WorkerPoolOptions, SchemaCompiler } from './config.js';
 export type {
-  AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, Conversion, Converter, EnumValues, ErrorClass,
-  ExceptionHandler, HttpVerb, InjectionProvider, ObjectQuery, ParamOptions, ParamType, RestEvent, RestUser, RouteInfo, TypeKey,
-  TypeRef, ValidateFunction, ValidationErrorObject, ValueReader, WriterOutput,
+  AuthenticationProvider,
+  AuthorizationProvider,
+  Class,
+  ContextProvider,
+  Conversion,
+  Converter,
+  EnumValues,
+  ErrorClass,
+  ExceptionHandler,
+  HttpVerb,
+  InjectionProvider,
+  ObjectQuery,
+  ParamOptions,
+  ParamType,
+  RestEvent,
+  RestUser,
+  RouteInfo,
+  TypeKey,
+  TypeRef,
+  ValidateFunction,
+  ValidationErrorObject,
+  ValueReader,
+  WriterOutput,
 } from './types.js';
 export type { Context as HonoContext } from 'hono';

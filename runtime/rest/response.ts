@@ -179,7 +179,10 @@ function toWebStream(source: ReadableStream<Uint8Array> | Readable | AsyncIterab
     async pull(controller) {
       const { value, done } = await iterator.next();
       if (done) controller.close();
-      else controller.enqueue(typeof value === 'string' ? encoder.encode(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      else
+        controller.enqueue(
+          typeof value === 'string' ? encoder.encode(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength),
+        );
     },
     async cancel() {
       await iterator.return?.();

@@ -14,8 +14,16 @@ import { compileClass } from './hono/compile.js';
 import { bareMime } from './io/negotiate.js';
 import type { CompiledRoute, Registered } from './hono/compile.js';
 import type {
-  AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, ExceptionHandler, InjectionProvider, TypeKey,
-  ResponseWriter, RouteInfo, ValueReader,
+  AuthenticationProvider,
+  AuthorizationProvider,
+  Class,
+  ContextProvider,
+  ExceptionHandler,
+  InjectionProvider,
+  TypeKey,
+  ResponseWriter,
+  RouteInfo,
+  ValueReader,
 } from './types.js';
 
 /**
@@ -36,7 +44,9 @@ export class RestRouter {
   constructor(options: RestRouterOptions = {}) {
     const json = options.jsonContentType;
     if (json !== undefined && bareMime(json) !== 'application/json') {
-      throw new RegistrationError(`jsonContentType: ${JSON.stringify(json)} is not application/json (only parameters may be added, as in application/json;charset=utf-8)`);
+      throw new RegistrationError(
+        `jsonContentType: ${JSON.stringify(json)} is not application/json (only parameters may be added, as in application/json;charset=utf-8)`,
+      );
     }
     this.state = createState(options);
   }
@@ -136,7 +146,9 @@ export class RestRouter {
   enableCors(options: CorsOptions = {}): this {
     // Browsers refuse `Access-Control-Allow-Origin: *` together with credentials: name the origins.
     if (options.allowCredentials && (options.origin === undefined || options.origin === '*')) {
-      throw new RegistrationError("enableCors: allowCredentials needs the allowed origins (a list or a pattern), not '*': browsers refuse credentials for any origin");
+      throw new RegistrationError(
+        "enableCors: allowCredentials needs the allowed origins (a list or a pattern), not '*': browsers refuse credentials for any origin",
+      );
     }
     this.state.cors = options;
     return this.changed();

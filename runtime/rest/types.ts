@@ -142,7 +142,9 @@ export interface ExceptionHandler<E = unknown> {
 }
 
 /** Supplies a `@Context` value; `undefined` means it cannot (400 unless a default is given). */
-export type ContextProvider<T = unknown> = ((c: Context) => T | undefined | Promise<T | undefined>) | { provide(c: Context): T | undefined | Promise<T | undefined> };
+export type ContextProvider<T = unknown> =
+  | ((c: Context) => T | undefined | Promise<T | undefined>)
+  | { provide(c: Context): T | undefined | Promise<T | undefined> };
 
 /** The authenticated principal. */
 export interface RestUser {
@@ -167,7 +169,9 @@ export interface AuthorizationProvider {
 }
 
 /** Runs after the response is produced (`@Events`). */
-export type RestEvent<T = unknown> = ((value: T, c: Context) => void | Promise<void>) | { execute(value: T, c: Context): void | Promise<void> };
+export type RestEvent<T = unknown> =
+  | ((value: T, c: Context) => void | Promise<void>)
+  | { execute(value: T, c: Context): void | Promise<void> };
 
 /** Creates instances of registered classes (RESTs, readers, writers, handlers, providers). */
 export interface InjectionProvider {

@@ -64,7 +64,12 @@ describe('MessageCodec', () => {
   it('creates messages with proto3 zero values and no explicit-presence fields', () => {
     expect(Item.typeName).toBe('demo.Item');
     expect(Item.create()).toEqual({
-      displayName: '', count: '0', color: 0, data: new Uint8Array(0), tags: [], sizes: {},
+      displayName: '',
+      count: '0',
+      color: 0,
+      data: new Uint8Array(0),
+      tags: [],
+      sizes: {},
     });
     expect(Simple.create({ name: 'sshd' })).toEqual({ name: 'sshd', force: false, color: 0 });
   });
@@ -105,7 +110,14 @@ describe('MessageCodec', () => {
 
   it('accepts proto field names and enum numbers', () => {
     const registry2 = createCodecRegistry({
-      nested: { t: { nested: { M: { fields: { displayName: { type: 'string', id: 1, protoName: 'display_name' }, color: { type: 'E', id: 2 } } }, E: { values: { A: 0, B: 1 } } } } },
+      nested: {
+        t: {
+          nested: {
+            M: { fields: { displayName: { type: 'string', id: 1, protoName: 'display_name' }, color: { type: 'E', id: 2 } } },
+            E: { values: { A: 0, B: 1 } },
+          },
+        },
+      },
     });
     const M = registry2.codec('t.M');
     expect(M.fromJson({ display_name: 'x', color: 1 })).toEqual({ displayName: 'x', color: 1 });
@@ -142,7 +154,9 @@ describe('MessageCodec', () => {
   it('skips unknown fields and unknown enum names when asked to, and still rejects wrong types', () => {
     const lenient = { ignoreUnknownFields: true };
     expect(Simple.fromJson({ name: 'a', nope: { deep: [1] }, color: 'BLUE' }, lenient)).toEqual({ name: 'a', force: false, color: 0 });
-    expect(() => Simple.fromJson({ name: 5, nope: 1 }, lenient)).toThrow(/^cannot decode message demo\.Simple from JSON: .*demo\.Simple\.name/);
+    expect(() => Simple.fromJson({ name: 5, nope: 1 }, lenient)).toThrow(
+      /^cannot decode message demo\.Simple from JSON: .*demo\.Simple\.name/,
+    );
   });
 
   it('rejects truncated binary with invalid_argument', () => {
@@ -216,8 +230,15 @@ const semantics = createCodecRegistry({
   },
 });
 
-interface Line { sku: string }
-interface Pay { card?: string; voucher?: Line; count?: number; note: string }
+interface Line {
+  sku: string;
+}
+interface Pay {
+  card?: string;
+  voucher?: Line;
+  count?: number;
+  note: string;
+}
 const Pay = semantics.codec<Pay>('s.Pay');
 
 function rpcErrorOf(fn: () => unknown): RpcError {
@@ -313,9 +334,17 @@ describe('MessageCodec: 64-bit map keys', () => {
 });
 
 describe('MessageCodec: proto2', () => {
-  interface Account { id: string; level?: number; tags: string[]; extra?: { note?: string }; big?: string; rank?: number }
+  interface Account {
+    id: string;
+    level?: number;
+    tags: string[];
+    extra?: { note?: string };
+    big?: string;
+    rank?: number;
+  }
   const Account = semantics.codec<Account>('s.Account');
-  const reference = protobuf.parse(`syntax = "proto2"; package s;
+  const reference = protobuf
+    .parse(`syntax = "proto2"; package s;
     enum Level { LOW = 0; HIGH = 1; }
     message Account {
       required string id = 1;
@@ -324,7 +353,8 @@ describe('MessageCodec: proto2', () => {
       optional group Extra = 4 { optional string note = 1; }
       optional int64 big = 5 [default = 9007199254740993];
       optional Level rank = 6 [default = HIGH];
-    }`).root.lookupType('s.Account');
+    }`)
+    .root.lookupType('s.Account');
 
   it('leaves unset optional fields out and offers their declared defaults', () => {
     const decoded = Account.decode(Account.encode({ id: 'a', tags: [] }));
@@ -353,8 +383,12 @@ describe('MessageCodec: proto2', () => {
       expect(error.message).toMatch(/s\.Account\.id: required field is not set$/);
     }
     // `level: 1` alone (protobufjs' own encoder cannot write a message without `id`: it fails on it).
-    expect(rpcErrorOf(() => Account.decode(new Uint8Array([0x10, 0x01]))).message).toMatch(/^cannot decode message s\.Account from binary: missing required 'id'/);
-    expect(rpcErrorOf(() => Account.fromJson({ level: 1 })).message).toMatch(/^cannot decode message s\.Account from JSON: s\.Account\.id: missing required field/);
+    expect(rpcErrorOf(() => Account.decode(new Uint8Array([0x10, 0x01]))).message).toMatch(
+      /^cannot decode message s\.Account from binary: missing required 'id'/,
+    );
+    expect(rpcErrorOf(() => Account.fromJson({ level: 1 })).message).toMatch(
+      /^cannot decode message s\.Account from JSON: s\.Account\.id: missing required field/,
+    );
     expect(rpcErrorOf(() => Account.fromJson({ id: null })).message).toMatch(/missing required field/);
   });
 
@@ -370,7 +404,14 @@ describe('MessageCodec: proto2', () => {
 });
 
 describe('MessageCodec: fields named like members of Object.prototype', () => {
-  interface Proto { id: string; constructor: string; toString: string[]; valueOf: string; hasOwnProperty: Record<string, string>; isPrototypeOf?: Line }
+  interface Proto {
+    id: string;
+    constructor: string;
+    toString: string[];
+    valueOf: string;
+    hasOwnProperty: Record<string, string>;
+    isPrototypeOf?: Line;
+  }
   const Proto = semantics.codec<Proto>('s.Proto');
 
   it('encodes a created message (unset fields are not read from the prototype)', () => {
@@ -383,10 +424,24 @@ describe('MessageCodec: fields named like members of Object.prototype', () => {
   });
 
   it('round-trips them when set, in binary and JSON', () => {
-    const message: Proto = { id: 'a', constructor: 'c', toString: ['t'], valueOf: '9007199254740993', hasOwnProperty: { k: 'v' }, isPrototypeOf: { sku: 's' } };
+    const message: Proto = {
+      id: 'a',
+      constructor: 'c',
+      toString: ['t'],
+      valueOf: '9007199254740993',
+      hasOwnProperty: { k: 'v' },
+      isPrototypeOf: { sku: 's' },
+    };
     expect(Proto.decode(Proto.encode(message))).toStrictEqual(message);
     const json = Proto.toJson(message);
-    expect(json).toEqual({ id: 'a', constructor: 'c', toString: ['t'], valueOf: '9007199254740993', hasOwnProperty: { k: 'v' }, isPrototypeOf: { sku: 's' } });
+    expect(json).toEqual({
+      id: 'a',
+      constructor: 'c',
+      toString: ['t'],
+      valueOf: '9007199254740993',
+      hasOwnProperty: { k: 'v' },
+      isPrototypeOf: { sku: 's' },
+    });
     expect(Proto.fromJson(json)).toStrictEqual(message);
   });
 });

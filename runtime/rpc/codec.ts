@@ -139,7 +139,8 @@ class ReflectionCodec<T> implements MessageCodec<T> {
     } catch (error) {
       // protobufjs fails deep inside its generated encoder (`string.charCodeAt is not a function`);
       // its verifier names the field and what it expected instead.
-      const reason = error instanceof RpcError || wire === undefined ? errorMessage(error) : (safeVerify(this.#type, wire) ?? errorMessage(error));
+      const reason =
+        error instanceof RpcError || wire === undefined ? errorMessage(error) : (safeVerify(this.#type, wire) ?? errorMessage(error));
       throw new RpcError('invalid_argument', `cannot encode message ${this.typeName} to binary: ${reason}`, { cause: error });
     }
   }
@@ -148,7 +149,9 @@ class ReflectionCodec<T> implements MessageCodec<T> {
     try {
       return toPlain(this.#type, this.#type.decode(bytes) as unknown as Plain, this.#planOf, 'binary') as T;
     } catch (error) {
-      throw new RpcError('invalid_argument', `cannot decode message ${this.typeName} from binary: ${errorMessage(error)}`, { cause: error });
+      throw new RpcError('invalid_argument', `cannot decode message ${this.typeName} from binary: ${errorMessage(error)}`, {
+        cause: error,
+      });
     }
   }
 
@@ -208,10 +211,15 @@ function buildPlan(type: PbType): TypePlan {
     fields.push(plan);
     if (!field.map && !repeated && messageType === undefined) defaults[plan.name] = plan.default;
   }
-  const oneofs = type.oneofsArray
-    .filter((o) => o.oneof.length > 1)
-    .map((o) => ({ name: o.name, members: [...o.oneof] }));
-  return { fullName: type.fullName.slice(1), fields, simple, oneofs, required: fields.filter((f) => f.required), defaults: Object.freeze(defaults) };
+  const oneofs = type.oneofsArray.filter((o) => o.oneof.length > 1).map((o) => ({ name: o.name, members: [...o.oneof] }));
+  return {
+    fullName: type.fullName.slice(1),
+    fields,
+    simple,
+    oneofs,
+    required: fields.filter((f) => f.required),
+    defaults: Object.freeze(defaults),
+  };
 }
 
 function mapKeyOf(keyType: string): MapKey {
@@ -224,10 +232,14 @@ function zeroOf(field: PbField, kind: ValueKind): unknown {
   if (kind === 'long') return '0';
   if (field.resolvedType instanceof protobuf.Enum) return 0;
   switch (field.type) {
-    case 'string': return '';
-    case 'bool': return false;
-    case 'bytes': return new Uint8Array(0);
-    default: return 0;
+    case 'string':
+      return '';
+    case 'bool':
+      return false;
+    case 'bytes':
+      return new Uint8Array(0);
+    default:
+      return 0;
   }
 }
 
@@ -300,12 +312,17 @@ function plainKey(f: FieldPlan, key: string, source: Source): string {
 
 function plainValue(f: FieldPlan, value: unknown, planOf: PlanOf, source: Source): unknown {
   switch (f.kind) {
-    case 'same': return value;
+    case 'same':
+      return value;
     // protobufjs gives `Long` objects (or plain numbers when they fit); both print as decimal.
-    case 'long': return String(value);
-    case 'message': return toPlain(f.type!, value as Plain, planOf, source);
-    case 'wkt': return protojson.toJson(f.type!, value as Plain);
-    default: return assertNever(f.kind);
+    case 'long':
+      return String(value);
+    case 'message':
+      return toPlain(f.type!, value as Plain, planOf, source);
+    case 'wkt':
+      return protojson.toJson(f.type!, value as Plain);
+    default:
+      return assertNever(f.kind);
   }
 }
 
@@ -338,11 +355,15 @@ function checkPresence(plan: TypePlan, message: Plain): void {
   for (const oneof of plan.oneofs) {
     const set = oneof.members.filter((name) => Object.hasOwn(message, name) && message[name] != null);
     if (set.length > 1) {
-      throw new RpcError('invalid_argument', `${plan.fullName}: oneof ${oneof.name} has more than one member set (${set.join(', ')}); set one, leave the others undefined`);
+      throw new RpcError(
+        'invalid_argument',
+        `${plan.fullName}: oneof ${oneof.name} has more than one member set (${set.join(', ')}); set one, leave the others undefined`,
+      );
     }
   }
   for (const f of plan.required) {
-    if (!Object.hasOwn(message, f.name) || message[f.name] == null) throw new RpcError('invalid_argument', `${f.fullName}: required field is not set`);
+    if (!Object.hasOwn(message, f.name) || message[f.name] == null)
+      throw new RpcError('invalid_argument', `${f.fullName}: required field is not set`);
   }
 }
 
@@ -376,16 +397,22 @@ function wireKey(f: FieldPlan, key: string): string {
 
 function wireValue(f: FieldPlan, value: unknown, planOf: PlanOf): unknown {
   switch (f.kind) {
-    case 'same': return value;
-    case 'long': return typeof value === 'string' ? longFromString(value, f.unsigned) : value;
-    case 'message': return toWire(f.type!, value as Plain, planOf);
+    case 'same':
+      return value;
+    case 'long':
+      return typeof value === 'string' ? longFromString(value, f.unsigned) : value;
+    case 'message':
+      return toWire(f.type!, value as Plain, planOf);
     case 'wkt':
       try {
         return protojson.fromJson(f.type!, value);
       } catch (error) {
-        throw new RpcError('invalid_argument', `invalid ${f.type!.fullName.slice(1)} in field ${f.name}: ${errorMessage(error)}`, { cause: error });
+        throw new RpcError('invalid_argument', `invalid ${f.type!.fullName.slice(1)} in field ${f.name}: ${errorMessage(error)}`, {
+          cause: error,
+        });
       }
-    default: return assertNever(f.kind);
+    default:
+      return assertNever(f.kind);
   }
 }
 

@@ -68,7 +68,9 @@ export async function errorFromResponse(response: Response): Promise<RpcError> {
       // Not JSON after all: fall through to the status-based code.
     }
   }
-  return new RpcError(codeFromHttpStatus(response.status), `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, { metadata: response.headers });
+  return new RpcError(codeFromHttpStatus(response.status), `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, {
+    metadata: response.headers,
+  });
 }
 
 /**

@@ -12,7 +12,15 @@ const Ping = registry.codec<{ text: string }>('t.Ping');
 const service: RpcServiceDescriptor<{ readonly ping: RpcMethodDescriptor<{ text: string }, { text: string }> }> = {
   typeName: 't.Echo',
   methods: {
-    ping: { name: 'Ping', localName: 'ping', path: '/t.Echo/Ping', clientStreaming: false, serverStreaming: false, input: Ping, output: Ping },
+    ping: {
+      name: 'Ping',
+      localName: 'ping',
+      path: '/t.Echo/Ping',
+      clientStreaming: false,
+      serverStreaming: false,
+      input: Ping,
+      output: Ping,
+    },
   },
 };
 
@@ -41,7 +49,7 @@ describe('createConnectClient', () => {
     });
   });
 
-  it('sends Connect-Timeout-Ms as whole milliseconds of at most ten digits, and arms no timer beyond Node\'s longest', async () => {
+  it("sends Connect-Timeout-Ms as whole milliseconds of at most ten digits, and arms no timer beyond Node's longest", async () => {
     const seen: { header: string | null; abortedAfterATick: boolean }[] = [];
     const client = createConnectClient(service, {
       baseUrl: 'http://h',

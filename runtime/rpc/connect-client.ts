@@ -48,7 +48,8 @@ export function createConnectClient<M extends RpcMethods>(
 ): RpcClient<M> {
   const client: Record<string, unknown> = {};
   for (const method of Object.values(descriptor.methods) as AnyMethod[]) {
-    client[method.localName] = method.clientStreaming || method.serverStreaming ? streamingCall(method, options) : connectCall(method, options);
+    client[method.localName] =
+      method.clientStreaming || method.serverStreaming ? streamingCall(method, options) : connectCall(method, options);
   }
   return client as RpcClient<M>;
 }

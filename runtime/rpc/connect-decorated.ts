@@ -92,17 +92,31 @@ export const CONNECT_ERRORS: ExceptionHandler = {
  */
 function codeOfStatus(status: number): RpcError['code'] {
   switch (status) {
-    case 400: return 'invalid_argument';
-    case 401: return 'unauthenticated';
-    case 403: return 'permission_denied';
-    case 404: return 'not_found';
-    case 405: case 406: return 'unimplemented';
-    case 408: return 'deadline_exceeded';
-    case 409: return 'aborted';
-    case 413: case 429: return 'resource_exhausted';
-    case 501: return 'unimplemented';
-    case 503: return 'unavailable';
-    case 504: return 'deadline_exceeded';
-    default: return status >= 500 ? 'internal' : 'unknown';
+    case 400:
+      return 'invalid_argument';
+    case 401:
+      return 'unauthenticated';
+    case 403:
+      return 'permission_denied';
+    case 404:
+      return 'not_found';
+    case 405:
+    case 406:
+      return 'unimplemented';
+    case 408:
+      return 'deadline_exceeded';
+    case 409:
+      return 'aborted';
+    case 413:
+    case 429:
+      return 'resource_exhausted';
+    case 501:
+      return 'unimplemented';
+    case 503:
+      return 'unavailable';
+    case 504:
+      return 'deadline_exceeded';
+    default:
+      return status >= 500 ? 'internal' : 'unknown';
   }
 }

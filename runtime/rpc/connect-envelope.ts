@@ -56,7 +56,8 @@ export async function* readEnvelopes(
       // Every complete envelope in the buffer first, then more bytes.
       while (buffered.byteLength >= HEADER_BYTES) {
         const length = new DataView(buffered.buffer, buffered.byteOffset, HEADER_BYTES).getUint32(1, false);
-        if (length > maxMessageBytes) throw new RpcError('resource_exhausted', `message of ${length} bytes is larger than the limit of ${maxMessageBytes} bytes`);
+        if (length > maxMessageBytes)
+          throw new RpcError('resource_exhausted', `message of ${length} bytes is larger than the limit of ${maxMessageBytes} bytes`);
         if (buffered.byteLength < HEADER_BYTES + length) break;
         const flags = buffered[0]!;
         const data = buffered.slice(HEADER_BYTES, HEADER_BYTES + length);

@@ -50,11 +50,16 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
 
 /** The client went away (or broke the framing) while sending: nothing to decode. */
 function unreadable(request: Request, error: unknown): RpcError {
-  return new RpcError(request.signal.aborted ? 'canceled' : 'invalid_argument', `cannot read the request body: ${errorMessage(error)}`, { cause: error });
+  return new RpcError(request.signal.aborted ? 'canceled' : 'invalid_argument', `cannot read the request body: ${errorMessage(error)}`, {
+    cause: error,
+  });
 }
 
 function tooLarge(limit: number, size?: string): RpcError {
-  return new RpcError('resource_exhausted', `request body ${size === undefined ? '' : `${size} `}is larger than the limit of ${limit} bytes`);
+  return new RpcError(
+    'resource_exhausted',
+    `request body ${size === undefined ? '' : `${size} `}is larger than the limit of ${limit} bytes`,
+  );
 }
 
 /**

@@ -18,7 +18,15 @@ import { decodeBody, requestEncoding, type RequestEncoding } from './connect-com
 import { parseJson, serveConnectStream, streamEncodingOf, type StreamHandler } from './connect-stream.js';
 import { armDeadline } from './connect-timeout.js';
 import { RpcError, toRpcError } from './errors.js';
-import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcPeer, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
+import type {
+  RpcContext,
+  RpcMethodDescriptor,
+  RpcMethods,
+  RpcPeer,
+  RpcServerOptions,
+  RpcServiceDescriptor,
+  RpcServiceImpl,
+} from './types.js';
 
 /** Options for {@link connectRoutes}. */
 export interface ConnectRoutesOptions extends RpcServerOptions {
@@ -149,7 +157,8 @@ async function serveUnary(
 ): Promise<Response> {
   const { signal, expired: deadline, deadlineSignal, clear } = armDeadline(headers.get('connect-timeout-ms'), requestSignal);
   // Every part exists already, so a plain object (gRPC builds them lazily: `GrpcCallContext`).
-  const ctx: RpcContext = peer === undefined ? { method, protocol: 'connect', headers, signal } : { method, protocol: 'connect', headers, signal, peer };
+  const ctx: RpcContext =
+    peer === undefined ? { method, protocol: 'connect', headers, signal } : { method, protocol: 'connect', headers, signal, peer };
   try {
     if (options.authorize) await options.authorize(ctx);
     const message = deadline ? await Promise.race([readMessage(), deadline]) : await readMessage();
@@ -175,7 +184,9 @@ async function serveUnary(
 function answer(method: AnyMethod, result: unknown, binary: boolean, ctx: RpcContext, options: RpcServerOptions): Response {
   let body: BodyInit;
   try {
-    body = binary ? (method.output.encode(result as never) as Uint8Array<ArrayBuffer>) : JSON.stringify(method.output.toJson(result as never));
+    body = binary
+      ? (method.output.encode(result as never) as Uint8Array<ArrayBuffer>)
+      : JSON.stringify(method.output.toJson(result as never));
   } catch (error) {
     options.onError?.(error, ctx);
     throw new RpcError('internal', `the answer of ${method.path.slice(1)} cannot be encoded`, { cause: error });
@@ -190,7 +201,10 @@ function answer(method: AnyMethod, result: unknown, binary: boolean, ctx: RpcCon
 function checkProtocolHeaders(headers: Headers, requireProtocolVersion: boolean): RequestEncoding {
   const version = headers.get('connect-protocol-version');
   if (version !== null ? version !== '1' : requireProtocolVersion) {
-    throw new RpcError('invalid_argument', `connect-protocol-version must be "1", got ${version === null ? 'none' : JSON.stringify(version)}`);
+    throw new RpcError(
+      'invalid_argument',
+      `connect-protocol-version must be "1", got ${version === null ? 'none' : JSON.stringify(version)}`,
+    );
   }
   return requestEncoding(headers);
 }
@@ -215,7 +229,10 @@ export function streamOrRefuse(
 /** The 415 a streaming method answers to a Content-Type other than Connect's two stream types. */
 function unsupportedStreamContentType(contentType: string | null): Response {
   return errorResponse(
-    new RpcError('invalid_argument', `unsupported content type ${contentType ?? '(none)'} for a streaming method; use application/connect+json or application/connect+proto`),
+    new RpcError(
+      'invalid_argument',
+      `unsupported content type ${contentType ?? '(none)'} for a streaming method; use application/connect+json or application/connect+proto`,
+    ),
     415,
     { 'accept-post': 'application/connect+json, application/connect+proto' },
   );

@@ -78,7 +78,11 @@ export function streamingCall(method: AnyMethod, options: ConnectClientOptions):
 }
 
 /** The caller's requests as a byte stream of envelopes; an encoding error is kept for the caller. */
-function requestStream(requests: AsyncIterable<unknown>, encode: (message: unknown) => Uint8Array<ArrayBuffer>, failed: (error: unknown) => void): ReadableStream<Uint8Array> {
+function requestStream(
+  requests: AsyncIterable<unknown>,
+  encode: (message: unknown) => Uint8Array<ArrayBuffer>,
+  failed: (error: unknown) => void,
+): ReadableStream<Uint8Array> {
   const iterator = requests[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -98,7 +102,13 @@ function requestStream(requests: AsyncIterable<unknown>, encode: (message: unkno
 }
 
 /** The response messages, then the end of the stream: its error thrown, or nothing. */
-async function* readResponses(method: AnyMethod, response: Response, url: string, binary: boolean, setup: CallSetup): AsyncGenerator<unknown> {
+async function* readResponses(
+  method: AnyMethod,
+  response: Response,
+  url: string,
+  binary: boolean,
+  setup: CallSetup,
+): AsyncGenerator<unknown> {
   const truncated = () => new RpcError('unavailable', `the response stream of ${url} ended inside a message`);
   for await (const { flags, data } of readEnvelopes(response.body, MAX_RESPONSE_MESSAGE_BYTES, truncated)) {
     if (flags & FLAG_END_STREAM) {
@@ -108,7 +118,9 @@ async function* readResponses(method: AnyMethod, response: Response, url: string
     }
     // This client asks for no compression (no Connect-Accept-Encoding), so none may come.
     if (flags & FLAG_COMPRESSED) throw new RpcError('internal', `${url} sent a compressed message, which this client did not ask for`);
-    yield decodeResponse(url, () => (binary ? method.output.decode(data) : method.output.fromJson(JSON.parse(TEXT.decode(data)), { ignoreUnknownFields: true })));
+    yield decodeResponse(url, () =>
+      binary ? method.output.decode(data) : method.output.fromJson(JSON.parse(TEXT.decode(data)), { ignoreUnknownFields: true }),
+    );
   }
   if (setup.signal?.aborted) throw setup.signal.reason;
   throw new RpcError('unavailable', `the response stream of ${url} ended without its end-of-stream message`);

@@ -63,7 +63,10 @@ export function serveConnectStream(
       await frames.return(undefined);
     },
   });
-  return new Response(body, { status: 200, headers: { 'content-type': binary ? 'application/connect+proto' : 'application/connect+json' } });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': binary ? 'application/connect+proto' : 'application/connect+json' },
+  });
 }
 
 /** One streaming call, as {@link serveConnectStream} was given it, and its encoding. */
@@ -87,7 +90,8 @@ async function* streamFrames({ method, handler, request, peer, options, maxMessa
     ctx = { ...ctx, signal: deadline.signal };
     const race = <T>(step: Promise<T>): Promise<T> => (deadline.expired ? Promise.race([step, deadline.expired]) : step);
     const version = headers.get('connect-protocol-version');
-    if (version !== null && version !== '1') throw new RpcError('invalid_argument', `connect-protocol-version must be "1", got ${JSON.stringify(version)}`);
+    if (version !== null && version !== '1')
+      throw new RpcError('invalid_argument', `connect-protocol-version must be "1", got ${JSON.stringify(version)}`);
     const gzip = messageEncoding(headers.get('connect-content-encoding'));
     if (options.authorize) await race(Promise.resolve(options.authorize(ctx)));
 
@@ -135,7 +139,13 @@ function messageEncoding(value: string | null): boolean {
 }
 
 /** The request messages, decoded as their envelopes arrive. */
-async function* decodeRequests(method: AnyMethod, request: Request, binary: boolean, gzip: boolean, maxMessageBytes: number): AsyncGenerator<unknown> {
+async function* decodeRequests(
+  method: AnyMethod,
+  request: Request,
+  binary: boolean,
+  gzip: boolean,
+  maxMessageBytes: number,
+): AsyncGenerator<unknown> {
   const envelopes = readEnvelopes(request.body, maxMessageBytes);
   for (;;) {
     let next: IteratorResult<{ flags: number; data: Uint8Array }>;
@@ -144,17 +154,25 @@ async function* decodeRequests(method: AnyMethod, request: Request, binary: bool
     } catch (error) {
       if (error instanceof RpcError) throw error;
       // The client went away, or broke the HTTP framing, while sending.
-      throw new RpcError(request.signal.aborted ? 'canceled' : 'invalid_argument', `cannot read the request stream: ${errorMessage(error)}`, { cause: error });
+      throw new RpcError(
+        request.signal.aborted ? 'canceled' : 'invalid_argument',
+        `cannot read the request stream: ${errorMessage(error)}`,
+        { cause: error },
+      );
     }
     if (next.done) return;
     const { flags, data } = next.value;
-    if (flags & FLAG_END_STREAM) throw new RpcError('invalid_argument', 'a request message is flagged end-of-stream, which only responses may be');
+    if (flags & FLAG_END_STREAM)
+      throw new RpcError('invalid_argument', 'a request message is flagged end-of-stream, which only responses may be');
     let bytes = data;
     if (flags & FLAG_COMPRESSED) {
-      if (!gzip) throw new RpcError('invalid_argument', 'a request message is flagged compressed but connect-content-encoding names no compression');
+      if (!gzip)
+        throw new RpcError('invalid_argument', 'a request message is flagged compressed but connect-content-encoding names no compression');
       bytes = await decodeBody(data, 'gzip', maxMessageBytes);
     }
-    yield binary ? method.input.decode(bytes) : method.input.fromJson(parseJson(TEXT.decode(bytes), method.input.typeName), { ignoreUnknownFields: true });
+    yield binary
+      ? method.input.decode(bytes)
+      : method.input.fromJson(parseJson(TEXT.decode(bytes), method.input.typeName), { ignoreUnknownFields: true });
   }
 }
 

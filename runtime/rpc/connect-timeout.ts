@@ -50,7 +50,8 @@ const NO_TIMER = (): void => {};
 export function armDeadline(header: string | null, requestSignal: AbortSignal): CallDeadline {
   const timeout = parseTimeout(header);
   if (timeout === 0) throw new RpcError('deadline_exceeded', 'deadline of 0 ms exceeded before the call began');
-  if (timeout === undefined || timeout > MAX_TIMER_MS) return { signal: requestSignal, expired: undefined, deadlineSignal: undefined, clear: NO_TIMER };
+  if (timeout === undefined || timeout > MAX_TIMER_MS)
+    return { signal: requestSignal, expired: undefined, deadlineSignal: undefined, clear: NO_TIMER };
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -62,5 +63,10 @@ export function armDeadline(header: string | null, requestSignal: AbortSignal): 
   });
   // Callers race it against each step; after the last one nobody listens.
   expired.catch(NO_TIMER);
-  return { signal: AbortSignal.any([requestSignal, controller.signal]), expired, deadlineSignal: controller.signal, clear: () => clearTimeout(timer) };
+  return {
+    signal: AbortSignal.any([requestSignal, controller.signal]),
+    expired,
+    deadlineSignal: controller.signal,
+    clear: () => clearTimeout(timer),
+  };
 }

@@ -7,9 +7,22 @@
 
 /** Connect error codes (lower snake case, as on the Connect wire). */
 export type RpcCode =
-  | 'canceled' | 'unknown' | 'invalid_argument' | 'deadline_exceeded' | 'not_found'
-  | 'already_exists' | 'permission_denied' | 'resource_exhausted' | 'failed_precondition' | 'aborted'
-  | 'out_of_range' | 'unimplemented' | 'internal' | 'unavailable' | 'data_loss' | 'unauthenticated';
+  | 'canceled'
+  | 'unknown'
+  | 'invalid_argument'
+  | 'deadline_exceeded'
+  | 'not_found'
+  | 'already_exists'
+  | 'permission_denied'
+  | 'resource_exhausted'
+  | 'failed_precondition'
+  | 'aborted'
+  | 'out_of_range'
+  | 'unimplemented'
+  | 'internal'
+  | 'unavailable'
+  | 'data_loss'
+  | 'unauthenticated';
 
 /**
  * gRPC status numbers by Connect code. Connect codes are the gRPC codes spelled
@@ -80,12 +93,21 @@ export function codeFromGrpcStatus(status: number): RpcCode {
  */
 export function codeFromHttpStatus(status: number): RpcCode {
   switch (status) {
-    case 400: return 'internal';
-    case 401: return 'unauthenticated';
-    case 403: return 'permission_denied';
-    case 404: return 'unimplemented';
-    case 429: case 502: case 503: case 504: return 'unavailable';
-    default: return 'unknown';
+    case 400:
+      return 'internal';
+    case 401:
+      return 'unauthenticated';
+    case 403:
+      return 'permission_denied';
+    case 404:
+      return 'unimplemented';
+    case 429:
+    case 502:
+    case 503:
+    case 504:
+      return 'unavailable';
+    default:
+      return 'unknown';
   }
 }
 

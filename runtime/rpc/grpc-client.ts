@@ -57,9 +57,11 @@ export function createGrpcClient<M extends RpcMethods>(
   for (const method of Object.values(descriptor.methods) as AnyMethod[]) {
     const target: Target = { raw, method, serialize: requestSerializer(method), metadata };
     if (method.clientStreaming && method.serverStreaming) {
-      client[method.localName] = (requests: AsyncIterable<unknown>, callOptions: RpcCallOptions = {}) => bidiStream(target, requests, callOptions);
+      client[method.localName] = (requests: AsyncIterable<unknown>, callOptions: RpcCallOptions = {}) =>
+        bidiStream(target, requests, callOptions);
     } else if (method.clientStreaming) {
-      client[method.localName] = (requests: AsyncIterable<unknown>, callOptions: RpcCallOptions = {}) => clientStream(target, requests, callOptions);
+      client[method.localName] = (requests: AsyncIterable<unknown>, callOptions: RpcCallOptions = {}) =>
+        clientStream(target, requests, callOptions);
     } else if (method.serverStreaming) {
       client[method.localName] = (request: unknown = {}, callOptions: RpcCallOptions = {}) => serverStream(target, request, callOptions);
     } else {
@@ -98,7 +100,14 @@ function clientStream(t: Target, requests: AsyncIterable<unknown>, options: RpcC
 }
 
 async function* serverStream(t: Target, request: unknown, options: RpcCallOptions): AsyncIterable<unknown> {
-  const call = t.raw.makeServerStreamRequest(t.method.path, t.serialize, keepBytes, request, callMetadata(t, options), callOptionsOf(options));
+  const call = t.raw.makeServerStreamRequest(
+    t.method.path,
+    t.serialize,
+    keepBytes,
+    request,
+    callMetadata(t, options),
+    callOptionsOf(options),
+  );
   yield* responses(t.method, call, options.signal);
 }
 
@@ -176,7 +185,10 @@ function cancelOnAbort(call: { cancel(): void }, signal: AbortSignal | undefined
 function noop(): void {}
 
 /** Writes every request (waiting for 'drain' when grpc-js' buffer is full), then half-closes. */
-async function pump(requests: AsyncIterable<unknown>, call: grpc.ClientWritableStream<unknown> | grpc.ClientDuplexStream<unknown, Buffer>): Promise<void> {
+async function pump(
+  requests: AsyncIterable<unknown>,
+  call: grpc.ClientWritableStream<unknown> | grpc.ClientDuplexStream<unknown, Buffer>,
+): Promise<void> {
   for await (const request of requests) {
     if (!call.write(request)) await new Promise((resolve) => call.once('drain', resolve));
   }
@@ -203,5 +215,8 @@ function isServiceError(error: unknown): error is grpc.ServiceError {
 
 /** grpc-js `ServiceError` → `RpcError` (the status details as message, trailers as metadata). */
 export function fromServiceError(error: grpc.ServiceError): RpcError {
-  return new RpcError(codeFromGrpcStatus(error.code), error.details, { cause: error, metadata: error.metadata ? metadataToHeaders(error.metadata) : undefined });
+  return new RpcError(codeFromGrpcStatus(error.code), error.details, {
+    cause: error,
+    metadata: error.metadata ? metadataToHeaders(error.metadata) : undefined,
+  });
 }

@@ -54,6 +54,9 @@ function cancelSignal(call: AnyServerCall): AbortSignal {
   // grpc-js emits 'cancelled' on client cancel and when the deadline passes.
   if (call.cancelled) controller.abort(new RpcError('canceled', 'call canceled'));
   // Every grpc-js server call is an EventEmitter; the union of their `once` overloads is not callable.
-  else (call as grpc.ServerUnaryCall<Buffer, unknown>).once('cancelled', () => controller.abort(new RpcError('canceled', 'call canceled or deadline exceeded')));
+  else
+    (call as grpc.ServerUnaryCall<Buffer, unknown>).once('cancelled', () =>
+      controller.abort(new RpcError('canceled', 'call canceled or deadline exceeded')),
+    );
   return controller.signal;
 }

@@ -49,7 +49,9 @@ export function addGrpcService<M extends RpcMethods>(
       ? (call: AnyServerCall) => decodeAll(method, call as grpc.ServerReadableStream<Buffer, unknown>)
       : (call: AnyServerCall) => method.input.decode((call as grpc.ServerUnaryCall<Buffer, unknown>).request);
     const invoke = invoker(method, fn, requestOf, options);
-    handlers[method.localName] = method.serverStreaming ? streamingResponse(method, invoke, options) : singleResponse(method, invoke, options);
+    handlers[method.localName] = method.serverStreaming
+      ? streamingResponse(method, invoke, options)
+      : singleResponse(method, invoke, options);
   }
   server.addService(grpcServiceDefinition(descriptor), handlers);
 }
@@ -90,7 +92,11 @@ function singleResponse(method: AnyMethod, invoke: Invoke, options: GrpcServiceO
 }
 
 /** Server-streaming and bidirectional methods: the handler's async iterable is written to the call. */
-function streamingResponse(method: AnyMethod, invoke: Invoke, options: GrpcServiceOptions): grpc.handleServerStreamingCall<Buffer, unknown> {
+function streamingResponse(
+  method: AnyMethod,
+  invoke: Invoke,
+  options: GrpcServiceOptions,
+): grpc.handleServerStreamingCall<Buffer, unknown> {
   return async (call) => {
     const ctx = new GrpcCallContext(method, call);
     try {
@@ -109,14 +115,20 @@ function statusOf(error: unknown, ctx: RpcContext, options: GrpcServiceOptions):
 }
 
 /** The request stream as decoded messages; a message that does not decode ends it with INVALID_ARGUMENT. */
-async function* decodeAll(method: AnyMethod, call: grpc.ServerReadableStream<Buffer, unknown> | grpc.ServerDuplexStream<Buffer, unknown>): AsyncIterable<unknown> {
+async function* decodeAll(
+  method: AnyMethod,
+  call: grpc.ServerReadableStream<Buffer, unknown> | grpc.ServerDuplexStream<Buffer, unknown>,
+): AsyncIterable<unknown> {
   // A plain `for await` destroys the stream when the requests end, which would also
   // close a bidirectional call's response side before the handler has answered.
   for await (const bytes of call.iterator({ destroyOnReturn: false })) yield method.input.decode(bytes as Buffer);
 }
 
 /** Writes every item, respecting back-pressure, then ends the call. */
-async function writeAll(call: grpc.ServerWritableStream<Buffer, unknown> | grpc.ServerDuplexStream<Buffer, unknown>, items: AsyncIterable<unknown>): Promise<void> {
+async function writeAll(
+  call: grpc.ServerWritableStream<Buffer, unknown> | grpc.ServerDuplexStream<Buffer, unknown>,
+  items: AsyncIterable<unknown>,
+): Promise<void> {
   for await (const item of items) {
     if (call.cancelled) return;
     // Wait for 'drain' when grpc-js' buffer is full instead of queueing without bound.
@@ -131,7 +143,10 @@ async function writeAll(call: grpc.ServerWritableStream<Buffer, unknown> | grpc.
  */
 function unimplementedHandler(method: AnyMethod): grpc.UntypedHandleCall {
   const status = grpcError(new RpcError('unimplemented', `${method.path.slice(1)} is not implemented`));
-  return ((call: grpc.ServerReadableStream<Buffer, unknown> | grpc.ServerDuplexStream<Buffer, unknown>, callback?: grpc.sendUnaryData<unknown>) => {
+  return ((
+    call: grpc.ServerReadableStream<Buffer, unknown> | grpc.ServerDuplexStream<Buffer, unknown>,
+    callback?: grpc.sendUnaryData<unknown>,
+  ) => {
     if (callback) callback(status);
     else call.emit('error', status);
   }) as grpc.UntypedHandleCall;

@@ -15,8 +15,14 @@ type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
  * would make `client.close()` call the RPC instead of closing the channel.
  */
 const CLIENT_MEMBERS: ReadonlySet<string> = new Set([
-  'close', 'getChannel', 'waitForReady', 'makeUnaryRequest', 'makeClientStreamRequest', 'makeServerStreamRequest',
-  'makeBidiStreamRequest', ...Object.getOwnPropertyNames(Object.prototype),
+  'close',
+  'getChannel',
+  'waitForReady',
+  'makeUnaryRequest',
+  'makeClientStreamRequest',
+  'makeServerStreamRequest',
+  'makeBidiStreamRequest',
+  ...Object.getOwnPropertyNames(Object.prototype),
 ]);
 
 /**

@@ -20,6 +20,19 @@ export type { GrpcClient, GrpcClientOptions } from './grpc-client.js';
 export { CONNECT_HTTP_STATUS, GRPC_STATUS, RpcError, codeFromGrpcStatus, codeFromHttpStatus, isRpcCode, toRpcError } from './errors.js';
 export type { RpcCode } from './errors.js';
 export type {
-  JsonReadOptions, MessageCodec, MessageInit, RpcAuthorize, RpcCallOptions, RpcClient, RpcClientMethod, RpcContext, RpcHandler,
-  RpcMethodDescriptor, RpcMethods, RpcPeer, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl,
+  JsonReadOptions,
+  MessageCodec,
+  MessageInit,
+  RpcAuthorize,
+  RpcCallOptions,
+  RpcClient,
+  RpcClientMethod,
+  RpcContext,
+  RpcHandler,
+  RpcMethodDescriptor,
+  RpcMethods,
+  RpcPeer,
+  RpcServerOptions,
+  RpcServiceDescriptor,
+  RpcServiceImpl,
 } from './types.js';

@@ -37,10 +37,7 @@ export function createServerApp({ logger, modules, isDraining, publicUrl }: Serv
   // must reach the Issues API as it reaches Gitea; the server's own routes take it as kindly.
   const app = new Hono({ getPath: giteaRequestPath });
   app.use(requestLog({ logger }));
-  app.route(
-    '/',
-    healthRoutes({ checks: () => modules.flatMap((module) => module.checks), isDraining }),
-  );
+  app.route('/', healthRoutes({ checks: () => modules.flatMap((module) => module.checks), isDraining }));
   app.route('/', docsRoutes({ documents: modules.flatMap((module) => module.documents), publicUrl }));
   for (const module of modules) module.mount(app);
   app.get('/', (c) => c.redirect('/docs'));

@@ -42,7 +42,15 @@ describe('parseConfig', () => {
   });
 
   it('reads the environment, and flags win over it', () => {
-    const env = { PORT: '8080', GRPC_PORT: '9090', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', LOOM_DEMO: '0', HOST_ADAPTER: 'simulated', SYSTEM_TOKEN: 's3cret', LOG_LEVEL: 'debug' };
+    const env = {
+      PORT: '8080',
+      GRPC_PORT: '9090',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+      LOOM_DEMO: '0',
+      HOST_ADAPTER: 'simulated',
+      SYSTEM_TOKEN: 's3cret',
+      LOG_LEVEL: 'debug',
+    };
     const config = run(['--port=8081', '--services', 'system,issues', '--log-level', 'warn'], env);
     expect(config.port).toBe(8081);
     expect(config.grpcPort).toBe(9090);
@@ -73,9 +81,15 @@ describe('parseConfig', () => {
   it('names the flag or variable that is wrong, in one line', () => {
     expect(failure([], { PORT: 'abc' })).toBe('invalid PORT: must be an integer from 0 to 65535 (got "abc")');
     expect(failure(['--port', '70000'])).toBe('invalid --port: must be an integer from 0 to 65535 (got "70000")');
-    expect(failure([], { HOST_ADAPTER: 'launchd' })).toBe('invalid HOST_ADAPTER: must be one of auto, systemd, windows, simulated (got "launchd")');
-    expect(failure(['--services', 'issues,billing'])).toBe('invalid --services: unknown service "billing"; known services are issues, system (got "issues,billing")');
-    expect(failure([], { LOG_LEVEL: 'loud' })).toBe('invalid LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")');
+    expect(failure([], { HOST_ADAPTER: 'launchd' })).toBe(
+      'invalid HOST_ADAPTER: must be one of auto, systemd, windows, simulated (got "launchd")',
+    );
+    expect(failure(['--services', 'issues,billing'])).toBe(
+      'invalid --services: unknown service "billing"; known services are issues, system (got "issues,billing")',
+    );
+    expect(failure([], { LOG_LEVEL: 'loud' })).toBe(
+      'invalid LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    );
     expect(failure([], { LOOM_DEMO: 'maybe' })).toBe('invalid LOOM_DEMO: must be 1 or 0 (true/false, yes/no, on/off) (got "maybe")');
     expect(failure(['--bogus'])).toBe('unknown option --bogus (see --help)');
     expect(failure(['serve'])).toBe('unexpected argument "serve" (options start with --; see --help)');
@@ -94,7 +108,9 @@ describe('parseConfig', () => {
   });
 
   it('keeps secrets off the command line', () => {
-    expect(failure(['--system-token', 'x'])).toBe('--system-token is not accepted on the command line (it would show in ps); set SYSTEM_TOKEN instead');
+    expect(failure(['--system-token', 'x'])).toBe(
+      '--system-token is not accepted on the command line (it would show in ps); set SYSTEM_TOKEN instead',
+    );
   });
 
   it('refuses a SYSTEM_TOKEN no client could send, without echoing it', () => {
@@ -111,7 +127,9 @@ describe('parseConfig', () => {
     // Without the System service there is no gRPC listener to clash with.
     expect(run(['--services', 'issues'], { PORT: '5000', GRPC_PORT: '5000' }).port).toBe(5000);
     expect(failure([], { LOOM_ADMIN_USER: 'root' })).toBe('LOOM_ADMIN_USER and LOOM_ADMIN_PASSWORD must be set together');
-    expect(failure([], { LOOM_PUBLIC_URL: 'ftp://x' })).toBe('invalid LOOM_PUBLIC_URL: must be an absolute http:// or https:// URL (got "ftp://x")');
+    expect(failure([], { LOOM_PUBLIC_URL: 'ftp://x' })).toBe(
+      'invalid LOOM_PUBLIC_URL: must be an absolute http:// or https:// URL (got "ftp://x")',
+    );
   });
 
   it('normalises the public URL', () => {

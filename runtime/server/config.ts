@@ -169,14 +169,16 @@ function readFlags(argv: readonly string[]): Map<string, string> {
     }
     if (spec === undefined) {
       const secret = OPTIONS.find((option) => option.kind === 'secret' && option.env.toLowerCase().replace(/_/g, '-') === name);
-      if (secret !== undefined) throw new ConfigError(`--${name} is not accepted on the command line (it would show in ps); set ${secret.env} instead`);
+      if (secret !== undefined)
+        throw new ConfigError(`--${name} is not accepted on the command line (it would show in ps); set ${secret.env} instead`);
       throw new ConfigError(`unknown option --${name} (see --help)`);
     }
     if (value === undefined) {
       if (spec.kind === 'boolean') value = '1';
       else {
         const next = argv[i + 1];
-        if (next === undefined || next.startsWith('--')) throw new ConfigError(`--${name} needs a value (${spec.placeholder ?? '<value>'})`);
+        if (next === undefined || next.startsWith('--'))
+          throw new ConfigError(`--${name} needs a value (${spec.placeholder ?? '<value>'})`);
         value = next;
         i++;
       }
@@ -230,7 +232,10 @@ function parseChoice<T extends string>(value: RawValue, choices: readonly T[]): 
 }
 
 function parseServices(value: RawValue): readonly ServiceName[] {
-  const names = value.text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  const names = value.text
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
   if (names.length === 0) throw invalid(value, `must name at least one of ${SERVICE_NAMES.join(', ')}`);
   for (const name of names) {
     if (!(SERVICE_NAMES as readonly string[]).includes(name)) {

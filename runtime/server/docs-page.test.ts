@@ -7,7 +7,10 @@ import { docsRoutes, withBearerAuth, withServers } from './docs-page.js';
 const dir = mkdtempSync(join(tmpdir(), 'loom-docs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const issuesFile = join(dir, 'issues.openapi.json');
-writeFileSync(issuesFile, JSON.stringify({ openapi: '3.1.0', info: { title: 'Issues', version: '1' }, servers: [{ url: '/api/v1' }], paths: {} }));
+writeFileSync(
+  issuesFile,
+  JSON.stringify({ openapi: '3.1.0', info: { title: 'Issues', version: '1' }, servers: [{ url: '/api/v1' }], paths: {} }),
+);
 const documents = [
   { id: 'issues', title: 'Issues API', file: issuesFile },
   { id: 'system', title: 'System service', file: join(dir, 'missing.openapi.json') },
@@ -15,17 +18,25 @@ const documents = [
 
 describe('withServers', () => {
   it('resolves relative servers against the origin and moves absolute ones onto it', () => {
-    expect(withServers({ servers: [{ url: '/api/v1' }] }, 'http://localhost:3000').servers).toEqual([{ url: 'http://localhost:3000/api/v1', description: 'This server' }]);
+    expect(withServers({ servers: [{ url: '/api/v1' }] }, 'http://localhost:3000').servers).toEqual([
+      { url: 'http://localhost:3000/api/v1', description: 'This server' },
+    ]);
     expect(withServers({ servers: [{ url: 'https://gitea.example.com/api/v1/' }] }, 'http://127.0.0.1:4000').servers).toEqual([
       { url: 'http://127.0.0.1:4000/api/v1', description: 'This server' },
     ]);
-    expect(withServers({ openapi: '3.1.0' }, 'http://h:1')).toEqual({ openapi: '3.1.0', servers: [{ url: 'http://h:1', description: 'This server' }] });
+    expect(withServers({ openapi: '3.1.0' }, 'http://h:1')).toEqual({
+      openapi: '3.1.0',
+      servers: [{ url: 'http://h:1', description: 'This server' }],
+    });
   });
 });
 
 describe('withBearerAuth', () => {
   it('adds a bearer scheme required on every operation, keeping existing schemes', () => {
-    const doc = withBearerAuth({ openapi: '3.1.0', components: { schemas: { A: {} }, securitySchemes: { basic: { type: 'http', scheme: 'basic' } } } });
+    const doc = withBearerAuth({
+      openapi: '3.1.0',
+      components: { schemas: { A: {} }, securitySchemes: { basic: { type: 'http', scheme: 'basic' } } },
+    });
     expect(doc).toEqual({
       openapi: '3.1.0',
       components: {
@@ -91,7 +102,10 @@ describe('docsRoutes', () => {
   it('says what to do when a document has not been generated', async () => {
     const res = await app.request('http://localhost:3000/docs/openapi/system.json');
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: 'unavailable', message: 'System service: the OpenAPI document has not been generated yet; run npm run generate' });
+    expect(await res.json()).toEqual({
+      error: 'unavailable',
+      message: 'System service: the OpenAPI document has not been generated yet; run npm run generate',
+    });
     expect((await app.request('http://localhost:3000/docs/openapi/nope.json')).status).toBe(404);
   });
 });

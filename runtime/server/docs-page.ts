@@ -99,7 +99,12 @@ export function docsRoutes(options: DocsOptions): Hono {
     } catch (error) {
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       return c.json(
-        { error: 'unavailable', message: missing ? `${doc.title}: the OpenAPI document has not been generated yet; run npm run generate` : `${doc.title}: the OpenAPI document is not valid JSON` },
+        {
+          error: 'unavailable',
+          message: missing
+            ? `${doc.title}: the OpenAPI document has not been generated yet; run npm run generate`
+            : `${doc.title}: the OpenAPI document is not valid JSON`,
+        },
         503,
       );
     }
@@ -124,7 +129,9 @@ export function docsRoutes(options: DocsOptions): Hono {
  */
 export function withServers(document: Record<string, unknown>, origin: string): Record<string, unknown> {
   const declared = Array.isArray(document['servers']) ? (document['servers'] as { url?: unknown; description?: unknown }[]) : [];
-  const paths = declared.map((server) => (typeof server.url === 'string' ? serverPath(server.url) : '')).filter((path, i, all) => all.indexOf(path) === i);
+  const paths = declared
+    .map((server) => (typeof server.url === 'string' ? serverPath(server.url) : ''))
+    .filter((path, i, all) => all.indexOf(path) === i);
   const servers = (paths.length === 0 ? [''] : paths).map((path) => ({ url: `${origin}${path}`, description: 'This server' }));
   return { ...document, servers };
 }
@@ -139,11 +146,21 @@ export function withServers(document: Record<string, unknown>, origin: string): 
  * ```
  */
 export function withBearerAuth(document: Record<string, unknown>): Record<string, unknown> {
-  const components = (typeof document['components'] === 'object' && document['components'] !== null ? document['components'] : {}) as Record<string, unknown>;
-  const schemes = (typeof components['securitySchemes'] === 'object' && components['securitySchemes'] !== null ? components['securitySchemes'] : {}) as Record<string, unknown>;
+  const components = (
+    typeof document['components'] === 'object' && document['components'] !== null ? document['components'] : {}
+  ) as Record<string, unknown>;
+  const schemes = (
+    typeof components['securitySchemes'] === 'object' && components['securitySchemes'] !== null ? components['securitySchemes'] : {}
+  ) as Record<string, unknown>;
   return {
     ...document,
-    components: { ...components, securitySchemes: { ...schemes, bearerToken: { type: 'http', scheme: 'bearer', description: 'The SYSTEM_TOKEN the server was started with.' } } },
+    components: {
+      ...components,
+      securitySchemes: {
+        ...schemes,
+        bearerToken: { type: 'http', scheme: 'bearer', description: 'The SYSTEM_TOKEN the server was started with.' },
+      },
+    },
     security: [{ bearerToken: [] }],
   };
 }
@@ -159,7 +176,14 @@ function serverPath(url: string): string {
 }
 
 async function availableDocuments(documents: readonly ApiDocument[]): Promise<readonly ApiDocument[]> {
-  const found = await Promise.all(documents.map((doc) => readFile(doc.file).then(() => true, () => false)));
+  const found = await Promise.all(
+    documents.map((doc) =>
+      readFile(doc.file).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   return documents.filter((_, i) => found[i]);
 }
 

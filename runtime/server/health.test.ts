@@ -21,7 +21,10 @@ describe('healthRoutes', () => {
   });
 
   it('answers /readyz 503 naming the failing check and why', async () => {
-    const app = healthRoutes({ checks: () => [failing('database', 'connect ECONNREFUSED 127.0.0.1:5432'), ok('hostAdapter')], isDraining: () => false });
+    const app = healthRoutes({
+      checks: () => [failing('database', 'connect ECONNREFUSED 127.0.0.1:5432'), ok('hostAdapter')],
+      isDraining: () => false,
+    });
     const res = await app.request('/readyz');
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({
@@ -42,7 +45,10 @@ describe('healthRoutes', () => {
     const app = healthRoutes({ checks: () => [hung], isDraining: () => false, timeoutMs: 20 });
     const res = await app.request('/readyz');
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: 'unavailable', checks: { hostAdapter: { status: 'failed', error: 'no answer within 20 ms' } } });
+    expect(await res.json()).toEqual({
+      status: 'unavailable',
+      checks: { hostAdapter: { status: 'failed', error: 'no answer within 20 ms' } },
+    });
     expect(aborted).toBe(true);
   });
 

@@ -56,10 +56,16 @@ async function run(config: ServerConfig): Promise<void> {
   let server: RunningServer | undefined;
   let signalled: NodeJS.Signals | undefined;
   const stop = (running: RunningServer, signal: NodeJS.Signals) => {
-    logger.info({ signal, inFlight: running.inFlight(), timeoutMs: config.shutdownTimeoutMs }, 'shutting down: no new connections, finishing in-flight requests');
+    logger.info(
+      { signal, inFlight: running.inFlight(), timeoutMs: config.shutdownTimeoutMs },
+      'shutting down: no new connections, finishing in-flight requests',
+    );
     running.shutdown().then(
       (result) => {
-        logger.info(result, result.abandoned === 0 ? 'stopped cleanly' : `stopped: ${result.abandoned} request(s) cut off by the shutdown bound`);
+        logger.info(
+          result,
+          result.abandoned === 0 ? 'stopped cleanly' : `stopped: ${result.abandoned} request(s) cut off by the shutdown bound`,
+        );
         process.exit(result.failures.length === 0 ? EXIT_OK : EXIT_FAILURE);
       },
       (error: unknown) => {

@@ -188,7 +188,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     key: 'systemToken',
     env: 'SYSTEM_TOKEN',
     kind: 'secret',
-    description: 'Bearer token the System service requires on Connect and gRPC (printable ASCII, no spaces); unset means Connect answers callers on this machine only.',
+    description:
+      'Bearer token the System service requires on Connect and gRPC (printable ASCII, no spaces); unset means Connect answers callers on this machine only.',
   },
   {
     key: 'logLevel',

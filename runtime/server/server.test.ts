@@ -90,7 +90,12 @@ describe('startServer', () => {
   it('serves health, logs each request with its id, and answers unknown routes and errors in JSON', async () => {
     const service = gatedService();
     const { lines, logger } = collectingLogger();
-    const server = await startServer({ config: config(), logger, factories: { issues: service.factory, system: unusedFactory }, rootDir: process.cwd() });
+    const server = await startServer({
+      config: config(),
+      logger,
+      factories: { issues: service.factory, system: unusedFactory },
+      rootDir: process.cwd(),
+    });
     try {
       const health = await get(server.port, '/healthz', { 'X-Request-Id': 'client-chosen-42' });
       expect(health.status).toBe(200);
@@ -111,12 +116,20 @@ describe('startServer', () => {
 
       const boom = await get(server.port, '/boom');
       expect(boom.status).toBe(500);
-      expect(JSON.parse(boom.body)).toEqual({ error: 'internal', message: 'internal server error', requestId: boom.headers['x-request-id'] });
+      expect(JSON.parse(boom.body)).toEqual({
+        error: 'internal',
+        message: 'internal server error',
+        requestId: boom.headers['x-request-id'],
+      });
 
       const own = await get(server.port, '/own', { 'X-Request-Id': 'own-1' });
       expect([own.status, own.body, own.headers['x-request-id']]).toEqual([200, '{"own":true}', 'own-1']);
       const moved = await get(server.port, '/moved', { 'X-Request-Id': 'moved-1' });
-      expect([moved.status, moved.headers['location'], moved.headers['x-request-id']]).toEqual([301, 'http://example.test/elsewhere', 'moved-1']);
+      expect([moved.status, moved.headers['location'], moved.headers['x-request-id']]).toEqual([
+        301,
+        'http://example.test/elsewhere',
+        'moved-1',
+      ]);
       // An id that is not a sane token is replaced, not echoed.
       const odd = await get(server.port, '/healthz', { 'X-Request-Id': 'a b<c>' });
       expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -144,7 +157,12 @@ describe('startServer', () => {
   it('finishes an in-flight request on shutdown, refuses new connections, then closes the services', async () => {
     const service = gatedService();
     const { logger } = collectingLogger();
-    const server = await startServer({ config: config(), logger, factories: { issues: service.factory, system: unusedFactory }, rootDir: process.cwd() });
+    const server = await startServer({
+      config: config(),
+      logger,
+      factories: { issues: service.factory, system: unusedFactory },
+      rootDir: process.cwd(),
+    });
     const inFlight = get(server.port, '/slow');
     await service.arrival;
     const stopped = server.shutdown();
@@ -186,7 +204,12 @@ describe('startServer', () => {
     const service = gatedService();
     const { logger } = collectingLogger();
     try {
-      const start = startServer({ config: config({ PORT: String(port) }), logger, factories: { issues: service.factory, system: unusedFactory }, rootDir: process.cwd() });
+      const start = startServer({
+        config: config({ PORT: String(port) }),
+        logger,
+        factories: { issues: service.factory, system: unusedFactory },
+        rootDir: process.cwd(),
+      });
       await expect(start).rejects.toThrow(StartupError);
       await expect(start).rejects.toThrow(`port ${port} is already in use on 127.0.0.1; stop the other process or choose another PORT`);
       expect(service.events).toEqual([]);
@@ -201,7 +224,12 @@ describe('startServer', () => {
     const failing: ServiceFactory = async () => {
       throw new StartupError('cannot open the host adapter');
     };
-    const start = startServer({ config: config({ LOOM_SERVICES: 'issues,system' }), logger, factories: { issues: service.factory, system: failing }, rootDir: process.cwd() });
+    const start = startServer({
+      config: config({ LOOM_SERVICES: 'issues,system' }),
+      logger,
+      factories: { issues: service.factory, system: failing },
+      rootDir: process.cwd(),
+    });
     await expect(start).rejects.toThrow('cannot open the host adapter');
     expect(service.events).toEqual(['closed']);
   });
@@ -217,7 +245,12 @@ describe('startServer', () => {
       await opened;
       return service.factory(context);
     };
-    const starting = startServer({ config: config(), logger, factories: { issues: slowFactory, system: unusedFactory }, rootDir: process.cwd() });
+    const starting = startServer({
+      config: config(),
+      logger,
+      factories: { issues: slowFactory, system: unusedFactory },
+      rootDir: process.cwd(),
+    });
     while (origin === undefined) await new Promise((resolve) => setImmediate(resolve));
     const port = Number(new URL(origin).port);
     expect(origin).toBe(`http://localhost:${port}`);

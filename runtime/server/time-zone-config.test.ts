@@ -22,7 +22,7 @@ function failure(argv: string[], env: Record<string, string> = {}): ConfigError 
 }
 
 describe('the time zone option', () => {
-  it('is unset by default, so the Issues service takes the process\'s zone', () => {
+  it("is unset by default, so the Issues service takes the process's zone", () => {
     expect(run([]).timeZone).toBeUndefined();
     expect(run([], { LOOM_TIME_ZONE: ' ' }).timeZone).toBeUndefined();
   });
@@ -37,7 +37,9 @@ describe('the time zone option', () => {
     expect(failure([], { LOOM_TIME_ZONE: 'Mars/Olympus' }).message).toBe(
       'invalid LOOM_TIME_ZONE: must be an IANA time zone such as Europe/Berlin or UTC (got "Mars/Olympus")',
     );
-    expect(failure(['--time-zone', 'CEST+2']).message).toBe('invalid --time-zone: must be an IANA time zone such as Europe/Berlin or UTC (got "CEST+2")');
+    expect(failure(['--time-zone', 'CEST+2']).message).toBe(
+      'invalid --time-zone: must be an IANA time zone such as Europe/Berlin or UTC (got "CEST+2")',
+    );
     expect(failure(['--time-zone']).message).toBe('--time-zone needs a value (<zone>)');
   });
 });

@@ -15,16 +15,36 @@ describe('HOST_ADAPTER', () => {
   });
 
   it('refuses anything else with a clear error', async () => {
-    expect(() => parseHostAdapterSetting('launchd')).toThrow(new HostAdapterConfigError('HOST_ADAPTER must be one of auto, systemd, windows, simulated; got "launchd"'));
+    expect(() => parseHostAdapterSetting('launchd')).toThrow(
+      new HostAdapterConfigError('HOST_ADAPTER must be one of auto, systemd, windows, simulated; got "launchd"'),
+    );
     await expect(createHostAdapter({ env: { HOST_ADAPTER: 'dbus' } })).rejects.toThrow(HostAdapterConfigError);
   });
 
   it('auto picks windows on win32, systemd when it runs, simulated otherwise', async () => {
     expect(await detectHostAdapter({ platform: 'win32', exists: yes })).toBe('windows');
     expect(await detectHostAdapter({ platform: 'linux', exists: no })).toBe('simulated');
-    expect(await detectHostAdapter({ platform: 'linux', exists: yes, runner: new ScriptedRunner([{ file: 'systemctl', args: ['--version'], reply: ok('systemd 255 (255.4-1ubuntu8)\n') }]) })).toBe('systemd');
-    expect(await detectHostAdapter({ platform: 'linux', exists: yes, runner: new ScriptedRunner([{ reply: failed(1, 'Failed to connect to bus') }]) })).toBe('simulated');
-    expect(await detectHostAdapter({ platform: 'linux', exists: yes, runner: new ScriptedRunner([{ reply: Object.assign(new Error('ENOENT'), { code: 'ENOENT' }) }]) })).toBe('simulated');
+    expect(
+      await detectHostAdapter({
+        platform: 'linux',
+        exists: yes,
+        runner: new ScriptedRunner([{ file: 'systemctl', args: ['--version'], reply: ok('systemd 255 (255.4-1ubuntu8)\n') }]),
+      }),
+    ).toBe('systemd');
+    expect(
+      await detectHostAdapter({
+        platform: 'linux',
+        exists: yes,
+        runner: new ScriptedRunner([{ reply: failed(1, 'Failed to connect to bus') }]),
+      }),
+    ).toBe('simulated');
+    expect(
+      await detectHostAdapter({
+        platform: 'linux',
+        exists: yes,
+        runner: new ScriptedRunner([{ reply: Object.assign(new Error('ENOENT'), { code: 'ENOENT' }) }]),
+      }),
+    ).toBe('simulated');
   });
 
   it('builds the adapter asked for', async () => {
@@ -39,9 +59,13 @@ describe('HOST_ADAPTER', () => {
   it('prefers typed options over the environment', async () => {
     const host = await createHostAdapter({ hostAdapter: 'simulated', env: { HOST_ADAPTER: 'windows' } });
     expect(host.kind).toBe('simulated');
-    await expect(createHostAdapter({ hostAdapter: 'simulated', simulatedHostFile: '/nonexistent/typed.yaml', env: { SIMULATED_HOST_FILE: '/nonexistent/env.yaml' } })).rejects.toThrow(
-      'cannot read simulated host file /nonexistent/typed.yaml',
-    );
+    await expect(
+      createHostAdapter({
+        hostAdapter: 'simulated',
+        simulatedHostFile: '/nonexistent/typed.yaml',
+        env: { SIMULATED_HOST_FILE: '/nonexistent/env.yaml' },
+      }),
+    ).rejects.toThrow('cannot read simulated host file /nonexistent/typed.yaml');
   });
 
   it('reports a bad SIMULATED_HOST_FILE at start-up', async () => {

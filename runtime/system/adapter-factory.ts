@@ -85,7 +85,9 @@ export function parseHostAdapterSetting(value: string | undefined): HostAdapterS
 }
 
 /** What `auto` resolves to on this machine. */
-export async function detectHostAdapter(options: Pick<HostAdapterFactoryOptions, 'platform' | 'runner' | 'exists'> = {}): Promise<HostAdapterKind> {
+export async function detectHostAdapter(
+  options: Pick<HostAdapterFactoryOptions, 'platform' | 'runner' | 'exists'> = {},
+): Promise<HostAdapterKind> {
   if ((options.platform ?? process.platform) === 'win32') return 'windows';
   const exists = options.exists ?? pathExists;
   // `/run/systemd/system` is how sd_booted() tells that systemd is PID 1; a container may ship

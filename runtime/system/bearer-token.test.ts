@@ -42,7 +42,9 @@ describe('requireBearerToken and tokens no header can carry', () => {
     ['a newline', 'line\nbreak', 'contains a control character at position 5'],
     ['a non-ASCII letter', 'tökén', 'contains a non-ASCII character at position 2'],
   ])('refuses a token with %s at once, instead of refusing every caller later', (_label, token, problem) => {
-    expect(() => requireBearerToken(token)).toThrow(`requireBearerToken: the token ${problem}; use printable ASCII without spaces (it is sent as "authorization: Bearer <token>")`);
+    expect(() => requireBearerToken(token)).toThrow(
+      `requireBearerToken: the token ${problem}; use printable ASCII without spaces (it is sent as "authorization: Bearer <token>")`,
+    );
   });
 
   it('accepts every printable ASCII character', () => {

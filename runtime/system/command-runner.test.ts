@@ -19,13 +19,19 @@ describe('createExecFileRunner', () => {
   });
 
   it('adds environment variables to the inherited environment', async () => {
-    const result = await runner.run(node, ['-e', 'process.stdout.write(process.env.LOOM_SERVICE_NAME + "|" + (process.env.PATH ? "path" : "none"))'], { env: { LOOM_SERVICE_NAME: 'db; reboot' } });
+    const result = await runner.run(
+      node,
+      ['-e', 'process.stdout.write(process.env.LOOM_SERVICE_NAME + "|" + (process.env.PATH ? "path" : "none"))'],
+      { env: { LOOM_SERVICE_NAME: 'db; reboot' } },
+    );
     expect(result.stdout).toBe('db; reboot|path');
   });
 
   it('rejects with ENOENT for a missing program, and with TimeoutError for a slow one', async () => {
     await expect(runner.run('/nonexistent/systemctl', [])).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(runner.run(node, ['-e', 'setTimeout(() => {}, 60_000)'], { timeoutMs: 200 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(runner.run(node, ['-e', 'setTimeout(() => {}, 60_000)'], { timeoutMs: 200 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
   });
 });
 

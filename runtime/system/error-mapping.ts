@@ -41,7 +41,9 @@ export function toSystemRpcError(error: unknown, signal?: AbortSignal): RpcError
     if (reason instanceof RpcError) return reason;
     if (!(error instanceof HostError) || error.kind === 'canceled' || error.kind === 'timeout') {
       const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-      return new RpcError(timedOut ? 'deadline_exceeded' : 'canceled', timedOut ? 'the deadline expired' : 'the call was canceled', { cause: error });
+      return new RpcError(timedOut ? 'deadline_exceeded' : 'canceled', timedOut ? 'the deadline expired' : 'the call was canceled', {
+        cause: error,
+      });
     }
   }
   if (error instanceof HostError) return new RpcError(RPC_CODE_BY_HOST_ERROR[error.kind], error.message, { cause: error });

@@ -10,14 +10,27 @@
  * const grpcHandle = await serveSystemGrpc(handler, { grpcPort: 50051, grpcSocket: process.env.GRPC_SOCKET, token: process.env.SYSTEM_TOKEN });
  * ```
  */
-export { createHostAdapter, detectHostAdapter, HostAdapterConfigError, parseHostAdapterSetting, HOST_ADAPTER_VALUES } from './adapter-factory.js';
+export {
+  createHostAdapter,
+  detectHostAdapter,
+  HostAdapterConfigError,
+  parseHostAdapterSetting,
+  HOST_ADAPTER_VALUES,
+} from './adapter-factory.js';
 export type { HostAdapterFactoryOptions, HostAdapterSetting } from './adapter-factory.js';
 export { requireBearerToken } from './bearer-token.js';
 export { createExecFileRunner, limitConcurrency } from './command-runner.js';
 export type { CommandOptions, CommandResult, CommandRunner } from './command-runner.js';
 export { RPC_CODE_BY_HOST_ERROR, toSystemRpcError } from './error-mapping.js';
 export { HostError, isHostError } from './host-adapter.js';
-export type { HostAdapter, HostAdapterKind, HostErrorKind, ServiceInfo, ServiceOperationOptions, StopServiceOptions } from './host-adapter.js';
+export type {
+  HostAdapter,
+  HostAdapterKind,
+  HostErrorKind,
+  ServiceInfo,
+  ServiceOperationOptions,
+  StopServiceOptions,
+} from './host-adapter.js';
 export { KeyedMutex } from './keyed-mutex.js';
 export { createSimulatedNameRules, SYSTEMD_NAME_RULES, WINDOWS_NAME_RULES } from './service-name.js';
 export type { NormalizedServiceName, ServiceNameRules } from './service-name.js';

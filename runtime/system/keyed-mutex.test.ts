@@ -45,7 +45,11 @@ describe('KeyedMutex', () => {
 
   it('releases the lock when the function throws', async () => {
     const mutex = new KeyedMutex();
-    await expect(mutex.run('db', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      mutex.run('db', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     await expect(mutex.run('db', async () => 'next')).resolves.toBe('next');
   });
 

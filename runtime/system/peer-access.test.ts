@@ -3,11 +3,36 @@ import { RpcError } from '../rpc/index.js';
 import { isLoopbackAddress, isLoopbackHost, REMOTE_CALL_REFUSED, requireLocalPeer } from './peer-access.js';
 
 describe('isLoopbackAddress', () => {
-  it.each(['127.0.0.1', '127.255.3.4', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '::FFFF:127.1.2.3', '::ffff:7f00:1', '0:0:0:0:0:ffff:127.0.0.1'])('%s is loopback', (address) => {
+  it.each([
+    '127.0.0.1',
+    '127.255.3.4',
+    '::1',
+    '0:0:0:0:0:0:0:1',
+    '::ffff:127.0.0.1',
+    '::FFFF:127.1.2.3',
+    '::ffff:7f00:1',
+    '0:0:0:0:0:ffff:127.0.0.1',
+  ])('%s is loopback', (address) => {
     expect(isLoopbackAddress(address)).toBe(true);
   });
 
-  it.each(['10.0.0.1', '192.168.1.10', '203.0.113.7', '128.0.0.1', '::', '::2', 'fe80::1', '::ffff:10.0.0.1', '::ffff:8000:1', '2001:db8::ffff:127.0.0.1', '127.0.0', '127.0.0.1.5', '127.0.0.256', '', 'localhost'])('%s is not', (address) => {
+  it.each([
+    '10.0.0.1',
+    '192.168.1.10',
+    '203.0.113.7',
+    '128.0.0.1',
+    '::',
+    '::2',
+    'fe80::1',
+    '::ffff:10.0.0.1',
+    '::ffff:8000:1',
+    '2001:db8::ffff:127.0.0.1',
+    '127.0.0',
+    '127.0.0.1.5',
+    '127.0.0.256',
+    '',
+    'localhost',
+  ])('%s is not', (address) => {
     expect(isLoopbackAddress(address)).toBe(false);
   });
 });

@@ -12,7 +12,8 @@
 import { RpcError, type RpcContext } from '../rpc/index.js';
 
 /** The message of a refused remote call: it names the setting that allows it. */
-export const REMOTE_CALL_REFUSED = 'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: Bearer <token>")';
+export const REMOTE_CALL_REFUSED =
+  'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: Bearer <token>")';
 
 /**
  * An authorize hook that lets through calls from this machine only: a loopback peer, a Unix
@@ -55,7 +56,10 @@ export function isLoopbackAddress(address: string): boolean {
  * reachable from other hosts.
  */
 export function isLoopbackHost(host: string): boolean {
-  const text = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const text = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   return text === 'localhost' || isLoopbackAddress(text);
 }
 

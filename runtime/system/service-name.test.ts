@@ -51,7 +51,9 @@ describe.each([
   });
 
   it('names the offending character and its position', () => {
-    expect(rejection(rules, 'db;x').message).toBe(`invalid service name "db;x": ";" at position 2 is not allowed (allowed: ${allowedText(rules)})`);
+    expect(rejection(rules, 'db;x').message).toBe(
+      `invalid service name "db;x": ";" at position 2 is not allowed (allowed: ${allowedText(rules)})`,
+    );
     expect(rejection(rules, 'a\u0000').message).toContain('U+0000 at position 1');
   });
 
@@ -75,7 +77,9 @@ describe('systemd names', () => {
 
   it('accepts template instances and \\xNN escapes', () => {
     expect(SYSTEMD_NAME_RULES.normalize('getty@tty1').name).toBe('getty@tty1.service');
-    expect(SYSTEMD_NAME_RULES.normalize('systemd-fsck@dev-disk-by\\x2duuid-1234').name).toBe('systemd-fsck@dev-disk-by\\x2duuid-1234.service');
+    expect(SYSTEMD_NAME_RULES.normalize('systemd-fsck@dev-disk-by\\x2duuid-1234').name).toBe(
+      'systemd-fsck@dev-disk-by\\x2duuid-1234.service',
+    );
   });
 
   it('refuses other unit types, stray backslashes, two @ and a name too long with its suffix', () => {

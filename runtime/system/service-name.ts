@@ -37,10 +37,7 @@ export interface ServiceNameRules {
   normalize(name: string): NormalizedServiceName;
 }
 
-const UNIT_TYPES = [
-  'service', 'socket', 'target', 'device', 'mount', 'automount',
-  'swap', 'timer', 'path', 'slice', 'scope',
-] as const;
+const UNIT_TYPES = ['service', 'socket', 'target', 'device', 'mount', 'automount', 'swap', 'timer', 'path', 'slice', 'scope'] as const;
 
 /** systemd: case-sensitive unit names, `.service` implied. */
 export const SYSTEMD_NAME_RULES: ServiceNameRules = {
@@ -63,7 +60,8 @@ export const SYSTEMD_NAME_RULES: ServiceNameRules = {
       name = `${input}.service`;
     }
     if (name.startsWith('@') || name.startsWith('.')) fail(input, 'a unit name cannot start with "@" or "."');
-    if (name.length > this.maxLength) fail(input, `"${name.slice(0, 16)}…" is longer than ${this.maxLength} characters with its .service suffix`);
+    if (name.length > this.maxLength)
+      fail(input, `"${name.slice(0, 16)}…" is longer than ${this.maxLength} characters with its .service suffix`);
     return { name, key: name };
   },
 };
@@ -120,7 +118,10 @@ function describeChar(input: string, index: number): string {
 
 /** Quotes a rejected name for an error message: escaped, and cut short so that 10 kB stay out of logs. */
 export function quoteName(input: string): string {
-  const quoted = JSON.stringify(input.slice(0, 64)).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const quoted = JSON.stringify(input.slice(0, 64)).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return input.length > 64 ? `${quoted}…` : quoted;
 }
 

@@ -56,7 +56,10 @@ class ControlledHost implements HostAdapter {
 }
 
 async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(RpcError);
   return error as RpcError;
 }
@@ -68,7 +71,11 @@ describe('SystemHandler', () => {
     const host = new ControlledHost();
     const handler = new SystemHandler(host);
     expect(await handler.getBIOSSerialNumber({}, ctx())).toEqual({ serialNumber: 'SERIAL-1' });
-    expect(await handler.getService({ name: 'db' }, ctx())).toEqual({ displayName: 'DB', startType: StartType.MANUAL, status: ServiceStatus.RUNNING });
+    expect(await handler.getService({ name: 'db' }, ctx())).toEqual({
+      displayName: 'DB',
+      startType: StartType.MANUAL,
+      status: ServiceStatus.RUNNING,
+    });
     const started = handler.startService({ name: 'db' }, ctx());
     await tick();
     host.release();
@@ -90,7 +97,9 @@ describe('SystemHandler', () => {
     ]) {
       expect((await rpcError(call)).code).toBe('invalid_argument');
     }
-    expect((await rpcError(handler.getService({ name: 'x'.repeat(10_240) }, ctx()))).message).toBe('invalid service name "' + 'x'.repeat(64) + '"…: 10240 characters is longer than the maximum of 255');
+    expect((await rpcError(handler.getService({ name: 'x'.repeat(10_240) }, ctx()))).message).toBe(
+      'invalid service name "' + 'x'.repeat(64) + '"…: 10240 characters is longer than the maximum of 255',
+    );
     expect(host.log).toEqual([]);
   });
 
@@ -100,12 +109,15 @@ describe('SystemHandler', () => {
     expect(host.log).toEqual(['get nginx.service']);
   });
 
-  it.each(Object.entries(RPC_CODE_BY_HOST_ERROR) as Array<[HostErrorKind, RpcCode]>)('maps host error %s to %s with its message', async (kind, code) => {
-    const host = new ControlledHost();
-    host.failWith = new HostError(kind, `the host says ${kind}`);
-    const error = await rpcError(new SystemHandler(host).getService({ name: 'db' }, ctx()));
-    expect([error.code, error.message]).toEqual([code, `the host says ${kind}`]);
-  });
+  it.each(Object.entries(RPC_CODE_BY_HOST_ERROR) as Array<[HostErrorKind, RpcCode]>)(
+    'maps host error %s to %s with its message',
+    async (kind, code) => {
+      const host = new ControlledHost();
+      host.failWith = new HostError(kind, `the host says ${kind}`);
+      const error = await rpcError(new SystemHandler(host).getService({ name: 'db' }, ctx()));
+      expect([error.code, error.message]).toEqual([code, `the host says ${kind}`]);
+    },
+  );
 
   it('hides the text of an unexpected error behind internal', async () => {
     const host = new ControlledHost();
@@ -161,7 +173,7 @@ describe('SystemHandler', () => {
     await start;
   });
 
-  it('gives up waiting for the lock when the call is canceled, with the runtime\'s reason', async () => {
+  it("gives up waiting for the lock when the call is canceled, with the runtime's reason", async () => {
     const host = new ControlledHost();
     const handler = new SystemHandler(host);
     const first = handler.startService({ name: 'db' }, ctx());

@@ -23,7 +23,14 @@ export function bearerTokenProblem(token: string): string | undefined {
   for (let i = 0; i < token.length; i++) {
     const code = token.charCodeAt(i);
     if (code >= 0x21 && code <= 0x7e) continue;
-    const what = code === 0x20 ? 'a space' : code < 0x20 || code === 0x7f ? 'a control character' : code > 0x7f && /\s/.test(token[i]!) ? 'a space' : 'a non-ASCII character';
+    const what =
+      code === 0x20
+        ? 'a space'
+        : code < 0x20 || code === 0x7f
+          ? 'a control character'
+          : code > 0x7f && /\s/.test(token[i]!)
+            ? 'a space'
+            : 'a non-ASCII character';
     return `contains ${what} at position ${i + 1}; use printable ASCII without spaces (it is sent as "authorization: Bearer <token>")`;
   }
   return undefined;

@@ -38,12 +38,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.writeHead(204).end();
       return;
     case '/echo':
-      res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({
-        method: req.method,
-        contentType: req.headers['content-type'],
-        authorization: req.headers.authorization,
-        body: JSON.parse(body) as unknown,
-      }));
+      res.writeHead(201, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          method: req.method,
+          contentType: req.headers['content-type'],
+          authorization: req.headers.authorization,
+          body: JSON.parse(body) as unknown,
+        }),
+      );
       return;
     case '/close':
       res.writeHead(200, { Connection: 'close', 'Content-Length': '3' }).end('bye');
@@ -114,7 +116,12 @@ describe('HttpClient', () => {
       body: JSON.stringify({ title: 'ünïcode title', n: 1 }),
     });
     expect(res.status).toBe(201);
-    expect(res.json()).toEqual({ method: 'POST', contentType: 'application/json', authorization: 'token abc', body: { title: 'ünïcode title', n: 1 } });
+    expect(res.json()).toEqual({
+      method: 'POST',
+      contentType: 'application/json',
+      authorization: 'token abc',
+      body: { title: 'ünïcode title', n: 1 },
+    });
     client.close();
   });
 

@@ -34,7 +34,10 @@ export async function emitInline(
       mkdirSync(dirname(join(root, name)), { recursive: true });
       writeFileSync(join(root, name), text);
     }
-    const files = await loadSchemas(Object.keys(schemas).map((n) => join(root, n)), { root });
+    const files = await loadSchemas(
+      Object.keys(schemas).map((n) => join(root, n)),
+      { root },
+    );
     const out = emit(files, emitters, { runtimeImport, templates: loadTemplates() });
     return new Map(out.files.map((f: OutputFile) => [f.path, f.content]));
   } finally {
@@ -55,6 +58,9 @@ export async function generateInline(prefix: string, schemas: Record<string, str
   // Vite transforms each file with its nearest tsconfig; `.tmp/` is outside the repository's
   // `include`, so without this the generated decorators would not be compiled.
   const extendsPath = relative(dir, join(REPO_ROOT, 'tsconfig.json')).split('\\').join('/');
-  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify({ extends: extendsPath, compilerOptions: { noEmit: true }, include: ['**/*'] }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    `${JSON.stringify({ extends: extendsPath, compilerOptions: { noEmit: true }, include: ['**/*'] }, null, 2)}\n`,
+  );
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

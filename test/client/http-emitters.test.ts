@@ -96,9 +96,20 @@ export class IssueRoutes {
     expect(server).toContain(
       [
         'import {',
-        ...['BodyParam', 'Consumes', 'Context', 'GET', 'HeaderParam', 'POST', 'Path', 'PathParam', 'Produces', 'QueryParam', 'Status', 'formBody'].map(
-          (n) => `  ${n},`,
-        ),
+        ...[
+          'BodyParam',
+          'Consumes',
+          'Context',
+          'GET',
+          'HeaderParam',
+          'POST',
+          'Path',
+          'PathParam',
+          'Produces',
+          'QueryParam',
+          'Status',
+          'formBody',
+        ].map((n) => `  ${n},`),
         "} from '../runtime/codegen/server.js';",
       ].join('\n'),
     );

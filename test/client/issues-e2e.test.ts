@@ -79,7 +79,12 @@ components:
         labels: { type: array, items: { type: string } }
 `;
 
-interface Issue { number: number; title: string; state: 'open' | 'closed'; labels?: string[] }
+interface Issue {
+  number: number;
+  title: string;
+  state: 'open' | 'closed';
+  labels?: string[];
+}
 type Input = Record<string, unknown>;
 interface IssueClient {
   issueListIssues(input: Input): Promise<Issue[]>;
@@ -146,7 +151,12 @@ describe('generated fetch client against generated routes', () => {
 
   it('sends path, query (arrays per style) and header parameters, and reads response headers', async () => {
     const { data, response } = await client.issueListIssuesWithResponse({
-      owner: 'loom team', repo: 'core', state: 'open', labels: ['bug', 'ui'], page: 2, xTrace: 't-1',
+      owner: 'loom team',
+      repo: 'core',
+      state: 'open',
+      labels: ['bug', 'ui'],
+      page: 2,
+      xTrace: 't-1',
     });
     expect(data.map((i) => i.title)).toEqual(['First', 'Second']);
     expect(response.status).toBe(200);

@@ -50,7 +50,11 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 beforeAll(async () => {
   writeFileSync(join(tmp, 'api.yaml'), SCHEMA);
   let stderr = '';
-  const code = await runCli(['generate', 'api.yaml', '--out', 'gen', '--runtime', 'loom/runtime', '--quiet'], { cwd: tmp, stdout: () => {}, stderr: (t) => (stderr += t) });
+  const code = await runCli(['generate', 'api.yaml', '--out', 'gen', '--runtime', 'loom/runtime', '--quiet'], {
+    cwd: tmp,
+    stdout: () => {},
+    stderr: (t) => (stderr += t),
+  });
   expect([code, stderr]).toEqual([0, '']);
   validators = (await import(pathToFileURL(join(tmp, 'gen/api.validators.js')).href)) as Record<string, Validator>;
 }, 60_000);
@@ -63,7 +67,7 @@ describe('a property two allOf parts declare', () => {
     expect(await typeCheck(tmp)).toBe('');
   }, 60_000);
 
-  it('is validated by what every part says: the base\'s required and bounds, and the subtype\'s', () => {
+  it("is validated by what every part says: the base's required and bounds, and the subtype's", () => {
     const { validateSub, validateHolder } = validators as { validateSub: Validator; validateHolder: Validator };
     expect(validateSub({ name: 'abc', size: 1, tag: 'ab' })).toBe(true);
     expect(validateSub({})).toBe(false); // name is required by the base

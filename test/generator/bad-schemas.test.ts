@@ -49,8 +49,12 @@ describe('broken proto files', () => {
   });
 
   it('an unknown field type names the field and the message', async () => {
-    const result = await generate({ 'orders.proto': 'syntax = "proto3";\npackage shop.v1;\nmessage Order {\n  string id = 1;\n  Money total = 2;\n}\n' });
-    expectFailure(result, ["orders.proto:5: error: field 'total' of 'Order' has unknown type 'Money': import the file that declares it, or fix the name"]);
+    const result = await generate({
+      'orders.proto': 'syntax = "proto3";\npackage shop.v1;\nmessage Order {\n  string id = 1;\n  Money total = 2;\n}\n',
+    });
+    expectFailure(result, [
+      "orders.proto:5: error: field 'total' of 'Order' has unknown type 'Money': import the file that declares it, or fix the name",
+    ]);
   });
 
   it('a syntax error and an illegal map key point at their line', async () => {
@@ -64,9 +68,12 @@ describe('broken proto files', () => {
 
   it('an rpc with an unknown message type fails on the rpc line', async () => {
     const result = await generate({
-      'pipe.proto': 'syntax = "proto3";\npackage p;\nmessage Chunk { bytes data = 1; }\nservice Pipe {\n  rpc Send(stream Chunk) returns (Receipt);\n}\n',
+      'pipe.proto':
+        'syntax = "proto3";\npackage p;\nmessage Chunk { bytes data = 1; }\nservice Pipe {\n  rpc Send(stream Chunk) returns (Receipt);\n}\n',
     });
-    expectFailure(result, ["pipe.proto:5: error: rpc 'Send' of 'Pipe' names an unknown message 'Receipt': import the file that declares it, or fix the name"]);
+    expectFailure(result, [
+      "pipe.proto:5: error: rpc 'Send' of 'Pipe' names an unknown message 'Receipt': import the file that declares it, or fix the name",
+    ]);
   });
 
   it('a duplicate field number points at the second field and names the first', async () => {
@@ -76,17 +83,21 @@ describe('broken proto files', () => {
   });
 
   it('a message declared twice says whether it is twice in one file or in two', async () => {
-    expectFailure(await generate({ 'twice.proto': 'syntax = "proto3";\npackage t;\nmessage A { string a = 1; }\n\nmessage A { string b = 1; }\n' }), [
-      "twice.proto:5: error: 'A' is declared twice in 't' in this file (also on line 3): rename or remove one of them",
-    ]);
+    expectFailure(
+      await generate({ 'twice.proto': 'syntax = "proto3";\npackage t;\nmessage A { string a = 1; }\n\nmessage A { string b = 1; }\n' }),
+      ["twice.proto:5: error: 'A' is declared twice in 't' in this file (also on line 3): rename or remove one of them"],
+    );
     const result = await generate({
       'one.proto': 'syntax = "proto3";\npackage t;\nmessage A { string a = 1; }\n',
       'two.proto': 'syntax = "proto3";\npackage t;\nmessage A { string b = 1; }\n',
     });
-    expect(result.stderr).toContain("error: 'A' is declared twice in 't': another loaded file already defines it; rename one of them or load the files separately");
+    expect(result.stderr).toContain(
+      "error: 'A' is declared twice in 't': another loaded file already defines it; rename one of them or load the files separately",
+    );
   });
   it('two fields with one JSON name are refused, as protoc refuses them', async () => {
-    const proto = 'syntax = "proto3";\npackage j;\nmessage M {\n  string a = 1 [json_name = "x"];\n  string x = 2;\n  string foo_bar = 3;\n  string fooBar = 4;\n}\n';
+    const proto =
+      'syntax = "proto3";\npackage j;\nmessage M {\n  string a = 1 [json_name = "x"];\n  string x = 2;\n  string foo_bar = 3;\n  string fooBar = 4;\n}\n';
     expectFailure(await generate({ 'j.proto': proto }), [
       "j.proto:5: error: field 'x' of 'M' has the JSON name 'x', as field 'a' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name",
       "j.proto:7: error: field 'fooBar' of 'M' has the JSON name 'fooBar', as field 'foo_bar' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name",
@@ -102,7 +113,8 @@ describe('broken proto files', () => {
 
 describe('broken OpenAPI documents', () => {
   it('a property named __proto__ is refused, not silently dropped from validators and documents', async () => {
-    const doc = '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"Obj":{"type":"object","properties":{"__proto__":{"type":"string"}}}}}}';
+    const doc =
+      '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"Obj":{"type":"object","properties":{"__proto__":{"type":"string"}}}}}}';
     expectFailure(await generate({ 'api.json': doc }), [
       "api.json:1 (/components/schemas/Obj/properties/__proto__): error: property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, so validators and documents would silently drop it; rename the property",
     ]);
@@ -131,14 +143,18 @@ components:
   });
 
   it('a $ref to a missing file says the path is relative to the document', async () => {
-    const result = await generate({ 'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A: { $ref: './shared.yaml#/components/schemas/B' }\n` });
+    const result = await generate({
+      'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A: { $ref: './shared.yaml#/components/schemas/B' }\n`,
+    });
     expectFailure(result, [
       "api.yaml:6 (/components/schemas/A): error: $ref './shared.yaml#/components/schemas/B' cannot be loaded: the file does not exist; fix the path (it is relative to api.yaml)",
     ]);
   });
 
   it('a misspelt type lists the valid ones', async () => {
-    const result = await generate({ 'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        n: { type: strin }\n` });
+    const result = await generate({
+      'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        n: { type: strin }\n`,
+    });
     expectFailure(result, [
       "api.yaml:9 (/components/schemas/A/properties/n/type): error: unsupported type 'strin': use one of string, number, integer, boolean, array, object or null",
     ]);
@@ -177,15 +193,19 @@ components:
     expectFailure(await generate({ 'api.yaml': "openapi: 3.0.3\ninfo: { title: T, version: '1'\npaths: {}\n" }), [
       'api.yaml:3: error: not valid YAML: flow map in block collection must be sufficiently indented and end with a } (column 1); fix the syntax at this line or just before it',
     ]);
-    expectFailure(await generate({ 'api.json': '{\n  "openapi": "3.0.3",\n  "info": { "title": "T", "version": "1" }\n  "paths": {}\n}\n' }), [
-      "api.json:4: error: not valid JSON: expected ',' or '}' after property value (column 3); fix the syntax at this line or just before it",
-    ]);
+    expectFailure(
+      await generate({ 'api.json': '{\n  "openapi": "3.0.3",\n  "info": { "title": "T", "version": "1" }\n  "paths": {}\n}\n' }),
+      [
+        "api.json:4: error: not valid JSON: expected ',' or '}' after property value (column 3); fix the syntax at this line or just before it",
+      ],
+    );
   });
 
   it('two documents that would write the same files are named, before anything is generated', async () => {
     const result = await generate({
       'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents: { schemas: { A: { type: string } } }\n`,
-      'api.json': '{ "openapi": "3.0.3", "info": { "title": "J", "version": "1" }, "paths": {}, "components": { "schemas": { "J": { "type": "string" } } } }',
+      'api.json':
+        '{ "openapi": "3.0.3", "info": { "title": "J", "version": "1" }, "paths": {}, "components": { "schemas": { "J": { "type": "string" } } } }',
     });
     expectFailure(result, [
       'api.yaml: error: its output files (api.types.ts, api.server.ts, …) would be the same as those of api.json: rename one of the two, or generate them in separate runs',
@@ -194,7 +214,9 @@ components:
 
   it('a $ref cycle with no schema in it is reported at its first schema', async () => {
     expectFailure(
-      await generate({ 'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A: { $ref: '#/components/schemas/B' }\n    B: { $ref: '#/components/schemas/A' }\n` }),
+      await generate({
+        'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A: { $ref: '#/components/schemas/B' }\n    B: { $ref: '#/components/schemas/A' }\n`,
+      }),
       [
         'api.yaml:6 (/components/schemas/A): error: $ref chain A → B → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
       ],
@@ -224,8 +246,11 @@ describe('as a process', () => {
     mkdirSync(join(dir, 'schemas'), { recursive: true });
     writeFileSync(join(dir, 'schemas/orders.proto'), 'syntax = "proto3";\npackage shop.v1;\nmessage Order {\n  Money total = 1;\n}\n');
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-      const child = execFile(process.execPath, [join(REPO, 'bin/loom.js'), 'generate', 'schemas', '--out', 'gen'], { cwd: dir }, (_e, stdout, stderr) =>
-        done({ code: child.exitCode, stdout, stderr }),
+      const child = execFile(
+        process.execPath,
+        [join(REPO, 'bin/loom.js'), 'generate', 'schemas', '--out', 'gen'],
+        { cwd: dir },
+        (_e, stdout, stderr) => done({ code: child.exitCode, stdout, stderr }),
       );
     });
     expect(result.stderr).toBe(

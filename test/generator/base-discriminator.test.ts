@@ -91,7 +91,10 @@ definitions:
       - { type: object, required: [lives], properties: { lives: { type: integer } } }
 `;
 
-interface Answer { readonly status: number; readonly json: { violations?: { name: string; message: string }[] } & Record<string, unknown> }
+interface Answer {
+  readonly status: number;
+  readonly json: { violations?: { name: string; message: string }[] } & Record<string, unknown>;
+}
 
 let cleanup: () => void;
 let app: Hono;
@@ -103,7 +106,10 @@ beforeAll(async () => {
   const legacy = await import(/* @vite-ignore */ join(generated.dir, 'legacy.server.ts'));
   const echo = async ({ body }: { body: unknown }) => body;
   app = createRestRouter()
-    .register(new shelter.PetsRoutes({ addPet: echo, addLitter: async () => undefined }), new legacy.AnimalsRoutes({ addAnimal: async () => undefined }))
+    .register(
+      new shelter.PetsRoutes({ addPet: echo, addLitter: async () => undefined }),
+      new legacy.AnimalsRoutes({ addAnimal: async () => undefined }),
+    )
     .app();
 });
 
@@ -127,7 +133,7 @@ describe('a body typed as a base object with a discriminator', () => {
     expect((await post('/pets', { petType: 'Dog', name: 'Rex', barks: true })).status).toBe(200);
   });
 
-  it("is checked as that subtype: its property types and its required properties, each reported once", async () => {
+  it('is checked as that subtype: its property types and its required properties, each reported once', async () => {
     const wrong = await post('/pets', { petType: 'cat', name: 'Tom', lives: 12, meows: 'yes' });
     expect(wrong.status).toBe(400);
     expect(problems(wrong)).toEqual(['/lives: must be <= 9', '/meows: must be boolean']);
@@ -148,7 +154,10 @@ describe('a body typed as a base object with a discriminator', () => {
   });
 
   it('is checked per element inside arrays', async () => {
-    const answer = await post('/litters', [{ petType: 'cat', name: 'A', lives: 1 }, { petType: 'cat', name: 'B' }]);
+    const answer = await post('/litters', [
+      { petType: 'cat', name: 'A', lives: 1 },
+      { petType: 'cat', name: 'B' },
+    ]);
     expect(problems(answer)).toEqual(["/1/lives: must have required property 'lives'"]);
   });
 

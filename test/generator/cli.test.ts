@@ -120,7 +120,10 @@ describe('loom generate', () => {
     const dir = join(tmp, 'ci');
     mkdirSync(dir);
     writeFileSync(join(dir, 'api.yaml'), "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\n");
-    writeFileSync(join(dir, 'lint.yml'), 'name: lint\njobs:\n  spectral:\n    steps:\n      - uses: stoplightio/spectral-action@v0\n        with:\n          openapi: api.yaml\n');
+    writeFileSync(
+      join(dir, 'lint.yml'),
+      'name: lint\njobs:\n  spectral:\n    steps:\n      - uses: stoplightio/spectral-action@v0\n        with:\n          openapi: api.yaml\n',
+    );
     const result = await loom(['generate', '.', '--out', 'gen', '--quiet'], dir);
     expect([result.code, result.stderr]).toEqual([0, '']);
     expect(existsSync(join(dir, 'gen/lint.openapi.json'))).toBe(false);
@@ -145,8 +148,11 @@ describe('loom generate', () => {
   it('runs as an executable through bin/loom.js', async () => {
     const dir = project('bin');
     const result = await new Promise<{ code: number | null; stdout: string }>((done) => {
-      const child = execFile(process.execPath, [join(REPO, 'bin/loom.js'), 'generate', 'schemas', '--out', 'gen', '--quiet'], { cwd: dir }, (_e, stdout) =>
-        done({ code: child.exitCode, stdout }),
+      const child = execFile(
+        process.execPath,
+        [join(REPO, 'bin/loom.js'), 'generate', 'schemas', '--out', 'gen', '--quiet'],
+        { cwd: dir },
+        (_e, stdout) => done({ code: child.exitCode, stdout }),
       );
     });
     expect(result.code).toBe(0);
@@ -175,7 +181,10 @@ describe('loom generate', () => {
         check();
       });
     await waitFor(/watching schemas/);
-    const changed = readFileSync(proto, 'utf8').replace('message StopServiceResponse {', 'message StopServiceResponse {\n  string note = 1;');
+    const changed = readFileSync(proto, 'utf8').replace(
+      'message StopServiceResponse {',
+      'message StopServiceResponse {\n  string note = 1;',
+    );
     writeFileSync(proto, changed);
     // Rewrite until the watcher reacts: recursive fs.watch may still be settling on a busy machine.
     const retry = setInterval(() => writeFileSync(proto, changed), 500);

@@ -123,13 +123,18 @@ export interface StopServiceRequest {
     expect(runs).toEqual([0]);
     next = regenerated();
     const proto = join(dir, 'schemas/system.proto');
-    const changed = readFileSync(proto, 'utf8').replace('message StopServiceResponse {', 'message StopServiceResponse {\n  string note = 1;');
+    const changed = readFileSync(proto, 'utf8').replace(
+      'message StopServiceResponse {',
+      'message StopServiceResponse {\n  string note = 1;',
+    );
     // Rewrite until the watcher reacts: recursive fs.watch may still be settling on a busy machine.
     writeFileSync(proto, changed);
     const retry = setInterval(() => writeFileSync(proto, changed), 500);
     await next.finally(() => clearInterval(retry));
     expect(runs.at(-1)).toBe(0);
-    expect(readFileSync(join(dir, 'gen/system.types.ts'), 'utf8')).toMatch(/export interface StopServiceResponse \{\n(?:.*\n)*? {2}note: string;/);
+    expect(readFileSync(join(dir, 'gen/system.types.ts'), 'utf8')).toMatch(
+      /export interface StopServiceResponse \{\n(?:.*\n)*? {2}note: string;/,
+    );
     stop();
     const result = await done;
     expect(result.code).toBe(0);

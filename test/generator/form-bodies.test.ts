@@ -121,7 +121,10 @@ paths:
 `;
 
 type Body = Record<string, unknown>;
-interface Recorded { readonly op: string; readonly input: { body?: Body; dryRun?: boolean } }
+interface Recorded {
+  readonly op: string;
+  readonly input: { body?: Body; dryRun?: boolean };
+}
 type Client = Record<string, (input: object) => Promise<unknown>>;
 
 let cleanup: () => void;
@@ -155,11 +158,19 @@ beforeAll(async () => {
 afterAll(() => cleanup?.());
 
 /** Sends `body` to `path` and returns the status, the parsed answer and the body the handler got. */
-async function post(path: string, body: BodyInit, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; received?: Body }> {
+async function post(
+  path: string,
+  body: BodyInit,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: unknown; received?: Body }> {
   const before = calls.length;
   const res = await app.request(path, { method: 'POST', body, headers });
   const text = await res.text();
-  return { status: res.status, json: text === '' ? undefined : JSON.parse(text), received: calls.length > before ? calls.at(-1)!.input.body : undefined };
+  return {
+    status: res.status,
+    json: text === '' ? undefined : JSON.parse(text),
+    received: calls.length > before ? calls.at(-1)!.input.body : undefined,
+  };
 }
 
 function pet(fields: Record<string, string | Blob | (string | Blob)[]>): FormData {
@@ -174,15 +185,33 @@ const URLENCODED = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe('generated routes: multipart bodies (OpenAPI 3.1)', () => {
   it('hand the handler numbers, booleans, arrays, the File and parsed JSON parts', async () => {
-    const r = await post('/pets', pet({
-      name: 'Rex', age: '3', weight: '12.5', vaccinated: 'true', tags: ['good', 'loud'], scores: '7',
-      photo: PHOTO(), owner: json({ name: 'Ann' }), vets: [json({ name: 'Dr. B' }), '{"name":"Dr. C"}'], kind: 'dog',
-    }));
+    const r = await post(
+      '/pets',
+      pet({
+        name: 'Rex',
+        age: '3',
+        weight: '12.5',
+        vaccinated: 'true',
+        tags: ['good', 'loud'],
+        scores: '7',
+        photo: PHOTO(),
+        owner: json({ name: 'Ann' }),
+        vets: [json({ name: 'Dr. B' }), '{"name":"Dr. C"}'],
+        kind: 'dog',
+      }),
+    );
     expect(r.status).toBe(204);
     const body = r.received!;
     expect(body).toMatchObject({
-      name: 'Rex', age: 3, weight: 12.5, vaccinated: true, tags: ['good', 'loud'], scores: [7],
-      owner: { name: 'Ann' }, vets: [{ name: 'Dr. B' }, { name: 'Dr. C' }], kind: 'dog',
+      name: 'Rex',
+      age: 3,
+      weight: 12.5,
+      vaccinated: true,
+      tags: ['good', 'loud'],
+      scores: [7],
+      owner: { name: 'Ann' },
+      vets: [{ name: 'Dr. B' }, { name: 'Dr. C' }],
+      kind: 'dog',
     });
     expect(body.photo).toBeInstanceOf(File);
     expect((body.photo as File).name).toBe('rex.png');
@@ -190,25 +219,37 @@ describe('generated routes: multipart bodies (OpenAPI 3.1)', () => {
   });
 
   it('answers 400 listing every bad field, conversion and schema problems and other parameters together', async () => {
-    const r = await post('/pets?dryRun=perhaps', pet({
-      name: '', age: 'three', weight: 'heavy', vaccinated: 'maybe', scores: ['1', '2.5'],
-      photo: 'not a file', owner: '{"name":', vets: json({ phone: '1' }), kind: 'cow',
-    }));
+    const r = await post(
+      '/pets?dryRun=perhaps',
+      pet({
+        name: '',
+        age: 'three',
+        weight: 'heavy',
+        vaccinated: 'maybe',
+        scores: ['1', '2.5'],
+        photo: 'not a file',
+        owner: '{"name":',
+        vets: json({ phone: '1' }),
+        kind: 'cow',
+      }),
+    );
     expect(r.status).toBe(400);
     expect(r.received).toBeUndefined();
     const violations = (r.json as { violations: { location: string; name: string; message: string }[] }).violations;
-    expect(violations).toEqual(expect.arrayContaining([
-      { location: 'query', name: 'dryRun', message: 'must be a boolean (true or false), got "perhaps"' },
-      { location: 'body', name: '/age', message: 'must be an integer, got "three"' },
-      { location: 'body', name: '/weight', message: 'must be a number, got "heavy"' },
-      { location: 'body', name: '/vaccinated', message: 'must be a boolean (true or false), got "maybe"' },
-      { location: 'body', name: '/scores/1', message: 'must be an integer, got "2.5"' },
-      { location: 'body', name: '/photo', message: 'must be an uploaded file' },
-      { location: 'body', name: '/owner', message: 'must be valid JSON' },
-      { location: 'body', name: '/name', message: 'must NOT have fewer than 1 characters' },
-      { location: 'body', name: '/vets/0/name', message: "must have required property 'name'" },
-      { location: 'body', name: '/kind', message: 'must be equal to one of the allowed values' },
-    ]));
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        { location: 'query', name: 'dryRun', message: 'must be a boolean (true or false), got "perhaps"' },
+        { location: 'body', name: '/age', message: 'must be an integer, got "three"' },
+        { location: 'body', name: '/weight', message: 'must be a number, got "heavy"' },
+        { location: 'body', name: '/vaccinated', message: 'must be a boolean (true or false), got "maybe"' },
+        { location: 'body', name: '/scores/1', message: 'must be an integer, got "2.5"' },
+        { location: 'body', name: '/photo', message: 'must be an uploaded file' },
+        { location: 'body', name: '/owner', message: 'must be valid JSON' },
+        { location: 'body', name: '/name', message: 'must NOT have fewer than 1 characters' },
+        { location: 'body', name: '/vets/0/name', message: "must have required property 'name'" },
+        { location: 'body', name: '/kind', message: 'must be equal to one of the allowed values' },
+      ]),
+    );
     // Each field once: a value that could not be converted is not also reported by the schema.
     expect(violations.filter((v) => v.name === '/age')).toHaveLength(1);
     expect(violations).toHaveLength(10);
@@ -219,7 +260,9 @@ describe('generated routes: multipart bodies (OpenAPI 3.1)', () => {
     expect(r.status).toBe(400);
     expect(r.json).toMatchObject({ violations: [{ location: 'body', name: '/age', message: 'must be <= 40' }] });
     const missing = await post('/pets', pet({ name: 'Rex', age: '2' }));
-    expect(missing.json).toMatchObject({ violations: [{ location: 'body', name: '/photo', message: "must have required property 'photo'" }] });
+    expect(missing.json).toMatchObject({
+      violations: [{ location: 'body', name: '/photo', message: "must have required property 'photo'" }],
+    });
   });
 
   it('refuses a repeated single-valued field instead of picking one', async () => {
@@ -229,8 +272,15 @@ describe('generated routes: multipart bodies (OpenAPI 3.1)', () => {
 
   it('treats an empty file input and empty number inputs as not sent, as HTML forms send them', async () => {
     // What a browser sends for a form whose file input and number input were left empty.
-    const browser = ['name="name"\r\n\r\nRex', 'name="age"\r\n\r\n2', 'name="weight"\r\n\r\n', 'name="photo"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n']
-      .map((part) => `--B\r\nContent-Disposition: form-data; ${part}\r\n`).join('') + '--B--\r\n';
+    const browser =
+      [
+        'name="name"\r\n\r\nRex',
+        'name="age"\r\n\r\n2',
+        'name="weight"\r\n\r\n',
+        'name="photo"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n',
+      ]
+        .map((part) => `--B\r\nContent-Disposition: form-data; ${part}\r\n`)
+        .join('') + '--B--\r\n';
     const r = await post('/pets', browser, { 'content-type': 'multipart/form-data; boundary=B' });
     expect(r.status).toBe(400);
     expect(r.json).toMatchObject({ violations: [{ location: 'body', name: '/photo', message: "must have required property 'photo'" }] });
@@ -266,7 +316,10 @@ describe('generated routes: url-encoded bodies', () => {
   });
 
   it('an operation that takes JSON or a form reads each as sent and validates both', async () => {
-    expect((await post('/notes', JSON.stringify({ text: 'hi', stars: 4 }), { 'content-type': 'application/json' })).received).toEqual({ text: 'hi', stars: 4 });
+    expect((await post('/notes', JSON.stringify({ text: 'hi', stars: 4 }), { 'content-type': 'application/json' })).received).toEqual({
+      text: 'hi',
+      stars: 4,
+    });
     expect((await post('/notes', 'text=hi&stars=4', URLENCODED)).received).toEqual({ text: 'hi', stars: 4 });
     const bad = await post('/notes', 'text=hi&stars=9', URLENCODED);
     expect(bad.json).toMatchObject({ status: 400, violations: [{ location: 'body', name: '/stars', message: 'must be <= 5' }] });
@@ -305,16 +358,39 @@ describe('generated clients round-trip form bodies', () => {
     const photo = PHOTO();
     await shelter.createPet({
       dryRun: true,
-      body: { name: 'Rex', age: 3, weight: 12.5, vaccinated: false, tags: ['a', 'b'], scores: [1, 2], photo, owner: { name: 'Ann', phone: '1' }, vets: [{ name: 'Dr. B' }], kind: 'cat' },
+      body: {
+        name: 'Rex',
+        age: 3,
+        weight: 12.5,
+        vaccinated: false,
+        tags: ['a', 'b'],
+        scores: [1, 2],
+        photo,
+        owner: { name: 'Ann', phone: '1' },
+        vets: [{ name: 'Dr. B' }],
+        kind: 'cat',
+      },
     });
     const { input } = calls.at(-1)!;
     expect(input.dryRun).toBe(true);
-    expect(input.body).toMatchObject({ name: 'Rex', age: 3, weight: 12.5, vaccinated: false, tags: ['a', 'b'], scores: [1, 2], owner: { name: 'Ann', phone: '1' }, vets: [{ name: 'Dr. B' }], kind: 'cat' });
+    expect(input.body).toMatchObject({
+      name: 'Rex',
+      age: 3,
+      weight: 12.5,
+      vaccinated: false,
+      tags: ['a', 'b'],
+      scores: [1, 2],
+      owner: { name: 'Ann', phone: '1' },
+      vets: [{ name: 'Dr. B' }],
+      kind: 'cat',
+    });
     expect(await (input.body!.photo as File).text()).toBe(await photo.text());
   });
 
-  it('multipart: a string with a contentMediaType (OpenAPI 3.1\'s spelling of a file) travels as a file part', async () => {
-    await shelter.createPet({ body: { name: 'Rex', age: 3, photo: PHOTO(), certificate: new Blob(['%PDF'], { type: 'application/pdf' }) } });
+  it("multipart: a string with a contentMediaType (OpenAPI 3.1's spelling of a file) travels as a file part", async () => {
+    await shelter.createPet({
+      body: { name: 'Rex', age: 3, photo: PHOTO(), certificate: new Blob(['%PDF'], { type: 'application/pdf' }) },
+    });
     expect(await (calls.at(-1)!.input.body!.certificate as File).text()).toBe('%PDF');
     const text = await post('/pets', pet({ name: 'Rex', age: '3', photo: PHOTO(), certificate: 'not a file' }));
     expect(text.json).toMatchObject({ violations: [{ location: 'body', name: '/certificate', message: 'must be an uploaded file' }] });
@@ -337,9 +413,14 @@ describe('generated clients round-trip form bodies', () => {
 
   it('delimited arrays go in one field, as the schema says, and arrive as arrays', async () => {
     const sent: FormData[] = [];
-    const spying = { baseUrl: 'http://pets.test', fetch: async (request: Request) => (sent.push(await request.clone().formData()), app.fetch(request)) };
+    const spying = {
+      baseUrl: 'http://pets.test',
+      fetch: async (request: Request) => (sent.push(await request.clone().formData()), app.fetch(request)),
+    };
     const spyLegacy = new (await import(/* @vite-ignore */ join(dir, 'legacy.client.ts'))).UploadsClient(spying);
-    await spyLegacy.upload({ body: { file: new Blob(['b']), count: 1, labels: ['p', 'q'], ids: [4, 5], tags: ['a', 'b'], cols: ['x', 'y'] } });
+    await spyLegacy.upload({
+      body: { file: new Blob(['b']), count: 1, labels: ['p', 'q'], ids: [4, 5], tags: ['a', 'b'], cols: ['x', 'y'] },
+    });
     expect(sent[0]!.getAll('labels')).toEqual(['p', 'q']);
     expect([sent[0]!.getAll('ids'), sent[0]!.getAll('tags'), sent[0]!.getAll('cols')]).toEqual([['4,5'], ['a|b'], ['x\ty']]);
     expect(calls.at(-1)!.input.body).toMatchObject({ labels: ['p', 'q'], ids: [4, 5], tags: ['a', 'b'], cols: ['x', 'y'] });
@@ -352,7 +433,9 @@ describe('generated clients round-trip form bodies', () => {
   });
 
   it('the generated code type-checks, with handlers written against its form body types', async () => {
-    writeFileSync(join(dir, 'handlers.ts'), `import type { CreatePetInput, PetsApi } from './shelter.server.js';
+    writeFileSync(
+      join(dir, 'handlers.ts'),
+      `import type { CreatePetInput, PetsApi } from './shelter.server.js';
 import type { UploadInput } from './legacy.server.js';
 
 export const pets: Pick<PetsApi, 'createPet'> = {
@@ -366,7 +449,8 @@ export const pets: Pick<PetsApi, 'createPet'> = {
   },
 };
 export const count = (input: UploadInput): number => input.body.count;
-`);
+`,
+    );
     expect(await typeCheck(dir)).toBe('');
   }, 60_000);
 });

@@ -87,12 +87,17 @@ describe('generation gap', () => {
     await generate(dir);
     const client = readFileSync(join(dir, 'gen/system.client.ts'), 'utf8');
     expect(client).toMatch(/\brestartService\(/);
-    expect(readFileSync(join(dir, 'gen/issues.types.ts'), 'utf8')).toContain('export interface IssueDeadline {\n  timezone: string;\n  due_date: string;\n}');
+    expect(readFileSync(join(dir, 'gen/issues.types.ts'), 'utf8')).toContain(
+      'export interface IssueDeadline {\n  timezone: string;\n  due_date: string;\n}',
+    );
 
     const output = await typeCheck(dir);
     const errors = output.split('\n').filter((l) => l.includes('error TS'));
     // Exactly the two hand-written files, nothing in generated code.
-    expect(errors.map((l) => l.replace(/\(.*$/, '').split('/').slice(-2).join('/')).sort()).toEqual(['handlers/deadline.ts', 'handlers/system-handler.ts']);
+    expect(errors.map((l) => l.replace(/\(.*$/, '').split('/').slice(-2).join('/')).sort()).toEqual([
+      'handlers/deadline.ts',
+      'handlers/system-handler.ts',
+    ]);
     // tsc names what is missing (on the error line or the lines elaborating it).
     expect(output).toMatch(/Property 'restartService' is missing in type 'SystemHandler'/);
     expect(output).toMatch(/Property 'timezone' is missing/);

@@ -13,7 +13,9 @@ let cleanup: () => void;
 let server: Record<string, new (api: object) => object>;
 
 beforeAll(async () => {
-  const generated = await generateInline('gitea-routes', { 'gitea.json': readFileSync('/work/shared/reference/gitea-swagger-v1.25.3.json', 'utf8') });
+  const generated = await generateInline('gitea-routes', {
+    'gitea.json': readFileSync('/work/shared/reference/gitea-swagger-v1.25.3.json', 'utf8'),
+  });
   cleanup = generated.cleanup;
   server = await import(/* @vite-ignore */ join(generated.dir, 'gitea.server.ts'));
 }, 120_000);

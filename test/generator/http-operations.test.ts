@@ -104,7 +104,11 @@ paths:
 `;
 
 type Client = Record<string, (input?: object) => Promise<unknown>>;
-interface Violation { readonly location: string; readonly name: string; readonly message: string }
+interface Violation {
+  readonly location: string;
+  readonly name: string;
+  readonly message: string;
+}
 
 let cleanup: () => void;
 let dir: string;
@@ -122,10 +126,12 @@ beforeAll(async () => {
   dir = generated.dir;
   const shop = await import(/* @vite-ignore */ join(dir, 'shop.server.ts'));
   const scaleServer = await import(/* @vite-ignore */ join(dir, 'scale.server.ts'));
-  const record = (op: string, result: (input: Record<string, unknown>) => unknown = () => undefined) => async (input: Record<string, unknown>) => {
-    calls.push({ op, input });
-    return result(input);
-  };
+  const record =
+    (op: string, result: (input: Record<string, unknown>) => unknown = () => undefined) =>
+    async (input: Record<string, unknown>) => {
+      calls.push({ op, input });
+      return result(input);
+    };
   const router = createRestRouter().register(
     new shop.ABRoutes({
       listPets: record('listPets', (input) => ({ got: input })),
@@ -152,7 +158,10 @@ beforeAll(async () => {
   // A server that labels raw bytes `text/plain`, as Gitea does for a raw file.
   photoFetch = async (input, init) => {
     const response = await fetch(input, init);
-    return new Response(await response.arrayBuffer(), { status: response.status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    return new Response(await response.arrayBuffer(), {
+      status: response.status,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    });
   };
 });
 
@@ -164,14 +173,22 @@ afterAll(async () => {
 /** A GET straight to the server: the status and the violations of a 400. */
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; violations?: Violation[] }> {
   const response = await fetch(`${origin}${path}`, { headers });
-  const body = response.headers.get('content-type')?.includes('json') ? ((await response.json()) as { violations?: Violation[] }) : undefined;
+  const body = response.headers.get('content-type')?.includes('json')
+    ? ((await response.json()) as { violations?: Violation[] })
+    : undefined;
   return { status: response.status, ...(body?.violations ? { violations: body.violations } : {}) };
 }
 
 describe('object query parameters', () => {
   it('travel from the generated client to the handler: deepObject, form exploded, form not exploded', async () => {
-    const result = await ab.listPets!({ filter: { name: 'rex', age: 3, tags: ['a', 'b'] }, page: { size: 10, from: 20 }, point: { x: 1.5, y: -2 } });
-    expect(result).toEqual({ got: { filter: { name: 'rex', age: 3, tags: ['a', 'b'] }, page: { size: 10, from: 20 }, point: { x: 1.5, y: -2 }, ids: [] } });
+    const result = await ab.listPets!({
+      filter: { name: 'rex', age: 3, tags: ['a', 'b'] },
+      page: { size: 10, from: 20 },
+      point: { x: 1.5, y: -2 },
+    });
+    expect(result).toEqual({
+      got: { filter: { name: 'rex', age: 3, tags: ['a', 'b'] }, page: { size: 10, from: 20 }, point: { x: 1.5, y: -2 }, ids: [] },
+    });
   });
 
   it('are read from the query as OpenAPI serializes them', async () => {
@@ -182,10 +199,12 @@ describe('object query parameters', () => {
   it('are checked by their schema once converted: a 400 names each field', async () => {
     const bad = await get('/api/pets?filter[age]=-1&size=99&from=x');
     expect(bad.status).toBe(400);
-    expect(bad.violations).toEqual(expect.arrayContaining([
-      { location: 'query', name: 'filter/age', message: 'must be >= 0' },
-      { location: 'query', name: 'page/from', message: 'must be an integer, got "x"' },
-    ]));
+    expect(bad.violations).toEqual(
+      expect.arrayContaining([
+        { location: 'query', name: 'filter/age', message: 'must be >= 0' },
+        { location: 'query', name: 'page/from', message: 'must be an integer, got "x"' },
+      ]),
+    );
     // `size` is required inside `page`: an exploded object with only `from` lacks it.
     const missing = await get('/api/pets?from=1');
     expect(missing.violations).toEqual([{ location: 'query', name: 'page/size', message: "must have required property 'size'" }]);
@@ -282,7 +301,9 @@ describe('the generated code', () => {
     const project = mkdtempSync(join(tmpdir(), 'loom-http-operations-'));
     const files = await emitInline({ 'shop.yaml': SHOP, 'scale.yaml': SCALE }, ALL_EMITTERS, 'loom/runtime');
     for (const [path, content] of files) writeFileSync(join(project, path), content);
-    writeFileSync(join(project, 'user.ts'), `import type { AB2Api, ApiInput, ConstructorInput, GetItem2Input, ListPetsInput } from './shop.server.js';
+    writeFileSync(
+      join(project, 'user.ts'),
+      `import type { AB2Api, ApiInput, ConstructorInput, GetItem2Input, ListPetsInput } from './shop.server.js';
 import type { Health, 商品 } from './shop.types.js';
 import { validateHealth, validate商品 } from './shop.validators.js';
 
@@ -303,7 +324,8 @@ export class Handlers implements AB2Api {
 
 // Optional inputs may be passed as undefined, as the routes class does.
 export const input: ListPetsInput = { code: undefined, filter: { name: 'rex' } };
-`);
+`,
+    );
     try {
       expect(await typeCheck(project)).toBe('');
       expect(await typeCheck(project, { exactOptionalPropertyTypes: true })).toBe('');

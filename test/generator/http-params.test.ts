@@ -47,11 +47,15 @@ components:
 
 let out: Map<string, string> | undefined;
 async function files(): Promise<Map<string, string>> {
-  return (out ??= await emitInline({ 'zoo.yaml': ZOO }, [typesEmitter, validatorsEmitter, serverEmitter, openapiDocEmitter], 'loom/runtime'));
+  return (out ??= await emitInline(
+    { 'zoo.yaml': ZOO },
+    [typesEmitter, validatorsEmitter, serverEmitter, openapiDocEmitter],
+    'loom/runtime',
+  ));
 }
 
 describe('the routes class', () => {
-  it('reads object query parameters with the runtime\'s object option, and checks them with their validators', async () => {
+  it("reads object query parameters with the runtime's object option, and checks them with their validators", async () => {
     const server = (await files()).get('zoo.server.ts')!;
     expect(server).toContain(`export class ZooRoutes {
   constructor(private readonly api: ZooApi) {}
@@ -122,7 +126,7 @@ export interface ListAnimalsInput {
   constructor?: string | Object['constructor'] | undefined;
 }
 `);
-    expect(server).toContain(' * Binds an implementation of ZooApi to HTTP routes through Loom\'s decorators.\n');
+    expect(server).toContain(" * Binds an implementation of ZooApi to HTTP routes through Loom's decorators.\n");
   });
 });
 

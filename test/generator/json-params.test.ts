@@ -41,7 +41,9 @@ beforeAll(async () => {
   const generated = await generateInline('json-params', { 'search.yaml': OPENAPI });
   cleanup = generated.cleanup;
   const server = await import(/* @vite-ignore */ join(generated.dir, 'search.server.ts'));
-  app = createRestRouter().register(new server.SearchRoutes({ search: async (input: object) => input })).app();
+  app = createRestRouter()
+    .register(new server.SearchRoutes({ search: async (input: object) => input }))
+    .app();
   const { SearchClient } = await import(/* @vite-ignore */ join(generated.dir, 'search.client.ts'));
   client = new SearchClient({ baseUrl: 'http://search.test', fetch: (request: Request) => app.fetch(request) });
 });

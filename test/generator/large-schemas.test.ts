@@ -166,15 +166,21 @@ describe('google-proto-files', () => {
     expect(server).toContain('export interface BigQueryReadService {');
     expect(server).toContain('export interface BigQueryWriteService {');
     expect(server).toContain('  readRows(request: ReadRowsRequest, ctx: RpcContext): AsyncIterable<ReadRowsResponse>;\n');
-    expect(server).toContain('  appendRows(requests: AsyncIterable<AppendRowsRequest>, ctx: RpcContext): AsyncIterable<AppendRowsResponse>;\n');
+    expect(server).toContain(
+      '  appendRows(requests: AsyncIterable<AppendRowsRequest>, ctx: RpcContext): AsyncIterable<AppendRowsResponse>;\n',
+    );
     const client = out('proto/cloud/bigquery/storage/v1/storage.client.ts');
-    expect(client).toContain('  appendRows(requests: AsyncIterable<Partial<AppendRowsRequest>>, options?: RpcCallOptions): AsyncIterable<AppendRowsResponse>;\n');
+    expect(client).toContain(
+      '  appendRows(requests: AsyncIterable<Partial<AppendRowsRequest>>, options?: RpcCallOptions): AsyncIterable<AppendRowsResponse>;\n',
+    );
     // Client streaming alone: many requests, one response.
     expect(out('proto/storage/v2/storage.server.ts')).toContain(
       '  writeObject(requests: AsyncIterable<WriteObjectRequest>, ctx: RpcContext): Promise<WriteObjectResponse>;\n',
     );
     const codec = out('proto/cloud/bigquery/storage/v1/storage.codec.ts');
-    expect(codec).toMatch(/name: 'AppendRows',\s+localName: 'appendRows',\s+path: '\/google\.cloud\.bigquery\.storage\.v1\.BigQueryWrite\/AppendRows',\s+clientStreaming: true,\s+serverStreaming: true,/);
+    expect(codec).toMatch(
+      /name: 'AppendRows',\s+localName: 'appendRows',\s+path: '\/google\.cloud\.bigquery\.storage\.v1\.BigQueryWrite\/AppendRows',\s+clientStreaming: true,\s+serverStreaming: true,/,
+    );
   });
 
   it('maps well-known types as proto3 JSON spells them', () => {
@@ -182,11 +188,21 @@ describe('google-proto-files', () => {
    */
   details: { '@type': string; [key: string]: unknown }[];`);
     const spanner = out('proto/spanner/v1/spanner.types.ts');
-    expect(spanner).toMatch(/@generated from field: google\.protobuf\.Timestamp commit_timestamp = 3;\n {3}\*\/\n {2}commitTimestamp\?: string;/);
-    expect(spanner).toMatch(/@generated from field: google\.protobuf\.Struct params = 4;\n {3}\*\/\n {2}params\?: \{ \[key: string\]: unknown \};/);
-    expect(spanner).toMatch(/@generated from field: google\.protobuf\.Duration max_commit_delay = 8;\n {3}\*\/\n {2}maxCommitDelay\?: string;/);
-    expect(out('proto/firestore/v1/query.types.ts')).toMatch(/@generated from field: google\.protobuf\.Int32Value limit = 5;\n {3}\*\/\n {2}limit\?: number \| undefined;/);
-    expect(out('proto/storage/v2/storage.types.ts')).toMatch(/@generated from field: google\.protobuf\.FieldMask read_mask = 5;\n {3}\*\/\n {2}readMask\?: string;/);
+    expect(spanner).toMatch(
+      /@generated from field: google\.protobuf\.Timestamp commit_timestamp = 3;\n {3}\*\/\n {2}commitTimestamp\?: string;/,
+    );
+    expect(spanner).toMatch(
+      /@generated from field: google\.protobuf\.Struct params = 4;\n {3}\*\/\n {2}params\?: \{ \[key: string\]: unknown \};/,
+    );
+    expect(spanner).toMatch(
+      /@generated from field: google\.protobuf\.Duration max_commit_delay = 8;\n {3}\*\/\n {2}maxCommitDelay\?: string;/,
+    );
+    expect(out('proto/firestore/v1/query.types.ts')).toMatch(
+      /@generated from field: google\.protobuf\.Int32Value limit = 5;\n {3}\*\/\n {2}limit\?: number \| undefined;/,
+    );
+    expect(out('proto/storage/v2/storage.types.ts')).toMatch(
+      /@generated from field: google\.protobuf\.FieldMask read_mask = 5;\n {3}\*\/\n {2}readMask\?: string;/,
+    );
     expect(out('proto/google/protobuf/empty.types.ts')).toContain('export type Empty = Record<string, never>;\n');
     expect(out('proto/google/protobuf/struct.types.ts')).toContain('export type Value = unknown;\n');
   });
@@ -194,7 +210,9 @@ describe('google-proto-files', () => {
   it('renders a oneof as optional members, 64-bit integers as strings, and keeps enum aliases', () => {
     const document = out('proto/firestore/v1/document.types.ts');
     expect(document).toMatch(/@generated from field: int64 integer_value = 2;\n {3}\*\/\n {2}integerValue\?: string;/);
-    expect(document).toMatch(/@generated from field: google\.protobuf\.Timestamp timestamp_value = 10;\n {3}\*\/\n {2}timestampValue\?: string;/);
+    expect(document).toMatch(
+      /@generated from field: google\.protobuf\.Timestamp timestamp_value = 10;\n {3}\*\/\n {2}timestampValue\?: string;/,
+    );
     expect(document).toMatch(/@generated from field: bytes bytes_value = 18;\n {3}\*\/\n {2}bytesValue\?: Uint8Array;/);
     const storage = out('proto/storage/v2/storage.types.ts');
     expect(storage).toMatch(/ {2}MAX_READ_CHUNK_BYTES: 2097152,\n/);
@@ -251,24 +269,33 @@ describe('OpenAPI 3.0, 3.1 and Swagger 2.0 fixtures', () => {
     const doc = JSON.parse(out('openapi/catalog-3.0.openapi.json'));
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.schemas.NewProduct.properties.description).toEqual({ type: ['string', 'null'] });
-    expect(doc.components.schemas.CategoryNode.properties.parent).toEqual({ anyOf: [{ $ref: '#/components/schemas/CategoryNode' }, { type: 'null' }] });
+    expect(doc.components.schemas.CategoryNode.properties.parent).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/CategoryNode' }, { type: 'null' }],
+    });
     expect(doc.components.schemas.Shipping.discriminator.propertyName).toBe('method');
     expect(doc.paths['/products'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
-      'query:category', 'query:priority', 'query:page_size', 'query:tags', 'header:X-Request-Id', 'cookie:session',
+      'query:category',
+      'query:priority',
+      'query:page_size',
+      'query:tags',
+      'header:X-Request-Id',
+      'cookie:session',
     ]);
   });
 
   it('binds every parameter location, form, multipart and binary bodies', () => {
     const server = out('openapi/catalog-3.0.server.ts');
     expect(server).toContain("    @QueryParam('tags', { type: 'string', required: false, array: true }) tags: string[] | undefined,\n");
-    expect(server).toContain("    @QueryParam('priority', { type: 'integer', required: false, enum: [1, 2, 3] }) priority: Priority | undefined,\n");
+    expect(server).toContain(
+      "    @QueryParam('priority', { type: 'integer', required: false, enum: [1, 2, 3] }) priority: Priority | undefined,\n",
+    );
     expect(server).toContain("    @HeaderParam('X-Request-Id', { type: 'string', required: true, format: 'uuid' }) xRequestId: string,\n");
     expect(server).toContain("    @CookieParam('session', { type: 'string', required: false }) session: string | undefined,\n");
     expect(server).toContain("  @Produces('application/json', 'text/csv')\n");
     expect(server).toContain("  @Consumes('application/x-www-form-urlencoded')\n");
     expect(server).toContain("  @Consumes('multipart/form-data')\n");
     expect(server).toContain('  body: {\n    file: Blob;\n    caption?: string | null;\n    position?: number;\n  };\n');
-    expect(server).toContain("    @BodyParam({ validate: validateCreateProductBody, required: true }) body: NewProduct,\n");
+    expect(server).toContain('    @BodyParam({ validate: validateCreateProductBody, required: true }) body: NewProduct,\n');
     // A default response is not a success: a plain return value is sent with the first 2xx.
     expect(server).toMatch(/@DELETE\n {2}@Path\('\/products\/\{productId\}'\)\n {2}@Status\(204\)\n/);
     expect(server).toContain('    return this.api.getCategoryTree({}, ctx);\n');
@@ -299,7 +326,9 @@ describe('OpenAPI 3.0, 3.1 and Swagger 2.0 fixtures', () => {
     };
     expect(catalog.validateCreateProductBody(product)).toBe(true);
     expect(catalog.validateProduct({ ...product, id: 7, createdAt: '2024-05-01T10:00:00Z' })).toBe(true);
-    expect(catalog.validateCategoryNode({ name: 'root', parent: null, children: [{ name: 'leaf', children: [] }], filter: { text: 'x' } })).toBe(true);
+    expect(
+      catalog.validateCategoryNode({ name: 'root', parent: null, children: [{ name: 'leaf', children: [] }], filter: { text: 'x' } }),
+    ).toBe(true);
 
     const rejects = (validate: { (x: unknown): boolean; errors?: unknown[] | null }, payload: unknown, error: object): void => {
       expect(validate(payload)).toBe(false);
@@ -307,23 +336,58 @@ describe('OpenAPI 3.0, 3.1 and Swagger 2.0 fixtures', () => {
     };
     rejects(catalog.validateCreateProductBody, { ...product, category: 'food' }, { instancePath: '/category', keyword: 'enum' });
     rejects(catalog.validateCreateProductBody, { ...product, priority: 4 }, { instancePath: '/priority', keyword: 'enum' });
-    rejects(catalog.validateCreateProductBody, { ...product, colour: 'red' }, { keyword: 'additionalProperties', params: { additionalProperty: 'colour' } });
-    rejects(catalog.validateCreateProductBody, { ...product, attributes: { cover: 1 } }, { instancePath: '/attributes/cover', keyword: 'type' });
-    rejects(catalog.validateCreateProductBody, { ...product, shipping: { method: 'freight', weightGrams: 5 } }, { instancePath: '/shipping' });
+    rejects(
+      catalog.validateCreateProductBody,
+      { ...product, colour: 'red' },
+      { keyword: 'additionalProperties', params: { additionalProperty: 'colour' } },
+    );
+    rejects(
+      catalog.validateCreateProductBody,
+      { ...product, attributes: { cover: 1 } },
+      { instancePath: '/attributes/cover', keyword: 'type' },
+    );
+    rejects(
+      catalog.validateCreateProductBody,
+      { ...product, shipping: { method: 'freight', weightGrams: 5 } },
+      { instancePath: '/shipping' },
+    );
     rejects(catalog.validateProduct, { ...product, id: 7, createdAt: 'yesterday' }, { instancePath: '/createdAt', keyword: 'format' });
-    rejects(catalog.validateCategoryNode, { name: 'root', children: [{ name: 'leaf' }] }, { instancePath: '/children/0', params: { missingProperty: 'children' } });
+    rejects(
+      catalog.validateCategoryNode,
+      { name: 'root', children: [{ name: 'leaf' }] },
+      { instancePath: '/children/0', params: { missingProperty: 'children' } },
+    );
     rejects(catalog.validateImage, { url: null }, { instancePath: '/url', keyword: 'type' });
 
     const events = await import(pathToFileURL(join(tmp, 'openapi/events-3.1.validators.js')).href);
-    const metric = { kind: 'MetricEvent', id: '1b4e28ba-2fa1-11d2-883f-0016d3cca427', at: '2024-05-01T10:00:00Z', severity: 3, name: 'latency', value: 12.5, unit: null, correlationId: null };
-    const trace = { kind: 'TraceEvent', id: metric.id, at: metric.at, severity: 6, span: { name: 'root', children: [{ name: 'db', durationMs: 3, children: [] }] } };
+    const metric = {
+      kind: 'MetricEvent',
+      id: '1b4e28ba-2fa1-11d2-883f-0016d3cca427',
+      at: '2024-05-01T10:00:00Z',
+      severity: 3,
+      name: 'latency',
+      value: 12.5,
+      unit: null,
+      correlationId: null,
+    };
+    const trace = {
+      kind: 'TraceEvent',
+      id: metric.id,
+      at: metric.at,
+      severity: 6,
+      span: { name: 'root', children: [{ name: 'db', durationMs: 3, children: [] }] },
+    };
     const log = { kind: 'LogEvent', id: metric.id, at: metric.at, severity: 0, message: 'hi', fields: { nested: [1, { deep: null }] } };
     expect(events.validateIngestEventsBody([metric, trace, log])).toBe(true);
     expect(events.validateSubscription({ id: 's', callback: 'https://example.com/cb', status: 'active', expiresAt: null })).toBe(true);
     rejects(events.validateIngestEventsBody, [], { keyword: 'minItems' });
     rejects(events.validateEvent, { ...metric, severity: 8 }, { instancePath: '/severity', keyword: 'enum' });
     rejects(events.validateEvent, { ...metric, unit: 'parsecs' }, { instancePath: '/unit' });
-    rejects(events.validateEvent, { ...trace, span: { name: 'root', children: [], extra: 1 } }, { instancePath: '/span', keyword: 'additionalProperties' });
+    rejects(
+      events.validateEvent,
+      { ...trace, span: { name: 'root', children: [], extra: 1 } },
+      { instancePath: '/span', keyword: 'additionalProperties' },
+    );
     expect(events.validateEvent({ ...metric, kind: 'Other' })).toBe(false);
     expect(events.validateSubscription({ id: 's', callback: 'https://example.com/cb', status: 'gone' })).toBe(false);
   });

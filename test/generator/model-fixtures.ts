@@ -53,7 +53,12 @@ export interface FieldSpec {
   oneof?: string;
 }
 
-export function message(file: Mutable<SchemaFile>, name: string, fields: FieldSpec[] = [], extra: Partial<MessageType> = {}): Mutable<MessageType> {
+export function message(
+  file: Mutable<SchemaFile>,
+  name: string,
+  fields: FieldSpec[] = [],
+  extra: Partial<MessageType> = {},
+): Mutable<MessageType> {
   const proto = file.format.startsWith('proto');
   const m: Mutable<MessageType> = {
     kind: 'message',
@@ -129,19 +134,21 @@ export function rpcService(file: Mutable<SchemaFile>, name: string, methods: [st
     operations: [],
     source: { file: file.path, line: 1 },
   };
-  service.operations = methods.map(([m, input, output, doc]): RpcOperation => ({
-    kind: 'rpc',
-    parent: service,
-    name: m,
-    localName: m[0]!.toLowerCase() + m.slice(1),
-    input,
-    output,
-    clientStreaming: false,
-    serverStreaming: false,
-    deprecated: false,
-    doc,
-    source: { file: file.path, line: 1 },
-  }));
+  service.operations = methods.map(
+    ([m, input, output, doc]): RpcOperation => ({
+      kind: 'rpc',
+      parent: service,
+      name: m,
+      localName: m[0]!.toLowerCase() + m.slice(1),
+      input,
+      output,
+      clientStreaming: false,
+      serverStreaming: false,
+      deprecated: false,
+      doc,
+      source: { file: file.path, line: 1 },
+    }),
+  );
   file.services.push(service);
   return service;
 }
@@ -162,10 +169,22 @@ export function httpService(file: Mutable<SchemaFile>, name: string): Mutable<Se
 }
 
 export function param(name: string, where: Parameter['in'], type: TypeRef, required = where === 'path'): Parameter {
-  return { kind: 'parameter', name, localName: name.replace(/[-_]([a-z])/gi, (_, c: string) => c.toUpperCase()), in: where, required, type, deprecated: false, source: { file: 'x', line: 1 } };
+  return {
+    kind: 'parameter',
+    name,
+    localName: name.replace(/[-_]([a-z])/gi, (_, c: string) => c.toUpperCase()),
+    in: where,
+    required,
+    type,
+    deprecated: false,
+    source: { file: 'x', line: 1 },
+  };
 }
 
-export function httpOperation(service: Mutable<Service>, spec: Partial<HttpOperation> & Pick<HttpOperation, 'name' | 'method' | 'path'>): HttpOperation {
+export function httpOperation(
+  service: Mutable<Service>,
+  spec: Partial<HttpOperation> & Pick<HttpOperation, 'name' | 'method' | 'path'>,
+): HttpOperation {
   const op: HttpOperation = {
     kind: 'http',
     parent: service,
@@ -182,7 +201,11 @@ export function httpOperation(service: Mutable<Service>, spec: Partial<HttpOpera
 }
 
 /** Runs emitters over files with the built-in templates and returns path → content. */
-export function run(files: SchemaFile[], emitters: Emitter[], runtimeImport = '../runtime/codegen'): Map<string, string> & { result: EmitResult } {
+export function run(
+  files: SchemaFile[],
+  emitters: Emitter[],
+  runtimeImport = '../runtime/codegen',
+): Map<string, string> & { result: EmitResult } {
   const result = emit(files, emitters, { runtimeImport, templates: loadTemplates() });
   const out = new Map(result.files.map((f) => [f.path, f.content])) as Map<string, string> & { result: EmitResult };
   out.result = result;

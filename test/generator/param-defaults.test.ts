@@ -89,13 +89,27 @@ afterAll(() => cleanup?.());
 describe('parameter defaults: what the handler receives', () => {
   it('are filled in for every parameter a request leaves out, through $refs and on headers and cookies', async () => {
     expect(await pets.listPets!()).toEqual({
-      limit: 20, sort: 'name', order: 'asc', kinds: ['cat', 'dog'], verbose: false, xPageSize: 10, theme: 'light', since: 1_700_000_000,
+      limit: 20,
+      sort: 'name',
+      order: 'asc',
+      kinds: ['cat', 'dog'],
+      verbose: false,
+      xPageSize: 10,
+      theme: 'light',
+      since: 1_700_000_000,
     });
   });
 
   it('give way to the values a request sends, and a bad value sent is still a 400', async () => {
     expect(await pets.listPets!({ limit: 5, sort: 'age', kinds: ['hamster'], verbose: true, xPageSize: 50, q: 'rex' })).toMatchObject({
-      limit: 5, sort: 'age', kinds: ['hamster'], verbose: true, xPageSize: 50, q: 'rex', order: 'asc', theme: 'light',
+      limit: 5,
+      sort: 'age',
+      kinds: ['hamster'],
+      verbose: true,
+      xPageSize: 50,
+      q: 'rex',
+      order: 'asc',
+      theme: 'light',
     });
     const res = await app.request('/pets?limit=500&sort=size');
     expect(res.status).toBe(400);
@@ -118,25 +132,35 @@ describe('parameter defaults: what the handler receives', () => {
     mkdirSync(schemas, { recursive: true });
     writeFileSync(join(schemas, 'legacy.yaml'), SWAGGER);
     const [file] = await loadSchemas([join(schemas, 'legacy.yaml')], { root: schemas });
-    expect(file!.warnings.map((w) => w.message)).toEqual(["parameter 'flag' has default 5, which is not a boolean; the default is ignored"]);
+    expect(file!.warnings.map((w) => w.message)).toEqual([
+      "parameter 'flag' has default 5, which is not a boolean; the default is ignored",
+    ]);
   });
 });
 
 describe('parameter defaults: the generated code', () => {
   it('declares defaulted members present in the handler input, optional in the client, and passes tsc', async () => {
     const server = readFileSync(join(dir, 'shelter.server.ts'), 'utf8');
-    expect(server).toContain("@QueryParam('limit', { type: 'integer', required: false, minimum: 1, maximum: 100 }) @DefaultValue(20) limit: number,");
+    expect(server).toContain(
+      "@QueryParam('limit', { type: 'integer', required: false, minimum: 1, maximum: 100 }) @DefaultValue(20) limit: number,",
+    );
     expect(server).toContain('  /**\n   * @default 20\n   */\n  limit: number;');
     expect(server).toContain('  q?: string | undefined;');
     const client = readFileSync(join(dir, 'shelter.client.ts'), 'utf8');
-    expect(client).toContain("listPets(input: Defaulted<ListPetsInput, 'limit' | 'sort' | 'order' | 'kinds' | 'verbose' | 'xPageSize' | 'theme' | 'since'> = {}");
+    expect(client).toContain(
+      "listPets(input: Defaulted<ListPetsInput, 'limit' | 'sort' | 'order' | 'kinds' | 'verbose' | 'xPageSize' | 'theme' | 'since'> = {}",
+    );
     const emitted = await emitInline({ 'shelter.yaml': OPENAPI }, [openapiDocEmitter]);
-    const doc = JSON.parse(emitted.get('shelter.openapi.json')!) as { paths: Record<string, { get: { parameters: { name: string; schema: unknown }[] } }> };
+    const doc = JSON.parse(emitted.get('shelter.openapi.json')!) as {
+      paths: Record<string, { get: { parameters: { name: string; schema: unknown }[] } }>;
+    };
     const params = doc.paths['/pets']!.get.parameters;
     expect(params.find((p) => p.name === 'limit')!.schema).toMatchObject({ type: 'integer', default: 20 });
     expect(params.find((p) => p.name === 'order')!.schema).toEqual({ $ref: '#/components/schemas/Order', default: 'asc' });
 
-    writeFileSync(join(dir, 'handlers.ts'), `import type { ListPetsInput, PetsApi } from './shelter.server.js';
+    writeFileSync(
+      join(dir, 'handlers.ts'),
+      `import type { ListPetsInput, PetsApi } from './shelter.server.js';
 import { PetsClient } from './shelter.client.js';
 
 export const api: PetsApi = {
@@ -148,7 +172,8 @@ export const api: PetsApi = {
   },
 };
 export const call = (client: PetsClient) => [client.listPets(), client.listPets({ limit: undefined, q: 'rex' })];
-`);
+`,
+    );
     expect(await typeCheck(dir)).toBe('');
   }, 60_000);
 });

@@ -19,7 +19,11 @@ async function generate(name: string, schema: string): Promise<string> {
   mkdirSync(join(dir, 'schemas'), { recursive: true });
   copyFileSync(schema, join(dir, 'schemas', schema.split('/').pop()!));
   let stderr = '';
-  const code = await runCli(['generate', 'schemas', '--out', 'gen', '--quiet'], { cwd: dir, stdout: () => {}, stderr: (t) => (stderr += t) });
+  const code = await runCli(['generate', 'schemas', '--out', 'gen', '--quiet'], {
+    cwd: dir,
+    stdout: () => {},
+    stderr: (t) => (stderr += t),
+  });
   expect(stderr.split('\n').filter((l) => l.includes(': error:'))).toEqual([]);
   expect(code).toBe(0);
   return join(dir, 'gen');
@@ -37,7 +41,10 @@ export interface GetServiceResponse {`);
     expect(types).toContain('export type ServiceStatus = (typeof ServiceStatus)[keyof typeof ServiceStatus];\n');
     const doc = JSON.parse(readFileSync(join(gen, 'system.openapi.json'), 'utf8'));
     expect(Object.keys(doc.paths)).toEqual([
-      '/v1alpha1.System/GetBIOSSerialNumber', '/v1alpha1.System/StartService', '/v1alpha1.System/StopService', '/v1alpha1.System/GetService',
+      '/v1alpha1.System/GetBIOSSerialNumber',
+      '/v1alpha1.System/StartService',
+      '/v1alpha1.System/StopService',
+      '/v1alpha1.System/GetService',
     ]);
     const v = await import(pathToFileURL(join(gen, 'system.validators.js')).href);
     expect(v.validateStopServiceRequest({ name: 'sshd', force: true })).toBe(true);

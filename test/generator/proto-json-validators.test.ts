@@ -11,7 +11,15 @@ import { describeAgreement, loadCaseSchemas, type CaseMessage, type CaseSchemas,
 
 /** The options `compileStandalone` gives ajv (validators-compile.ts), minus code generation. */
 function newAjv(): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, discriminator: true, inlineRefs: false, unicodeRegExp: false, ownProperties: true, logger: false });
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: true,
+    discriminator: true,
+    inlineRefs: false,
+    unicodeRegExp: false,
+    ownProperties: true,
+    logger: false,
+  });
   // The formats' sources, evaluated as generated validators evaluate them.
   for (const [name, source] of Object.entries(PROTO_FORMATS)) {
     ajv.addFormat(name, { type: 'string', validate: new Function(`return ${source};`)() as (s: string) => boolean });
@@ -32,7 +40,8 @@ function pair(typeName: CaseMessage): Pair {
   let found = pairs.get(typeName);
   if (!found) {
     const defs: Record<string, unknown> = {};
-    for (const type of reachableTypes(schemas.files.get(typeName)!)) defs[type.fullName] = protoNamedTypeSchema(type, { refTo: (t) => `#/$defs/${t.fullName}` });
+    for (const type of reachableTypes(schemas.files.get(typeName)!))
+      defs[type.fullName] = protoNamedTypeSchema(type, { refTo: (t) => `#/$defs/${t.fullName}` });
     const validate = newAjv().addSchema({ $id: 'loom:test', $defs: defs }).getSchema(`loom:test#/$defs/${typeName}`)!;
     found = { validate: (data) => validate(data) as boolean, codec: schemas.codec(typeName) };
     pairs.set(typeName, found);

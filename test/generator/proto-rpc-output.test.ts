@@ -150,9 +150,15 @@ export async function use(): Promise<string> {
     // A peer that knows only the .proto: the method names on the wire are the declared ones.
     const definition = protoLoader.fromJSON(protobuf.parse(NAMES).root.toJSON(), {});
     const pkg = grpc.loadPackageDefinition(definition) as unknown as { names: { v1: { Api: grpc.ServiceClientConstructor } } };
-    const dynamic = new pkg.names.v1.Api(address, grpc.credentials.createInsecure()) as unknown as Record<string, (r: object, cb: (e: Error | null, r?: Res) => void) => void> & grpc.Client;
+    const dynamic = new pkg.names.v1.Api(address, grpc.credentials.createInsecure()) as unknown as Record<
+      string,
+      (r: object, cb: (e: Error | null, r?: Res) => void) => void
+    > &
+      grpc.Client;
     try {
-      const options = await new Promise<Res | undefined>((resolve, reject) => dynamic['Options']!({ id: 'y' }, (e, r) => (e ? reject(e) : resolve(r))));
+      const options = await new Promise<Res | undefined>((resolve, reject) =>
+        dynamic['Options']!({ id: 'y' }, (e, r) => (e ? reject(e) : resolve(r))),
+      );
       expect(options).toMatchObject({ id: 'y', via: 'options$' });
     } finally {
       // proto-loader also names methods in lower camel case, so on this client `close` is the RPC.
@@ -175,8 +181,17 @@ export async function use(): Promise<string> {
   it('are served under their wire names by the Connect routes class', async () => {
     const Routes = server['ApiRoutes'] as new (api: object) => object;
     const app = createRestRouter().register(new Routes(impl)).app();
-    for (const [method, via] of [['Options', 'options$'], ['Api', 'api$'], ['Constructor', 'constructor$'], ['Then', 'then$']]) {
-      const response = await app.request(`/names.v1.Api/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"z"}' });
+    for (const [method, via] of [
+      ['Options', 'options$'],
+      ['Api', 'api$'],
+      ['Constructor', 'constructor$'],
+      ['Then', 'then$'],
+    ]) {
+      const response = await app.request(`/names.v1.Api/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"id":"z"}',
+      });
       expect([response.status, await response.json()]).toEqual([200, { id: 'z', via }]);
     }
   });
@@ -238,6 +253,8 @@ describe('the codec descriptor', () => {
     // An unset `optional int32 level = 2 [default = 3]` is absent; its default is on the codec.
     expect('level' in AccountCodec.decode(reference.encode({ id: 'a' }).finish())).toBe(false);
     expect(AccountCodec.defaults.level).toBe(3);
-    expect(() => AccountCodec.encode({ tags: [] })).toThrow(/^cannot encode message legacy\.Account to binary: legacy\.Account\.id: required field is not set$/);
+    expect(() => AccountCodec.encode({ tags: [] })).toThrow(
+      /^cannot encode message legacy\.Account to binary: legacy\.Account\.id: required field is not set$/,
+    );
   });
 });

@@ -124,7 +124,9 @@ describe('readOnly and writeOnly properties', () => {
   it('declare a request form beside the type, used by request bodies in client and server', () => {
     const types = readFileSync(join(tmp, 'gen/api.types.ts'), 'utf8');
     expect(types).toContain('export interface Pet {\n  id: number;\n  name: string;\n  password?: string;\n  owner?: Owner;\n}');
-    expect(types).toContain('export interface PetRequest {\n  id?: number;\n  name: string;\n  password: string;\n  owner?: OwnerRequest;\n}');
+    expect(types).toContain(
+      'export interface PetRequest {\n  id?: number;\n  name: string;\n  password: string;\n  owner?: OwnerRequest;\n}',
+    );
     expect(types).toContain('export interface TagRequestForm {\n  id?: number;\n}');
     expect(types).not.toContain('PlainRequest');
     expect(readFileSync(join(tmp, 'gen/api.server.ts'), 'utf8')).toContain('  body: PetRequest;\n');

@@ -83,8 +83,11 @@ export async function typeCheck(dir: string, options: TypeCheckOptions = {}): Pr
     }),
   );
   return new Promise((done) => {
-    execFile(join(REPO, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.json')], { maxBuffer: 64 * 1024 * 1024 }, (_err, stdout, stderr) =>
-      done(`${stdout}${stderr}`.trim()),
+    execFile(
+      join(REPO, 'node_modules/.bin/tsc'),
+      ['-p', join(dir, 'tsconfig.json')],
+      { maxBuffer: 64 * 1024 * 1024 },
+      (_err, stdout, stderr) => done(`${stdout}${stderr}`.trim()),
     );
   });
 }

@@ -31,14 +31,23 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 beforeAll(async () => {
   writeFileSync(join(tmp, 'api.yaml'), SCHEMA);
-  const code = await runCli(['generate', 'api.yaml', '--out', 'gen', '--quiet'], { cwd: tmp, stdout: () => {}, stderr: (t) => (stderr += t) });
+  const code = await runCli(['generate', 'api.yaml', '--out', 'gen', '--quiet'], {
+    cwd: tmp,
+    stdout: () => {},
+    stderr: (t) => (stderr += t),
+  });
   expect(code).toBe(0);
   v = (await import(pathToFileURL(join(tmp, 'gen/api.validators.js')).href)) as Record<string, Validator>;
 }, 60_000);
 
 describe('patterns and the u flag', () => {
   it('checks \\p{…} and \\u{…} as Unicode, as JSON Schema means them', () => {
-    expect([v['validateLetters']!('héllo'), v['validateLetters']!('Ωmega'), v['validateLetters']!('p{L}'), v['validateLetters']!('a1')]).toEqual([true, true, false, false]);
+    expect([
+      v['validateLetters']!('héllo'),
+      v['validateLetters']!('Ωmega'),
+      v['validateLetters']!('p{L}'),
+      v['validateLetters']!('a1'),
+    ]).toEqual([true, true, false, false]);
     expect([v['validateBug']!('🐛'), v['validateBug']!('x')]).toEqual([true, false]);
   });
 
@@ -47,7 +56,9 @@ describe('patterns and the u flag', () => {
   });
 
   it('warns about a pattern written for the flag but not valid with it', () => {
-    expect(stderr).toContain('(/components/schemas/Broken/pattern): warning: pattern "^\\\\p{L}\\\\-x$" is written for the regular expression \'u\' flag');
+    expect(stderr).toContain(
+      '(/components/schemas/Broken/pattern): warning: pattern "^\\\\p{L}\\\\-x$" is written for the regular expression \'u\' flag',
+    );
     expect(stderr).not.toContain('/Letters/');
   });
 });

@@ -44,7 +44,8 @@ describe.each(TEST_ENGINES)('seedDemo on %s', (engine) => {
     expect(labelled.total).toBeGreaterThan(0);
     let dependencies = 0;
     for (const repo of demo.repos) {
-      for (const issue of (await store.searchIssues({ repoIds: [repo.id], state: 'open', type: 'issues', limit: 12, sort: 'oldest' })).items) {
+      for (const issue of (await store.searchIssues({ repoIds: [repo.id], state: 'open', type: 'issues', limit: 12, sort: 'oldest' }))
+        .items) {
         dependencies += (await store.listBlockedBy(issue.id)).length;
       }
     }

@@ -104,7 +104,9 @@ describe.each(TEST_ENGINES)('keyword words on %s', (engine) => {
     const late = words.at(-1)!;
     const lateHits = (await store.searchIssues({ repoIds: [repo.id], keyword: late, state: 'all' })).items;
     // SQLite indexes all of it; PostgreSQL the first INDEXED_BODY_CHARS characters (documented).
-    expect(lateHits.map((i: IssueRow) => i.id)).toEqual(engine === 'sqlite' || body.lastIndexOf(late) < INDEXED_BODY_CHARS ? [created.id] : []);
+    expect(lateHits.map((i: IssueRow) => i.id)).toEqual(
+      engine === 'sqlite' || body.lastIndexOf(late) < INDEXED_BODY_CHARS ? [created.id] : [],
+    );
   });
 });
 
@@ -114,17 +116,24 @@ describe('PostgreSQL search words after migration 3', () => {
     await dropSchema(schema);
   });
 
-  it('re-indexes issues written under migration 1\'s vector', async () => {
+  it("re-indexes issues written under migration 1's vector", async () => {
     // A schema as the release with two migrations left it, with issues in it.
     const pool = new pg.Pool({ connectionString: TEST_POSTGRES_URL, max: 1, options: `-c search_path=${schema}` });
     const driver = new PostgresDriver(pool as unknown as PostgresPool);
     await driver.exec(`CREATE SCHEMA "${schema}"`);
-    expect(await migrate(driver, postgresDialect, POSTGRES_MIGRATIONS.filter((m) => m.version <= 2))).toBe(2);
+    expect(
+      await migrate(
+        driver,
+        postgresDialect,
+        POSTGRES_MIGRATIONS.filter((m) => m.version <= 2),
+      ),
+    ).toBe(2);
     const old = new SqlStore(driver, driver, postgresDialect, { engine: 'postgres', location: schema, schemaVersion: 2 }, {});
     const alice = await old.createUser({ name: 'alice', email: 'alice@example.com' });
     const repo = await old.createRepo({ ownerId: alice.id, name: 'proj' });
     await old.createIssue({ repoId: repo.id, posterId: alice.id, title: 'crash in main.ts', body: 'the café breaks' });
-    const search = (s: IssueStore, keyword: string) => s.searchIssues({ repoIds: [Number(repo.id)], keyword, state: 'all' }).then((p) => p.total);
+    const search = (s: IssueStore, keyword: string) =>
+      s.searchIssues({ repoIds: [Number(repo.id)], keyword, state: 'all' }).then((p) => p.total);
     // The old vector indexed `main.ts` whole and `café` with its accent.
     expect(await search(old, 'main.ts')).toBe(0);
     await old.close();
@@ -163,7 +172,9 @@ describe('PostgreSQL index words and keyword words', () => {
     '«quoted» “curly” a—b a–b x·y 1,5 100%',
     "it's O'Brien's [tag] <b>html</b> {json: 1} `code` ~tilde~ |pipe| \\back\\",
   ])('makes the same words of %j as the query side', async (text) => {
-    const { rows } = await client.query<{ lexeme: string }>(`SELECT lexeme FROM unnest(to_tsvector('simple', loom_search_text($1)))`, [text]);
+    const { rows } = await client.query<{ lexeme: string }>(`SELECT lexeme FROM unnest(to_tsvector('simple', loom_search_text($1)))`, [
+      text,
+    ]);
     expect(rows.map((row) => row.lexeme).sort()).toEqual([...new Set(keywordWords(text))].sort());
   });
 });

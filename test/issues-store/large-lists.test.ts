@@ -32,7 +32,8 @@ describe.each(TEST_ENGINES)('long lists on %s', (engine) => {
     // More labels than one INSERT of an issue's labels used to carry (a batch is 400 rows).
     labels = await store.transaction(async (tx) => {
       const made: LabelRow[] = [];
-      for (let i = 0; i < 1000; i++) made.push(await tx.createLabel({ repoId: repo.id, name: `l${String(i).padStart(4, '0')}`, color: 'ff0000' }));
+      for (let i = 0; i < 1000; i++)
+        made.push(await tx.createLabel({ repoId: repo.id, name: `l${String(i).padStart(4, '0')}`, color: 'ff0000' }));
       return made;
     });
     milestoneId = (await store.createMilestone({ repoId: repo.id, title: 'v1' })).id;
@@ -53,10 +54,14 @@ describe.each(TEST_ENGINES)('long lists on %s', (engine) => {
 
   it('refuses a create with a huge list of unknown labels or users as invalid, storing nothing', async () => {
     const before = (await store.getRepoById(repo.id))!.numIssues;
-    const error = await store.createIssue({ repoId: repo.id, posterId: alice.id, title: 'x', labelIds: withUnknown([labels[0]!.id]) }).catch((e: unknown) => e);
+    const error = await store
+      .createIssue({ repoId: repo.id, posterId: alice.id, title: 'x', labelIds: withUnknown([labels[0]!.id]) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IssueStoreError);
     expect((error as IssueStoreError).code).toBe('invalid');
-    const users = await store.createIssue({ repoId: repo.id, posterId: alice.id, title: 'x', assigneeIds: withUnknown([bob.id]) }).catch((e: unknown) => e);
+    const users = await store
+      .createIssue({ repoId: repo.id, posterId: alice.id, title: 'x', assigneeIds: withUnknown([bob.id]) })
+      .catch((e: unknown) => e);
     expect((users as IssueStoreError).code).toBe('invalid');
     expect((await store.getRepoById(repo.id))!.numIssues).toBe(before);
   });
@@ -85,7 +90,13 @@ describe.each(TEST_ENGINES)('long lists on %s', (engine) => {
 
   it('searches across a huge list of repositories, with every filter that names them', async () => {
     // Label l0006 is on no other issue: the one above kept only the odd labels.
-    const crash = await store.createIssue({ repoId: repo.id, posterId: alice.id, title: 'crash on start', labelIds: [labels[6]!.id], milestoneId });
+    const crash = await store.createIssue({
+      repoId: repo.id,
+      posterId: alice.id,
+      title: 'crash on start',
+      labelIds: [labels[6]!.id],
+      milestoneId,
+    });
     await store.createIssue({ repoId: other.id, posterId: alice.id, title: 'crash elsewhere' });
     const repoIds = withUnknown([other.id, repo.id]);
     const search = (filter: object) => store.searchIssues({ repoIds, state: 'all', limit: 50, ...filter });

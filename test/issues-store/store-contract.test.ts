@@ -178,14 +178,33 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
     it('numbers issues per repository and fills every field', async () => {
       const repo = await store.createRepo({ ownerId: bob.id, name: 'numbers' });
       const other = await store.createRepo({ ownerId: bob.id, name: 'numbers2' });
-      const first = await store.createIssue({ repoId: repo.id, posterId: bob.id, title: '  Padded title  ', body: 'b', ref: 'refs/heads/main' });
+      const first = await store.createIssue({
+        repoId: repo.id,
+        posterId: bob.id,
+        title: '  Padded title  ',
+        body: 'b',
+        ref: 'refs/heads/main',
+      });
       const second = await store.createIssue({ repoId: repo.id, posterId: alice.id, title: 'Second', deadlineUnix: T0 + 5 });
       const elsewhere = await store.createIssue({ repoId: other.id, posterId: bob.id, title: 'Elsewhere' });
       expect([first.index, second.index, elsewhere.index]).toEqual([1, 2, 1]);
       expect(first).toMatchObject({
-        repoId: repo.id, posterId: bob.id, title: 'Padded title', body: 'b', ref: 'refs/heads/main', state: 'open', isPull: false,
-        pull: null, milestoneId: null, deadlineUnix: null, numComments: 0, closedUnix: null, assigneeIds: [], labelIds: [],
-        createdUnix: clock, updatedUnix: clock,
+        repoId: repo.id,
+        posterId: bob.id,
+        title: 'Padded title',
+        body: 'b',
+        ref: 'refs/heads/main',
+        state: 'open',
+        isPull: false,
+        pull: null,
+        milestoneId: null,
+        deadlineUnix: null,
+        numComments: 0,
+        closedUnix: null,
+        assigneeIds: [],
+        labelIds: [],
+        createdUnix: clock,
+        updatedUnix: clock,
       });
       expect(second.deadlineUnix).toBe(T0 + 5);
       expect((await store.getIssue(repo.id, 2))?.title).toBe('Second');
@@ -196,7 +215,13 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
 
     it('creates pull requests with their own counters and reviewers', async () => {
       const repo = await store.createRepo({ ownerId: bob.id, name: 'pulls' });
-      const pr = await store.createIssue({ repoId: repo.id, posterId: bob.id, title: 'Add feature', pull: { draft: true }, reviewRequestIds: [carol.id] });
+      const pr = await store.createIssue({
+        repoId: repo.id,
+        posterId: bob.id,
+        title: 'Add feature',
+        pull: { draft: true },
+        reviewRequestIds: [carol.id],
+      });
       const merged = await store.createIssue({ repoId: repo.id, posterId: bob.id, title: 'Merged', pull: { merged: true } });
       expect(pr).toMatchObject({ isPull: true, pull: { merged: false, mergedUnix: null, draft: true }, reviewRequestIds: [carol.id] });
       expect(merged).toMatchObject({ state: 'closed', pull: { merged: true, mergedUnix: clock, draft: false } });
@@ -277,10 +302,24 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
       const issue = await store.createIssue({ repoId: pub.id, posterId: alice.id, title: 'Edit me', assigneeIds: [bob.id] });
       const edited = await store.updateIssue(
         issue.id,
-        { assigneeIds: [carol.id, bob.id], labelIds: [bug!.id], milestoneId: milestone.id, deadlineUnix: T0 + 999, body: 'new body', ref: 'v1' },
+        {
+          assigneeIds: [carol.id, bob.id],
+          labelIds: [bug!.id],
+          milestoneId: milestone.id,
+          deadlineUnix: T0 + 999,
+          body: 'new body',
+          ref: 'v1',
+        },
         alice.id,
       );
-      expect(edited?.issue).toMatchObject({ assigneeIds: [carol.id, bob.id], labelIds: [bug!.id], milestoneId: milestone.id, deadlineUnix: T0 + 999, body: 'new body', ref: 'v1' });
+      expect(edited?.issue).toMatchObject({
+        assigneeIds: [carol.id, bob.id],
+        labelIds: [bug!.id],
+        milestoneId: milestone.id,
+        deadlineUnix: T0 + 999,
+        body: 'new body',
+        ref: 'v1',
+      });
       expect(edited?.events).toEqual([]);
       const cleared = await store.updateIssue(issue.id, { assigneeIds: [], milestoneId: null, deadlineUnix: null }, alice.id);
       expect(cleared?.issue).toMatchObject({ assigneeIds: [], milestoneId: null, deadlineUnix: null, labelIds: [bug!.id] });
@@ -293,11 +332,20 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
       const zeta = await store.createLabel({ repoId: pub.id, name: 'zeta', color: '000001' });
       const alpha = await store.createLabel({ repoId: pub.id, name: 'alpha', color: '000002' });
       const issue = await store.createIssue({
-        repoId: pub.id, posterId: alice.id, title: 'Ordered lists', pull: {},
-        assigneeIds: [carol.id, alice.id, bob.id], labelIds: [zeta.id, alpha.id], reviewRequestIds: [carol.id, bob.id],
+        repoId: pub.id,
+        posterId: alice.id,
+        title: 'Ordered lists',
+        pull: {},
+        assigneeIds: [carol.id, alice.id, bob.id],
+        labelIds: [zeta.id, alpha.id],
+        reviewRequestIds: [carol.id, bob.id],
       });
       // Assignees as given, labels by name, review requests by user.
-      const lists = { assigneeIds: [carol.id, alice.id, bob.id], labelIds: [alpha.id, zeta.id], reviewRequestIds: [bob.id, carol.id].sort((a, b) => a - b) };
+      const lists = {
+        assigneeIds: [carol.id, alice.id, bob.id],
+        labelIds: [alpha.id, zeta.id],
+        reviewRequestIds: [bob.id, carol.id].sort((a, b) => a - b),
+      };
       expect(issue).toMatchObject(lists);
       expect(await store.getIssue(pub.id, issue.index)).toMatchObject(lists);
       expect(await store.getIssueById(issue.id)).toMatchObject(lists);
@@ -311,7 +359,12 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
     });
 
     it('stores mentions on write and refreshes them on edit', async () => {
-      const issue = await store.createIssue({ repoId: pub.id, posterId: alice.id, title: 'Ping @Bob', body: 'and @carol, not bob@example.com or @nobody' });
+      const issue = await store.createIssue({
+        repoId: pub.id,
+        posterId: alice.id,
+        title: 'Ping @Bob',
+        body: 'and @carol, not bob@example.com or @nobody',
+      });
       expect(await store.listMentionedUserIds(issue.id)).toEqual([bob.id, carol.id].sort((a, b) => a - b));
       await store.updateIssue(issue.id, { title: 'No ping', body: 'only @dave.' }, alice.id);
       expect(await store.listMentionedUserIds(issue.id)).toEqual([dave.id]);
@@ -378,16 +431,26 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
         return (await store.createIssue({ repoId: repo.id, posterId: alice.id, title, createdUnix: at, ...extra })).id;
       };
       ids = {
-        crashStart: await make('Crash on start', base + 1, { labelIds: [crash.id, ui.id], milestoneId: m1.id, body: 'stack trace attached' }),
+        crashStart: await make('Crash on start', base + 1, {
+          labelIds: [crash.id, ui.id],
+          milestoneId: m1.id,
+          body: 'stack trace attached',
+        }),
         button: await make('Button misaligned', base + 2, { labelIds: [ui.id], assigneeIds: [bob.id], milestoneId: m2.id }),
-        docs: await make('Docs typo', base + 3, { posterId: bob.id, body: 'the word crashing appears in the body', labelIds: [orgLabel!.id] }),
+        docs: await make('Docs typo', base + 3, {
+          posterId: bob.id,
+          body: 'the word crashing appears in the body',
+          labelIds: [orgLabel!.id],
+        }),
         closed: await make('Old crash fixed', base + 4, { closed: true }),
         pull: await make('Fix the button', base + 5, { pull: {}, reviewRequestIds: [carol.id], body: 'cc @dave' }),
         sameTimeA: await make('Tie A', base + 6),
         sameTimeB: await make('Tie B', base + 6),
       };
       clock = base + 7;
-      ids.other = (await store.createIssue({ repoId: repo2.id, posterId: alice.id, title: 'Crash in other repo', createdUnix: base + 7 })).id;
+      ids.other = (
+        await store.createIssue({ repoId: repo2.id, posterId: alice.id, title: 'Crash in other repo', createdUnix: base + 7 })
+      ).id;
       clock = base + 100;
     });
 
@@ -445,12 +508,29 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
     it('pages the relevance order one issue at a time, with the priority repository first when given', async () => {
       const both = [repo.id, repo2.id];
       const pageOf = async (page: number, priorityRepoId?: number) =>
-        search({ keyword: 'crash', sort: 'relevance', repoIds: both, limit: 1, page, ...(priorityRepoId !== undefined && { priorityRepoId }) });
+        search({
+          keyword: 'crash',
+          sort: 'relevance',
+          repoIds: both,
+          limit: 1,
+          page,
+          ...(priorityRepoId !== undefined && { priorityRepoId }),
+        });
       // Title matches newest first, then the body-only match.
-      for (const [page, expected] of [[1, [ids.other]], [2, [ids.crashStart]], [3, [ids.docs]], [4, []]] as const) {
+      for (const [page, expected] of [
+        [1, [ids.other]],
+        [2, [ids.crashStart]],
+        [3, [ids.docs]],
+        [4, []],
+      ] as const) {
         expect(await pageOf(page)).toEqual({ ids: expected, total: 3 });
       }
-      for (const [page, expected] of [[1, [ids.crashStart]], [2, [ids.docs]], [3, [ids.other]], [4, []]] as const) {
+      for (const [page, expected] of [
+        [1, [ids.crashStart]],
+        [2, [ids.docs]],
+        [3, [ids.other]],
+        [4, []],
+      ] as const) {
         expect(await pageOf(page, repo.id)).toEqual({ ids: expected, total: 3 });
       }
     });
@@ -459,7 +539,16 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
       expect((await search({ keyword: 'crash\0' })).total).toBe(6); // NUL: ignored
       expect((await search({ keyword: '   ' })).total).toBe(6);
       expect((await search({ keyword: '"*()' })).total).toBe(0); // no words: nothing
-      for (const nasty of ['crash"', "crash' OR 1=1 --", 'crash AND NOT', 'NEAR(crash start)', 'crash:*|!', "'); DROP TABLE issues; --", 'title:crash', '\\crash']) {
+      for (const nasty of [
+        'crash"',
+        "crash' OR 1=1 --",
+        'crash AND NOT',
+        'NEAR(crash start)',
+        'crash:*|!',
+        "'); DROP TABLE issues; --",
+        'title:crash',
+        '\\crash',
+      ]) {
         await expect(search({ keyword: nasty })).resolves.toBeDefined();
       }
       expect((await search({ keyword: 'crash" OR "docs' })).ids).toEqual([]); // all words must match
@@ -543,12 +632,19 @@ describe.each(TEST_ENGINES)('IssueStore on %s', (engine) => {
     it('stores hostile strings literally', async () => {
       const nasty = `x'); DROP TABLE issues; -- "\\ $1 ? :name`;
       const label = await store.createLabel({ repoId: pub.id, name: nasty, color: 'abcdef', description: nasty });
-      const issue = await store.createIssue({ repoId: pub.id, posterId: alice.id, title: nasty, body: nasty, ref: nasty, labelIds: [label.id] });
+      const issue = await store.createIssue({
+        repoId: pub.id,
+        posterId: alice.id,
+        title: nasty,
+        body: nasty,
+        ref: nasty,
+        labelIds: [label.id],
+      });
       expect(await store.getIssueById(issue.id)).toMatchObject({ title: nasty, body: nasty, ref: nasty });
       expect((await store.searchIssues({ repoIds: [pub.id], labels: [nasty] })).items.map((i) => i.id)).toEqual([issue.id]);
       expect(await store.findRepo(nasty, nasty)).toBeUndefined();
       expect(await store.findUserByName(nasty)).toBeUndefined();
-      expect((await store.findMilestoneByName(pub.id, nasty))).toBeUndefined();
+      expect(await store.findMilestoneByName(pub.id, nasty)).toBeUndefined();
     });
   });
 });
@@ -575,7 +671,11 @@ describe.each(TEST_ENGINES)('two %s store instances on the same database', (engi
     const repo = await first.store.createRepo({ ownerId: owner.id, name: 'shared' });
     const created = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        (i % 2 ? first.store : second).createIssue({ repoId: repo.id, posterId: owner.id, title: `from ${i % 2 ? 'first' : 'second'} ${i}` }),
+        (i % 2 ? first.store : second).createIssue({
+          repoId: repo.id,
+          posterId: owner.id,
+          title: `from ${i % 2 ? 'first' : 'second'} ${i}`,
+        }),
       ),
     );
     expect(created.map((i) => i.index).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));

@@ -17,7 +17,9 @@ async function lockWaiter(): Promise<void> {
   await client.connect();
   try {
     for (;;) {
-      const { rows } = await client.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND NOT granted`, [EXCLUSIVE_LOCK_KEY]);
+      const { rows } = await client.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND NOT granted`, [
+        EXCLUSIVE_LOCK_KEY,
+      ]);
       if (rows.length > 0) return;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -40,7 +42,11 @@ describe.each(TEST_ENGINES)('user e-mail addresses on %s', (engine) => {
     await handle?.dispose();
   });
 
-  const code = (promise: Promise<unknown>) => promise.then(() => 'created', (e: unknown) => (e instanceof IssueStoreError ? e.code : String(e)));
+  const code = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'created',
+      (e: unknown) => (e instanceof IssueStoreError ? e.code : String(e)),
+    );
 
   it('refuses an address another user has, in any case, and checks the name first', async () => {
     expect(await code(store.createUser({ name: 'alice2', email: 'alice@example.COM' }))).toBe('email_taken');

@@ -47,7 +47,10 @@ describe.each(TEST_ENGINES)('owner visibility on %s', (engine) => {
     for (const repo of [open, hidden, hiddenSecret, members, hermitRepo]) {
       const viewerId = viewer?.id ?? null;
       const level = await store.getPermission(repo.id, viewerId);
-      expect((await store.findRepoWithPermission(repo.ownerName, repo.name, viewerId))?.permission, `${repo.name} for ${viewer?.name}`).toBe(level);
+      expect(
+        (await store.findRepoWithPermission(repo.ownerName, repo.name, viewerId))?.permission,
+        `${repo.name} for ${viewer?.name}`,
+      ).toBe(level);
       out[repo.name] = level;
     }
     return out;

@@ -56,7 +56,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
     expect(await whoAmI({ headers: admin, query: '?sudo=alice' })).toMatchObject({ status: 200, body: { login: 'alice' } });
     expect(await whoAmI({ headers: { ...admin, Sudo: 'alice' } })).toMatchObject({ status: 200, body: { login: 'alice' } });
     // What an administrator writes as another user is that user's.
-    const created = await server.fetch('/repos/alice/pub/issues?sudo=alice', { method: 'POST', headers: { ...admin, 'Content-Type': 'application/json' }, body: '{"title":"filed for alice"}' });
+    const created = await server.fetch('/repos/alice/pub/issues?sudo=alice', {
+      method: 'POST',
+      headers: { ...admin, 'Content-Type': 'application/json' },
+      body: '{"title":"filed for alice"}',
+    });
     expect(created.status).toBe(201);
     expect(((await created.json()) as { user: { login: string } }).user.login).toBe('alice');
     expect(await whoAmI({ headers: admin, query: '?sudo=nobody' })).toEqual({ status: 404, body: apiError('not found') });
@@ -65,7 +69,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
     expect(await whoAmI({ headers: { Sudo: 'alice' } })).toEqual(refused);
     // Refused before anything is stored.
     const before = Number((await server.fetch('/repos/alice/pub/issues?state=all')).headers.get('x-total-count'));
-    const write = await server.fetch('/repos/alice/pub/issues', { method: 'POST', headers: { Authorization: `token ${alice.token}`, Sudo: 'root', 'Content-Type': 'application/json' }, body: '{"title":"x"}' });
+    const write = await server.fetch('/repos/alice/pub/issues', {
+      method: 'POST',
+      headers: { Authorization: `token ${alice.token}`, Sudo: 'root', 'Content-Type': 'application/json' },
+      body: '{"title":"x"}',
+    });
     expect(write.status).toBe(403);
     expect(Number((await server.fetch('/repos/alice/pub/issues?state=all')).headers.get('x-total-count'))).toBe(before);
   });
@@ -102,7 +110,9 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
     });
 
     it('requires Basic auth: 401 with a token header or without credentials', async () => {
-      expect(await (await create('alice', `token ${alice.token}`, { name: 'x', scopes: ['all'] })).json()).toEqual(apiError('auth required'));
+      expect(await (await create('alice', `token ${alice.token}`, { name: 'x', scopes: ['all'] })).json()).toEqual(
+        apiError('auth required'),
+      );
       expect((await create('alice', undefined, { name: 'x', scopes: ['all'] })).status).toBe(401);
     });
 
@@ -111,15 +121,21 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       expect((await create('bob', `Basic ${b64(`alice:${alice.password}`)}`, { name: 'x', scopes: ['all'] })).status).toBe(403);
       const basic = `Basic ${b64(`alice:${alice.password}`)}`;
       expect((await create('alice', basic, { name: 'dup', scopes: ['all'] })).status).toBe(201);
-      expect(await (await create('alice', basic, { name: 'dup', scopes: ['all'] })).json()).toEqual(apiError('access token name has been used already'));
+      expect(await (await create('alice', basic, { name: 'dup', scopes: ['all'] })).json()).toEqual(
+        apiError('access token name has been used already'),
+      );
       expect(await (await create('alice', basic, { name: 'none' })).json()).toEqual(apiError('access token must have a scope'));
       expect((await create('alice', basic, { name: 'weird', scopes: ['write:everything'] })).status).toBe(400);
     });
 
     it('works through gitea-js with Basic auth passed as request params', async () => {
-      const res = await server.api().users.userCreateToken('alice', { name: 'via-gitea-js', scopes: ['read:issue'] }, {
-        headers: { Authorization: `Basic ${b64(`alice:${alice.password}`)}` },
-      });
+      const res = await server.api().users.userCreateToken(
+        'alice',
+        { name: 'via-gitea-js', scopes: ['read:issue'] },
+        {
+          headers: { Authorization: `Basic ${b64(`alice:${alice.password}`)}` },
+        },
+      );
       expect(res.status).toBe(201);
       expect(res.data.name).toBe('via-gitea-js');
       expect((await server.api(res.data.sha1!).repos.issueListIssues('alice', 'pub', {})).status).toBe(200);

@@ -24,7 +24,12 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
       // Bytes, so that fetch adds no `text/plain` type of its own when none is given.
       body: body === undefined ? undefined : new TextEncoder().encode(body),
     });
-  const total = async () => Number((await server.fetch('/repos/alice/pub/issues?state=all', { headers: { Authorization: `token ${token}` } })).headers.get('x-total-count'));
+  const total = async () =>
+    Number(
+      (await server.fetch('/repos/alice/pub/issues?state=all', { headers: { Authorization: `token ${token}` } })).headers.get(
+        'x-total-count',
+      ),
+    );
 
   it.each([
     ['malformed JSON', '{"title": "x",', 'application/json', /^\[\]: /],
@@ -55,7 +60,11 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     await server.api(owner.token).user.createCurrentUserRepo({ name: 'hidden', private: true });
     const stranger = await server.createUser('sam');
     const send = (path: string, auth: string | undefined, body: string, method = 'POST') =>
-      server.fetch(path, { method, headers: { ...(auth ? { Authorization: `token ${auth}` } : {}), 'Content-Type': 'application/json' }, body });
+      server.fetch(path, {
+        method,
+        headers: { ...(auth ? { Authorization: `token ${auth}` } : {}), 'Content-Type': 'application/json' },
+        body,
+      });
     const status = async (res: Promise<Response>) => {
       const r = await res;
       return [r.status, ((await r.json()) as { message: string }).message];
@@ -80,13 +89,21 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     // closes that connection, which must not disturb the pooled connections of the other tests.
     const payload = JSON.stringify({ title: 'big', body: 'x'.repeat(2 * 1024 * 1024) });
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${server.baseUrl}/api/v1/repos/alice/pub/issues`, {
-        method: 'POST', agent: false,
-        headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
-      }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: text }));
-      });
+      const req = request(
+        `${server.baseUrl}/api/v1/repos/alice/pub/issues`,
+        {
+          method: 'POST',
+          agent: false,
+          headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+        },
+        (res) => {
+          let text = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (text += chunk))
+            .on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -130,21 +147,17 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     },
   );
 
-  it.each([
-    `'; DROP TABLE issues; --`,
-    `" OR 1=1 --`,
-    `*`,
-    `NEAR(a b)`,
-    `title:crash AND body:*`,
-    `%' OR '1'='1`,
-    `\\`,
-    `🙂 ünïcødé`,
-  ])('keeps the keyword %j harmless (200, no 500)', async (q) => {
-    const res = await server.fetch(`/repos/issues/search?q=${encodeURIComponent(q)}`);
-    expect(res.status).toBe(200);
-    const list = await server.fetch(`/repos/alice/pub/issues?q=${encodeURIComponent(q)}&labels=${encodeURIComponent(q)}&milestones=${encodeURIComponent(q)}`);
-    expect(list.status).toBe(200);
-  });
+  it.each([`'; DROP TABLE issues; --`, `" OR 1=1 --`, `*`, `NEAR(a b)`, `title:crash AND body:*`, `%' OR '1'='1`, `\\`, `🙂 ünïcødé`])(
+    'keeps the keyword %j harmless (200, no 500)',
+    async (q) => {
+      const res = await server.fetch(`/repos/issues/search?q=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+      const list = await server.fetch(
+        `/repos/alice/pub/issues?q=${encodeURIComponent(q)}&labels=${encodeURIComponent(q)}&milestones=${encodeURIComponent(q)}`,
+      );
+      expect(list.status).toBe(200);
+    },
+  );
 
   it('stores injection strings literally', async () => {
     const title = `Robert'); DROP TABLE issues;-- "quoted" <b>html</b> \u202e`;
@@ -196,7 +209,9 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
   });
 
   it('answers a Basic credential containing NUL with 401', async () => {
-    const res = await server.fetch('/user', { headers: { Authorization: `Basic ${Buffer.from('al\u0000ice:pw\u0000').toString('base64')}` } });
+    const res = await server.fetch('/user', {
+      headers: { Authorization: `Basic ${Buffer.from('al\u0000ice:pw\u0000').toString('base64')}` },
+    });
     expect(res.status).toBe(401);
   });
 
@@ -206,9 +221,12 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
   });
 
   it('answers 422 for invalid users, repositories and labels in the setup endpoints', async () => {
-    const admin = (path: string, body: unknown) => server.fetch(path, {
-      method: 'POST', headers: { Authorization: `token ${server.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-    });
+    const admin = (path: string, body: unknown) =>
+      server.fetch(path, {
+        method: 'POST',
+        headers: { Authorization: `token ${server.adminToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await admin('/admin/users', { username: "bad'name", email: 'x@example.com' })).status).toBe(422);
     expect((await admin('/admin/users', { username: 'okname', email: 'not-an-email' })).status).toBe(422);
     expect((await admin('/admin/users', { username: 'okname' })).status).toBe(422);

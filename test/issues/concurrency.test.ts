@@ -17,8 +17,9 @@ describe.each(ENGINES)('concurrent creates on %s', (engine) => {
 
   it('allocates 1..200 to 200 simultaneous requests', async () => {
     const api = server.api(token).repos;
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-      api.issueCreateIssue('alice', 'busy', { title: `concurrent ${i}`, body: `body ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => api.issueCreateIssue('alice', 'busy', { title: `concurrent ${i}`, body: `body ${i}` })),
+    );
     expect(results.every((r) => r.status === 201)).toBe(true);
     const numbers = results.map((r) => r.data.number!).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));

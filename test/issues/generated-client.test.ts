@@ -21,14 +21,28 @@ describe.each(ENGINES)('generated client on %s', (engine) => {
   afterAll(async () => server?.close());
 
   it('creates, gets, edits and sets deadlines', async () => {
-    const created = await issues.issueCreateIssueWithResponse({ owner: 'alice', repo: 'proj', body: { title: 'From the generated client', body: 'typed' } });
+    const created = await issues.issueCreateIssueWithResponse({
+      owner: 'alice',
+      repo: 'proj',
+      body: { title: 'From the generated client', body: 'typed' },
+    });
     expect(created.response.status).toBe(201);
     expect(created.data).toMatchObject({ number: 1, title: 'From the generated client', body: 'typed', state: 'open', assignees: null });
     expect((await anonymous.issueGetIssue({ owner: 'alice', repo: 'proj', index: 1 })).title).toBe('From the generated client');
-    const edited = await issues.issueEditIssueWithResponse({ owner: 'alice', repo: 'proj', index: 1, body: { state: 'closed', title: 'Renamed' } });
+    const edited = await issues.issueEditIssueWithResponse({
+      owner: 'alice',
+      repo: 'proj',
+      index: 1,
+      body: { state: 'closed', title: 'Renamed' },
+    });
     expect(edited.response.status).toBe(201);
     expect(edited.data).toMatchObject({ title: 'Renamed', state: 'closed', comments: 2 });
-    const deadline = await issues.issueEditIssueDeadline({ owner: 'alice', repo: 'proj', index: 1, body: { due_date: '2025-12-31T08:00:00-10:00' } });
+    const deadline = await issues.issueEditIssueDeadline({
+      owner: 'alice',
+      repo: 'proj',
+      index: 1,
+      body: { due_date: '2025-12-31T08:00:00-10:00' },
+    });
     expect(deadline).toEqual({ due_date: '2025-12-31T23:59:59Z' });
   });
 
@@ -45,12 +59,14 @@ describe.each(ENGINES)('generated client on %s', (engine) => {
     expect(found.response.headers.get('x-total-count')).toBe('3');
   });
 
-  it('rejects with ApiError carrying Gitea\'s body', async () => {
+  it("rejects with ApiError carrying Gitea's body", async () => {
     const missing = await anonymous.issueGetIssue({ owner: 'alice', repo: 'proj', index: 404 }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(ApiError);
     expect((missing as ApiError).status).toBe(404);
     expect((missing as ApiError).body).toEqual(apiError('not found'));
-    const unauthenticated = await anonymous.issueCreateIssue({ owner: 'alice', repo: 'proj', body: { title: 'x' } }).catch((e: unknown) => e);
+    const unauthenticated = await anonymous
+      .issueCreateIssue({ owner: 'alice', repo: 'proj', body: { title: 'x' } })
+      .catch((e: unknown) => e);
     expect((unauthenticated as ApiError).status).toBe(401);
     const invalid = await issues.issueListIssues({ owner: 'alice', repo: 'proj', since: 'soon' }).catch((e: unknown) => e);
     expect((invalid as ApiError).status).toBe(422);

@@ -8,7 +8,16 @@ import { apiError, ENGINES, startServer, type TestServer } from './harness.js';
 import { buildWorld, type World } from './world.js';
 
 /** `sdk.EditIssueOption` with nothing set: Go's field order, every pointer and slice `null`. */
-const EDIT_NOTHING = { title: '', body: null, ref: null, assignees: null, milestone: null, state: null, due_date: null, unset_due_date: null };
+const EDIT_NOTHING = {
+  title: '',
+  body: null,
+  ref: null,
+  assignees: null,
+  milestone: null,
+  state: null,
+  due_date: null,
+  unset_due_date: null,
+};
 
 describe.each(ENGINES)('Go SDK bodies on %s', (engine) => {
   let server: TestServer;
@@ -24,23 +33,51 @@ describe.each(ENGINES)('Go SDK bodies on %s', (engine) => {
   /** A closed issue with a deadline, assignees, a milestone and a ref: everything an edit could wrongly reset. */
   async function richIssue(): Promise<number> {
     const created = await server.api(w.alice.token).repos.issueCreateIssue('alice', 'pub', {
-      title: 'rich', body: 'original body', ref: 'refs/heads/main', assignees: ['bob'], milestone: w.milestones.v1,
-      due_date: '2030-01-15T12:00:00Z', closed: true,
+      title: 'rich',
+      body: 'original body',
+      ref: 'refs/heads/main',
+      assignees: ['bob'],
+      milestone: w.milestones.v1,
+      due_date: '2030-01-15T12:00:00Z',
+      closed: true,
     });
     return created.data.number!;
   }
 
   it('creates an issue from sdk.CreateIssueOption with nil slices and deadline (201)', async () => {
     const res = await send('POST', '/repos/alice/pub/issues', {
-      title: 'From tea', body: '', ref: '', assignees: null, due_date: null, milestone: 0, labels: null, closed: false,
+      title: 'From tea',
+      body: '',
+      ref: '',
+      assignees: null,
+      due_date: null,
+      milestone: 0,
+      labels: null,
+      closed: false,
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ title: 'From tea', body: '', state: 'open', assignees: null, labels: [], milestone: null, due_date: null });
+    expect(res.body).toMatchObject({
+      title: 'From tea',
+      body: '',
+      state: 'open',
+      assignees: null,
+      labels: [],
+      milestone: null,
+      due_date: null,
+    });
   });
 
   it('creates with every optional field null, the way a hand-written Go struct of pointers sends it', async () => {
     const res = await send('POST', '/repos/alice/pub/issues', {
-      title: 'all null', body: null, ref: null, assignee: null, assignees: null, due_date: null, milestone: null, labels: null, closed: null,
+      title: 'all null',
+      body: null,
+      ref: null,
+      assignee: null,
+      assignees: null,
+      due_date: null,
+      milestone: null,
+      labels: null,
+      closed: null,
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ title: 'all null', body: '', ref: '', state: 'open', due_date: null });
@@ -52,8 +89,13 @@ describe.each(ENGINES)('Go SDK bodies on %s', (engine) => {
     const res = await send('PATCH', `/repos/alice/pub/issues/${index}`, { ...EDIT_NOTHING, title: 'renamed by tea' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      title: 'renamed by tea', body: 'original body', ref: 'refs/heads/main', state: 'closed', due_date: before.due_date,
-      milestone: { id: w.milestones.v1 }, assignees: [{ login: 'bob' }],
+      title: 'renamed by tea',
+      body: 'original body',
+      ref: 'refs/heads/main',
+      state: 'closed',
+      due_date: before.due_date,
+      milestone: { id: w.milestones.v1 },
+      assignees: [{ login: 'bob' }],
     });
   });
 
@@ -67,9 +109,18 @@ describe.each(ENGINES)('Go SDK bodies on %s', (engine) => {
 
   it('reopens and sets a deadline through sdk.EditIssueOption, leaving the nulls alone', async () => {
     const index = await richIssue();
-    const res = await send('PATCH', `/repos/alice/pub/issues/${index}`, { ...EDIT_NOTHING, state: 'open', due_date: '2031-03-01T08:00:00Z' });
+    const res = await send('PATCH', `/repos/alice/pub/issues/${index}`, {
+      ...EDIT_NOTHING,
+      state: 'open',
+      due_date: '2031-03-01T08:00:00Z',
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ state: 'open', due_date: '2031-03-01T23:59:59Z', body: 'original body', assignees: [{ login: 'bob' }] });
+    expect(res.body).toMatchObject({
+      state: 'open',
+      due_date: '2031-03-01T23:59:59Z',
+      body: 'original body',
+      assignees: [{ login: 'bob' }],
+    });
     const removed = await send('PATCH', `/repos/alice/pub/issues/${index}`, { ...EDIT_NOTHING, unset_due_date: true });
     expect(removed.body).toMatchObject({ due_date: null, state: 'open' });
   });
@@ -92,18 +143,39 @@ describe.each(ENGINES)('Go SDK bodies on %s', (engine) => {
 
   it('creates a pull request from sdk.CreatePullRequestOption with nil slices (201)', async () => {
     const res = await send('POST', '/repos/alice/pub/pulls', {
-      head: 'feature', base: 'main', title: 'PR from tea', body: '', assignee: '', assignees: null, reviewers: null, team_reviewers: null,
-      milestone: 0, labels: null, due_date: null,
+      head: 'feature',
+      base: 'main',
+      title: 'PR from tea',
+      body: '',
+      assignee: '',
+      assignees: null,
+      reviewers: null,
+      team_reviewers: null,
+      milestone: 0,
+      labels: null,
+      due_date: null,
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ title: 'PR from tea', assignees: null, requested_reviewers: null, due_date: null });
   });
 
   it('accepts the setup options tea sends: a user with nil pointers, a milestone without due date, a collaborator without permission', async () => {
-    const user = await send('POST', '/admin/users', {
-      source_id: 0, login_name: '', username: 'gopher', full_name: '', email: 'gopher@example.com', password: 'gopher-password',
-      must_change_password: null, send_notify: false, visibility: null,
-    }, server.adminToken);
+    const user = await send(
+      'POST',
+      '/admin/users',
+      {
+        source_id: 0,
+        login_name: '',
+        username: 'gopher',
+        full_name: '',
+        email: 'gopher@example.com',
+        password: 'gopher-password',
+        must_change_password: null,
+        send_notify: false,
+        visibility: null,
+      },
+      server.adminToken,
+    );
     expect(user.status).toBe(201);
     expect(user.body).toMatchObject({ login: 'gopher', visibility: 'public' });
     const milestone = await send('POST', '/repos/alice/pub/milestones', { title: 'v9', description: '', state: 'open', due_on: null });

@@ -114,14 +114,21 @@ export async function startServer(engine: Engine, config: Partial<IssuesConfig> 
     fetch: (path, init) => fetch(`${baseUrl}/api/v1${path}`, init),
     async sendJson(method, path, body, token) {
       const res = await fetch(`${baseUrl}/api/v1${path}`, {
-        method, headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+        method,
+        headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
       });
       const text = await res.text();
       return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
     },
     async createUser(name, scopes = ['all']) {
       const password = `${name}-password`;
-      const created = await api(adminToken).admin.adminCreateUser({ username: name, email: `${name}@example.com`, password, must_change_password: false });
+      const created = await api(adminToken).admin.adminCreateUser({
+        username: name,
+        email: `${name}@example.com`,
+        password,
+        must_change_password: false,
+      });
       const token = await tokenFor(name, password, `${name}-token-${scopes.join('-')}`, scopes);
       return { name, id: created.data.id!, token, password };
     },

@@ -18,7 +18,10 @@ describe.each(ENGINES)('limits on %s', (engine) => {
   afterAll(async () => server?.close());
 
   const send = (method: string, path: string, body: unknown, token = w.alice.token) => server.sendJson(method, path, body, token);
-  const total = async () => Number((await server.api(w.alice.token).repos.issueListIssues('alice', 'pub', { state: 'all', limit: 1 })).headers.get('x-total-count'));
+  const total = async () =>
+    Number(
+      (await server.api(w.alice.token).repos.issueListIssues('alice', 'pub', { state: 'all', limit: 1 })).headers.get('x-total-count'),
+    );
   const ids = (n: number) => Array.from({ length: n }, (_, i) => 5_000_000 + i);
   const names = (n: number) => Array.from({ length: n }, (_, i) => `nobody${i}`);
 
@@ -29,14 +32,22 @@ describe.each(ENGINES)('limits on %s', (engine) => {
       ['a huge labels array', { labels: ids(60_000) }, '[Labels]: must NOT have more than 1000 items'],
     ])('answers 422 for too many %s on create and stores nothing', async (_name, extra, message) => {
       const before = await total();
-      expect(await send('POST', '/repos/alice/pub/issues', { title: 'too many', ...extra })).toEqual({ status: 422, body: apiError(message) });
+      expect(await send('POST', '/repos/alice/pub/issues', { title: 'too many', ...extra })).toEqual({
+        status: 422,
+        body: apiError(message),
+      });
       expect(await total()).toBe(before);
     });
 
     it('answers 422 for too many assignees or reviewers on edit and pull requests, changing nothing', async () => {
       const issue = (await server.api(w.alice.token).repos.issueCreateIssue('alice', 'pub', { title: 'keep me', assignees: ['bob'] })).data;
-      expect((await send('PATCH', `/repos/alice/pub/issues/${issue.number}`, { title: 'changed', assignees: names(1001) })).status).toBe(422);
-      expect((await server.api().repos.issueGetIssue('alice', 'pub', issue.number!)).data).toMatchObject({ title: 'keep me', assignees: [{ login: 'bob' }] });
+      expect((await send('PATCH', `/repos/alice/pub/issues/${issue.number}`, { title: 'changed', assignees: names(1001) })).status).toBe(
+        422,
+      );
+      expect((await server.api().repos.issueGetIssue('alice', 'pub', issue.number!)).data).toMatchObject({
+        title: 'keep me',
+        assignees: [{ login: 'bob' }],
+      });
       expect((await send('POST', '/repos/alice/pub/pulls', { title: 'pr', head: 'x', reviewers: names(1001) })).status).toBe(422);
     });
 
@@ -108,7 +119,9 @@ describe.each(ENGINES)('limits on %s', (engine) => {
     expect(res.status).toBe(422);
     const issue = (await server.api(w.alice.token).repos.issueCreateIssue('alice', 'pub', { title: 'offset' })).data;
     expect((await send('PATCH', `/repos/alice/pub/issues/${issue.number}`, { due_date: `2025-01-01T00:00:00${offset}` })).status).toBe(422);
-    expect((await send('POST', `/repos/alice/pub/issues/${issue.number}/deadline`, { due_date: `2025-01-01T00:00:00${offset}` })).status).toBe(422);
+    expect(
+      (await send('POST', `/repos/alice/pub/issues/${issue.number}/deadline`, { due_date: `2025-01-01T00:00:00${offset}` })).status,
+    ).toBe(422);
   });
 
   it('names a query parameter holding NUL by its wire name', async () => {
@@ -120,15 +133,27 @@ describe.each(ENGINES)('limits on %s', (engine) => {
   });
 
   it('answers 422 "e-mail already in use" for a new user with a taken address, in any case', async () => {
-    const create = (username: string, email: string) => send('POST', '/admin/users', { username, email, password: 'some-password' }, server.adminToken);
-    expect(await create('alice2', 'alice@example.com')).toEqual({ status: 422, body: apiError('e-mail already in use [email: alice@example.com]') });
-    expect(await create('alice3', 'ALICE@Example.com')).toEqual({ status: 422, body: apiError('e-mail already in use [email: ALICE@Example.com]') });
+    const create = (username: string, email: string) =>
+      send('POST', '/admin/users', { username, email, password: 'some-password' }, server.adminToken);
+    expect(await create('alice2', 'alice@example.com')).toEqual({
+      status: 422,
+      body: apiError('e-mail already in use [email: alice@example.com]'),
+    });
+    expect(await create('alice3', 'ALICE@Example.com')).toEqual({
+      status: 422,
+      body: apiError('e-mail already in use [email: ALICE@Example.com]'),
+    });
     expect(await server.store.findUserByName('alice2')).toBeUndefined();
     // The name is checked first, as in Gitea.
     expect(await create('alice', 'alice@example.com')).toEqual({ status: 422, body: apiError('user already exists [name: alice]') });
     expect((await create('alice4', 'alice4@example.com')).status).toBe(201);
-    expect((await failure(server.api(server.adminToken).admin.adminCreateUser({ username: 'bob2', email: 'bob@example.com', password: 'x-password' })))).toEqual({
-      status: 422, error: apiError('e-mail already in use [email: bob@example.com]'),
+    expect(
+      await failure(
+        server.api(server.adminToken).admin.adminCreateUser({ username: 'bob2', email: 'bob@example.com', password: 'x-password' }),
+      ),
+    ).toEqual({
+      status: 422,
+      error: apiError('e-mail already in use [email: bob@example.com]'),
     });
   });
 });

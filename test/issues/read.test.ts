@@ -24,11 +24,29 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
       v1: (await a.issueCreateMilestone('alice', 'list', { title: 'v1' })).data.id!,
       v2: (await a.issueCreateMilestone('alice', 'list', { title: 'v2' })).data.id!,
     };
-    n.crash = (await a.issueCreateIssue('alice', 'list', { title: 'Crash on start', body: 'the app crashes, cc @carol', labels: [bug], milestone: m.v1, assignees: ['bob'] })).data.number!;
-    n.glitch = (await server.api(w.bob.token).repos.issueCreateIssue('alice', 'list', { title: 'UI glitch', body: 'flicker', labels: [ui], milestone: m.v2 })).data.number!;
-    n.docs = (await a.issueCreateIssue('alice', 'list', { title: 'Docs typo', body: 'teh', labels: [docs, bug], closed: true })).data.number!;
-    n.pull = (await server.api(w.bob.token).repos.repoCreatePullRequest('alice', 'list', { title: 'Fix crash', head: 'fix', base: 'main', reviewers: ['alice'] })).data.number!;
-    n.plain = (await server.api(w.dave.token).repos.issueCreateIssue('alice', 'list', { title: 'Plain', body: 'nothing special' })).data.number!;
+    n.crash = (
+      await a.issueCreateIssue('alice', 'list', {
+        title: 'Crash on start',
+        body: 'the app crashes, cc @carol',
+        labels: [bug],
+        milestone: m.v1,
+        assignees: ['bob'],
+      })
+    ).data.number!;
+    n.glitch = (
+      await server
+        .api(w.bob.token)
+        .repos.issueCreateIssue('alice', 'list', { title: 'UI glitch', body: 'flicker', labels: [ui], milestone: m.v2 })
+    ).data.number!;
+    n.docs = (await a.issueCreateIssue('alice', 'list', { title: 'Docs typo', body: 'teh', labels: [docs, bug], closed: true })).data
+      .number!;
+    n.pull = (
+      await server
+        .api(w.bob.token)
+        .repos.repoCreatePullRequest('alice', 'list', { title: 'Fix crash', head: 'fix', base: 'main', reviewers: ['alice'] })
+    ).data.number!;
+    n.plain = (await server.api(w.dave.token).repos.issueCreateIssue('alice', 'list', { title: 'Plain', body: 'nothing special' })).data
+      .number!;
     // Private material that must never leak.
     await a.issueCreateIssue('alice', 'priv', { title: 'Secret crash', body: 'crash in private', assignees: ['bob'] });
   });
@@ -36,8 +54,14 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
 
   it('answers JSON whatever Accept asks for, as Gitea does (never 406)', async () => {
     for (const accept of ['text/html', 'text/plain', 'application/vnd.github.v3+json', 'nonsense']) {
-      const res = await server.fetch(`/repos/alice/list/issues/${n.plain}`, { headers: { Accept: accept, Authorization: `token ${w.alice.token}` } });
-      expect([res.status, res.headers.get('content-type'), ((await res.json()) as { title: string }).title]).toEqual([200, 'application/json;charset=utf-8', 'Plain']);
+      const res = await server.fetch(`/repos/alice/list/issues/${n.plain}`, {
+        headers: { Accept: accept, Authorization: `token ${w.alice.token}` },
+      });
+      expect([res.status, res.headers.get('content-type'), ((await res.json()) as { title: string }).title]).toEqual([
+        200,
+        'application/json;charset=utf-8',
+        'Plain',
+      ]);
     }
   });
 
@@ -65,7 +89,12 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
       expect((await list({ type: 'pulls' })).numbers).toEqual([n.pull]);
       expect((await list({ type: 'issues' })).numbers).toEqual([n.plain, n.glitch, n.crash]);
       const pull = (await list({ type: 'pulls' })).res.data[0]!;
-      expect(pull.pull_request).toEqual({ merged: false, merged_at: null, draft: false, html_url: `http://issues.test/alice/list/pulls/${n.pull}` });
+      expect(pull.pull_request).toEqual({
+        merged: false,
+        merged_at: null,
+        draft: false,
+        html_url: `http://issues.test/alice/list/pulls/${n.pull}`,
+      });
       expect(pull.html_url).toBe(`http://issues.test/alice/list/pulls/${n.pull}`);
     });
 
@@ -98,7 +127,9 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
       expect((await list({ before: '2000-01-01T00:00:00Z' })).total).toBe(0);
       const f = await failure(server.api(w.alice.token).repos.issueListIssues('alice', 'list', { since: 'yesterday' }));
       expect(f.status).toBe(422);
-      expect((await failure(server.api(w.alice.token).repos.issueListIssues('alice', 'list', { before: '2025-02-30T00:00:00Z' }))).status).toBe(422);
+      expect(
+        (await failure(server.api(w.alice.token).repos.issueListIssues('alice', 'list', { before: '2025-02-30T00:00:00Z' }))).status,
+      ).toBe(422);
     });
 
     it('filters by created_by, assigned_by and mentioned_by, and answers 404 for unknown users', async () => {
@@ -107,10 +138,12 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
       expect((await list({ state: 'all', mentioned_by: 'carol' })).numbers).toEqual([n.crash]);
       expect((await failure(server.api(w.alice.token).repos.issueListIssues('alice', 'list', { created_by: 'nobody' }))).status).toBe(404);
       expect((await failure(server.api(w.alice.token).repos.issueListIssues('alice', 'list', { assigned_by: 'nobody' }))).status).toBe(404);
-      expect((await failure(server.api(w.alice.token).repos.issueListIssues('alice', 'list', { mentioned_by: 'nobody' }))).status).toBe(404);
+      expect((await failure(server.api(w.alice.token).repos.issueListIssues('alice', 'list', { mentioned_by: 'nobody' }))).status).toBe(
+        404,
+      );
     });
 
-    it('pages with Gitea\'s Link header (next, last, first, prev; keys sorted) and X-Total-Count', async () => {
+    it("pages with Gitea's Link header (next, last, first, prev; keys sorted) and X-Total-Count", async () => {
       const r = await list({ state: 'all', limit: 2, page: 2 });
       expect(r.numbers).toEqual([n.docs, n.glitch]);
       expect(r.total).toBe(5);
@@ -126,7 +159,9 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
     });
 
     it('routes a path with a trailing slash or doubled slashes as Gitea does, and links without them', async () => {
-      const res = await server.fetch('//repos/alice//list/issues/?state=all&limit=2&page=2', { headers: { Authorization: `token ${w.alice.token}` } });
+      const res = await server.fetch('//repos/alice//list/issues/?state=all&limit=2&page=2', {
+        headers: { Authorization: `token ${w.alice.token}` },
+      });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { number: number }[]).map((i) => i.number)).toEqual([n.docs, n.glitch]);
       const u = (page: number) => `<http://issues.test/api/v1/repos/alice/list/issues?limit=2&page=${page}&state=all>`;
@@ -137,7 +172,9 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
       expect((await failure(server.api().repos.issueListIssues('alice', 'priv', {}))).status).toBe(404);
       expect((await failure(server.api(w.dave.token).repos.issueListIssues('alice', 'priv', {}))).status).toBe(404);
       expect((await failure(server.api(w.dave.token).repos.issueListIssues('alice', 'missing', {}))).error).toEqual(apiError('not found'));
-      expect((await server.api(w.carol.token).repos.issueListIssues('alice', 'priv', {})).data.map((i) => i.title)).toEqual(['Secret crash']);
+      expect((await server.api(w.carol.token).repos.issueListIssues('alice', 'priv', {})).data.map((i) => i.title)).toEqual([
+        'Secret crash',
+      ]);
     });
   });
 
@@ -145,14 +182,18 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
     it('lists 30 by default and at most 50; search 20 by default', async () => {
       await server.api(w.alice.token).user.createCurrentUserRepo({ name: 'bulk' });
       const repo = (await server.store.findRepo('alice', 'bulk'))!;
-      await server.store.importIssues(Array.from({ length: 60 }, (_, i) => ({ repoId: repo.id, posterId: w.alice.id, title: `bulk ${i}` })));
+      await server.store.importIssues(
+        Array.from({ length: 60 }, (_, i) => ({ repoId: repo.id, posterId: w.alice.id, title: `bulk ${i}` })),
+      );
       const api = server.api(w.alice.token).repos;
       expect((await api.issueListIssues('alice', 'bulk', {})).data).toHaveLength(30);
       expect((await api.issueListIssues('alice', 'bulk', { limit: 0 })).data).toHaveLength(30);
       const capped = await api.issueListIssues('alice', 'bulk', { limit: 500 });
       expect(capped.data).toHaveLength(50);
       expect(capped.headers.get('x-total-count')).toBe('60');
-      expect(capped.headers.get('link')).toBe('<http://issues.test/api/v1/repos/alice/bulk/issues?limit=500&page=2>; rel="next",<http://issues.test/api/v1/repos/alice/bulk/issues?limit=500&page=2>; rel="last"');
+      expect(capped.headers.get('link')).toBe(
+        '<http://issues.test/api/v1/repos/alice/bulk/issues?limit=500&page=2>; rel="next",<http://issues.test/api/v1/repos/alice/bulk/issues?limit=500&page=2>; rel="last"',
+      );
       const search = await api.issueSearchIssues({ q: 'bulk' });
       expect(search.data).toHaveLength(20);
       expect(search.headers.get('x-total-count')).toBe('60');

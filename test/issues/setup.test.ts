@@ -15,16 +15,48 @@ describe.each(ENGINES)('setup endpoints on %s', (engine) => {
   });
   afterAll(async () => server?.close());
 
-  it('creates users with Gitea\'s User shape (admin view) and refuses duplicates with 422', async () => {
-    const res = await server.api(server.adminToken).admin.adminCreateUser({ username: 'frank', email: 'frank@example.com', password: 'pw', full_name: 'Frank F.' });
+  it("creates users with Gitea's User shape (admin view) and refuses duplicates with 422", async () => {
+    const res = await server
+      .api(server.adminToken)
+      .admin.adminCreateUser({ username: 'frank', email: 'frank@example.com', password: 'pw', full_name: 'Frank F.' });
     expect(res.status).toBe(201);
     expect(Object.keys(res.data).sort()).toEqual([
-      'active', 'avatar_url', 'created', 'description', 'email', 'followers_count', 'following_count', 'full_name', 'html_url', 'id',
-      'is_admin', 'language', 'last_login', 'location', 'login', 'login_name', 'prohibit_login', 'restricted', 'source_id',
-      'starred_repos_count', 'username', 'visibility', 'website',
+      'active',
+      'avatar_url',
+      'created',
+      'description',
+      'email',
+      'followers_count',
+      'following_count',
+      'full_name',
+      'html_url',
+      'id',
+      'is_admin',
+      'language',
+      'last_login',
+      'location',
+      'login',
+      'login_name',
+      'prohibit_login',
+      'restricted',
+      'source_id',
+      'starred_repos_count',
+      'username',
+      'visibility',
+      'website',
     ]);
-    expect(res.data).toMatchObject({ login: 'frank', username: 'frank', full_name: 'Frank F.', email: 'frank@example.com', is_admin: false, visibility: 'public', html_url: 'http://issues.test/frank' });
-    const dup = await failure(server.api(server.adminToken).admin.adminCreateUser({ username: 'FRANK', email: 'other@example.com', password: 'pw' }));
+    expect(res.data).toMatchObject({
+      login: 'frank',
+      username: 'frank',
+      full_name: 'Frank F.',
+      email: 'frank@example.com',
+      is_admin: false,
+      visibility: 'public',
+      html_url: 'http://issues.test/frank',
+    });
+    const dup = await failure(
+      server.api(server.adminToken).admin.adminCreateUser({ username: 'FRANK', email: 'other@example.com', password: 'pw' }),
+    );
     expect(dup).toEqual({ status: 422, error: apiError('user already exists [name: FRANK]') });
   });
 
@@ -32,17 +64,26 @@ describe.each(ENGINES)('setup endpoints on %s', (engine) => {
     const res = await server.api(w.bob.token).user.createCurrentUserRepo({ name: 'tool', description: 'a tool', private: true });
     expect(res.status).toBe(201);
     expect(res.data).toMatchObject({
-      name: 'tool', full_name: 'bob/tool', description: 'a tool', private: true, permissions: { admin: true, push: true, pull: true },
-      html_url: 'http://issues.test/bob/tool', url: 'http://issues.test/api/v1/repos/bob/tool', owner: { login: 'bob' },
+      name: 'tool',
+      full_name: 'bob/tool',
+      description: 'a tool',
+      private: true,
+      permissions: { admin: true, push: true, pull: true },
+      html_url: 'http://issues.test/bob/tool',
+      url: 'http://issues.test/api/v1/repos/bob/tool',
+      owner: { login: 'bob' },
     });
-    expect(await failure(server.api(w.bob.token).user.createCurrentUserRepo({ name: 'tool' }))).toEqual({ status: 409, error: apiError('The repository with the same name already exists.') });
+    expect(await failure(server.api(w.bob.token).user.createCurrentUserRepo({ name: 'tool' }))).toEqual({
+      status: 409,
+      error: apiError('The repository with the same name already exists.'),
+    });
     const orgRepo = await server.api(w.alice.token).orgs.createOrgRepo('acme', { name: 'site' });
     expect(orgRepo.data.full_name).toBe('acme/site');
     expect((await failure(server.api(w.bob.token).orgs.createOrgRepo('acme', { name: 'mine' }))).status).toBe(403);
     expect((await failure(server.api(w.bob.token).orgs.createOrgRepo('nope', { name: 'x' }))).status).toBe(404);
   });
 
-  it('creates organizations with Gitea\'s Organization shape', async () => {
+  it("creates organizations with Gitea's Organization shape", async () => {
     const res = await server.api(w.bob.token).orgs.orgCreate({ username: 'bobcorp', full_name: 'Bob Corp', visibility: 'public' });
     expect(res.status).toBe(201);
     expect(res.data).toMatchObject({ name: 'bobcorp', username: 'bobcorp', full_name: 'Bob Corp', visibility: 'public' });
@@ -50,21 +91,33 @@ describe.each(ENGINES)('setup endpoints on %s', (engine) => {
   });
 
   it('adds collaborators (repository admins only) whose permission takes effect', async () => {
-    expect((await failure(server.api(w.bob.token).repos.repoAddCollaborator('alice', 'pub', 'dave', { permission: 'write' }))).status).toBe(403);
-    expect((await failure(server.api(w.alice.token).repos.repoAddCollaborator('alice', 'pub', 'nobody', { permission: 'write' }))).status).toBe(422);
+    expect((await failure(server.api(w.bob.token).repos.repoAddCollaborator('alice', 'pub', 'dave', { permission: 'write' }))).status).toBe(
+      403,
+    );
+    expect(
+      (await failure(server.api(w.alice.token).repos.repoAddCollaborator('alice', 'pub', 'nobody', { permission: 'write' }))).status,
+    ).toBe(422);
     expect((await failure(server.api(w.dave.token).repos.issueListIssues('acme', 'secret', {}))).status).toBe(404);
     const added = await server.api(w.alice.token).repos.repoAddCollaborator('acme', 'secret', 'dave', { permission: 'read' });
     expect(added.status).toBe(204);
     expect((await server.api(w.dave.token).repos.issueListIssues('acme', 'secret', {})).status).toBe(200);
-    expect((await failure(server.api(w.dave.token).repos.issueCreateLabel('acme', 'secret', { name: 'x', color: 'ffffff' }))).status).toBe(403);
+    expect((await failure(server.api(w.dave.token).repos.issueCreateLabel('acme', 'secret', { name: 'x', color: 'ffffff' }))).status).toBe(
+      403,
+    );
   });
 
   it('creates and lists labels with X-Total-Count', async () => {
     const res = await server.api(w.alice.token).repos.issueListLabels('alice', 'pub', {});
-    expect(res.data.map((l) => [l.name, l.color])).toEqual([['bug', 'ee0701'], ['docs', 'aabbcc'], ['ui', '00aabb']]);
+    expect(res.data.map((l) => [l.name, l.color])).toEqual([
+      ['bug', 'ee0701'],
+      ['docs', 'aabbcc'],
+      ['ui', '00aabb'],
+    ]);
     expect(res.headers.get('x-total-count')).toBe('3');
     expect((await server.api().repos.issueListLabels('alice', 'pub', { limit: 1, page: 2 })).data.map((l) => l.name)).toEqual(['docs']);
-    expect((await failure(server.api(w.dave.token).repos.issueCreateLabel('alice', 'pub', { name: 'x', color: 'ffffff' }))).status).toBe(403);
+    expect((await failure(server.api(w.dave.token).repos.issueCreateLabel('alice', 'pub', { name: 'x', color: 'ffffff' }))).status).toBe(
+      403,
+    );
   });
 
   it('creates and lists milestones by state and name', async () => {
@@ -87,34 +140,89 @@ describe.each(ENGINES)('setup endpoints on %s', (engine) => {
     const blocked = (await api.issueCreateIssue('alice', 'pub', { title: 'blocked' })).data;
     const publicBlocker = (await api.issueCreateIssue('acme', 'tools', { title: 'tools blocker' })).data;
     const privateBlocker = (await api.issueCreateIssue('alice', 'priv', { title: 'private blocker' })).data;
-    const res = await api.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), { owner: 'acme', repo: 'tools', index: publicBlocker.number });
+    const res = await api.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), {
+      owner: 'acme',
+      repo: 'tools',
+      index: publicBlocker.number,
+    });
     expect(res.status).toBe(201);
     expect(res.data.number).toBe(blocked.number);
-    await api.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), { owner: 'alice', repo: 'priv', index: privateBlocker.number });
-    expect((await api.issueListIssueDependencies('alice', 'pub', String(blocked.number))).data.map((i) => i.title)).toEqual(['tools blocker', 'private blocker']);
-    expect((await server.api(w.dave.token).repos.issueListIssueDependencies('alice', 'pub', String(blocked.number))).data.map((i) => i.title)).toEqual(['tools blocker']);
-    expect((await failure(api.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), { index: blocked.number }))).status).toBe(422);
+    await api.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), {
+      owner: 'alice',
+      repo: 'priv',
+      index: privateBlocker.number,
+    });
+    expect((await api.issueListIssueDependencies('alice', 'pub', String(blocked.number))).data.map((i) => i.title)).toEqual([
+      'tools blocker',
+      'private blocker',
+    ]);
+    expect(
+      (await server.api(w.dave.token).repos.issueListIssueDependencies('alice', 'pub', String(blocked.number))).data.map((i) => i.title),
+    ).toEqual(['tools blocker']);
+    expect(
+      (await failure(api.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), { index: blocked.number }))).status,
+    ).toBe(422);
     expect((await failure(api.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), { index: 98765 }))).status).toBe(404);
-    expect((await failure(api.issueCreateIssueDependencies('acme', 'tools', String(publicBlocker.number), { owner: 'alice', repo: 'pub', index: blocked.number }))).status).toBe(422);
-    expect((await failure(server.api(w.dave.token).repos.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), { index: 1 }))).status).toBe(403);
+    expect(
+      (
+        await failure(
+          api.issueCreateIssueDependencies('acme', 'tools', String(publicBlocker.number), {
+            owner: 'alice',
+            repo: 'pub',
+            index: blocked.number,
+          }),
+        )
+      ).status,
+    ).toBe(422);
+    expect(
+      (await failure(server.api(w.dave.token).repos.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), { index: 1 })))
+        .status,
+    ).toBe(403);
   });
 
   it('creates pull requests (issues flagged as pulls) and review requests', async () => {
-    const res = await server.api(w.bob.token).repos.repoCreatePullRequest('alice', 'pub', { title: 'Add feature', head: 'feature', base: 'main', body: 'please', reviewers: ['carol'] });
+    const res = await server
+      .api(w.bob.token)
+      .repos.repoCreatePullRequest('alice', 'pub', {
+        title: 'Add feature',
+        head: 'feature',
+        base: 'main',
+        body: 'please',
+        reviewers: ['carol'],
+      });
     expect(res.status).toBe(201);
     expect(res.data).toMatchObject({
-      title: 'Add feature', body: 'please', state: 'open', merged: false, draft: false,
-      head: { ref: 'feature' }, base: { ref: 'main' }, html_url: `http://issues.test/alice/pub/pulls/${res.data.number}`,
+      title: 'Add feature',
+      body: 'please',
+      state: 'open',
+      merged: false,
+      draft: false,
+      head: { ref: 'feature' },
+      base: { ref: 'main' },
+      html_url: `http://issues.test/alice/pub/pulls/${res.data.number}`,
     });
     expect(res.data.requested_reviewers!.map((u) => u.login)).toEqual(['carol']);
-    const reviews = await server.api(w.bob.token).repos.repoCreatePullReviewRequests('alice', 'pub', res.data.number!, { reviewers: ['alice', 'carol'] });
+    const reviews = await server
+      .api(w.bob.token)
+      .repos.repoCreatePullReviewRequests('alice', 'pub', res.data.number!, { reviewers: ['alice', 'carol'] });
     expect(reviews.status).toBe(201);
     expect(reviews.data.map((r) => [r.user!.login, r.state])).toEqual([['alice', 'REQUEST_REVIEW']]);
     const asIssue = await server.api().repos.issueGetIssue('alice', 'pub', res.data.number!);
     expect(asIssue.data.pull_request).toMatchObject({ merged: false, draft: false });
-    expect((await server.api(w.carol.token).repos.issueSearchIssues({ review_requested: true })).data.map((i) => i.title)).toEqual(['Add feature']);
+    expect((await server.api(w.carol.token).repos.issueSearchIssues({ review_requested: true })).data.map((i) => i.title)).toEqual([
+      'Add feature',
+    ]);
     const plain = (await server.api(w.alice.token).repos.issueCreateIssue('alice', 'pub', { title: 'not a pull' })).data;
-    expect((await failure(server.api(w.alice.token).repos.repoCreatePullReviewRequests('alice', 'pub', plain.number!, { reviewers: ['carol'] }))).status).toBe(404);
-    expect((await failure(server.api(w.alice.token).repos.repoCreatePullReviewRequests('alice', 'pub', res.data.number!, { reviewers: ['nobody'] }))).status).toBe(404);
+    expect(
+      (await failure(server.api(w.alice.token).repos.repoCreatePullReviewRequests('alice', 'pub', plain.number!, { reviewers: ['carol'] })))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await failure(
+          server.api(w.alice.token).repos.repoCreatePullReviewRequests('alice', 'pub', res.data.number!, { reviewers: ['nobody'] }),
+        )
+      ).status,
+    ).toBe(404);
   });
 });

@@ -31,14 +31,14 @@ describe('the server time zone', () => {
     };
   }
 
-  it('defaults to the process\'s zone', async () => {
+  it("defaults to the process's zone", async () => {
     process.env.TZ = 'America/New_York';
     const { issue, deadline } = await serve(undefined);
     expect(issue.created_at).toMatch(/-0[45]:00$/);
     expect(await deadline('2025-01-31T10:00:00+05:00')).toEqual({ status: 201, body: { due_date: '2025-01-31T23:59:59-05:00' } });
   });
 
-  it('renders Z wherever the zone\'s offset is zero, as Go does, and an alias of UTC as UTC', async () => {
+  it("renders Z wherever the zone's offset is zero, as Go does, and an alias of UTC as UTC", async () => {
     const london = await serve('Europe/London');
     expect(await london.deadline('2025-01-15T10:00:00Z')).toEqual({ status: 201, body: { due_date: '2025-01-15T23:59:59Z' } });
     expect(await london.deadline('2025-07-15T10:00:00Z')).toEqual({ status: 201, body: { due_date: '2025-07-15T23:59:59+01:00' } });
@@ -47,7 +47,7 @@ describe('the server time zone', () => {
     expect(utc.issue.created_at).toMatch(/Z$/);
   });
 
-  it('ends days of the first century in the zone\'s own offset of the time', async () => {
+  it("ends days of the first century in the zone's own offset of the time", async () => {
     // Berlin kept local mean time (+00:53:28) then; Go prints the offset's hours and minutes.
     const { deadline } = await serve('Europe/Berlin');
     expect(await deadline('0050-06-15T10:00:00Z')).toEqual({ status: 201, body: { due_date: '0050-06-15T23:59:59+00:53' } });
@@ -58,7 +58,8 @@ describe('the server time zone', () => {
     expect(await deadline('9999-12-31T10:00:00Z')).toEqual({ status: 201, body: { due_date: '9999-12-31T23:59:59+05:30' } });
     // 23:59:59 UTC on the last day is 05:29:59 in Kolkata on the first day of year 10000.
     expect(await edit({ due_date: '9999-12-31T20:00:00Z' })).toEqual({
-      status: 422, body: apiError('[DueDate]: the deadline must fall between the years 0001 and 9999'),
+      status: 422,
+      body: apiError('[DueDate]: the deadline must fall between the years 0001 and 9999'),
     });
     expect((await server!.api().repos.issueGetIssue('alice', 'r', 1)).data.due_date).toBe('9999-12-31T23:59:59+05:30');
   });

@@ -18,7 +18,9 @@ describe.each(ENGINES)('owner visibility on %s', (engine) => {
     const stranger = await server.createUser('mallory');
     const collaborator = await server.createUser('carl');
     // A private user: created by the administrator with that visibility, signing in for a token.
-    await server.api(server.adminToken).admin.adminCreateUser({ username: 'hermit', email: 'hermit@example.com', password: 'hermit-password', visibility: 'private' });
+    await server
+      .api(server.adminToken)
+      .admin.adminCreateUser({ username: 'hermit', email: 'hermit@example.com', password: 'hermit-password', visibility: 'private' });
     const basic = { headers: { Authorization: `Basic ${Buffer.from('hermit:hermit-password').toString('base64')}` } };
     const hermit = (await server.api().users.userCreateToken('hermit', { name: 'cli', scopes: ['all'] }, basic)).data.sha1!;
     tokens = { owner: owner.token, stranger: stranger.token, collaborator: collaborator.token, hermit };
@@ -27,7 +29,11 @@ describe.each(ENGINES)('owner visibility on %s', (engine) => {
     await o.orgs.orgCreate({ username: 'hideout', visibility: 'private' });
     await o.orgs.orgCreate({ username: 'club', visibility: 'limited' });
     await o.orgs.orgCreate({ username: 'plaza' });
-    for (const [org, repo] of [['hideout', 'plans'], ['club', 'news'], ['plaza', 'square']] as const) {
+    for (const [org, repo] of [
+      ['hideout', 'plans'],
+      ['club', 'news'],
+      ['plaza', 'square'],
+    ] as const) {
       await o.orgs.createOrgRepo(org, { name: repo });
       await o.repos.issueCreateIssue(org, repo, { title: `visibility probe in ${org}` });
     }
@@ -44,12 +50,20 @@ describe.each(ENGINES)('owner visibility on %s', (engine) => {
   /** What a caller finds: the repositories the search shows, and which of them list and get answer 200. */
   async function seen(token: string | undefined) {
     const api = server.api(token);
-    const found = (await api.repos.issueSearchIssues({ q: 'visibility probe', limit: 50 })).data.map((i) => i.repository!.full_name!).sort();
+    const found = (await api.repos.issueSearchIssues({ q: 'visibility probe', limit: 50 })).data
+      .map((i) => i.repository!.full_name!)
+      .sort();
     const readable: string[] = [];
     for (const full of REPOS) {
       const [owner, repo] = full.split('/') as [string, string];
-      const list = await api.repos.issueListIssues(owner, repo, {}).then(() => 200, (e: { status: number }) => e.status);
-      const get = await api.repos.issueGetIssue(owner, repo, 1).then(() => 200, (e: { status: number }) => e.status);
+      const list = await api.repos.issueListIssues(owner, repo, {}).then(
+        () => 200,
+        (e: { status: number }) => e.status,
+      );
+      const get = await api.repos.issueGetIssue(owner, repo, 1).then(
+        () => 200,
+        (e: { status: number }) => e.status,
+      );
       // A repository the caller may not see is answered exactly like a missing one.
       expect([list, get], full).toSatisfy(([a, b]: number[]) => a === b && (a === 200 || a === 404));
       if (list === 200) readable.push(full);
@@ -67,7 +81,10 @@ describe.each(ENGINES)('owner visibility on %s', (engine) => {
   });
 
   it('shows members their private organization, and the private user their own repositories', async () => {
-    expect(await seen(tokens.owner)).toEqual({ search: ['club/news', 'hideout/plans', 'plaza/square'], readable: ['club/news', 'hideout/plans', 'plaza/square'] });
+    expect(await seen(tokens.owner)).toEqual({
+      search: ['club/news', 'hideout/plans', 'plaza/square'],
+      readable: ['club/news', 'hideout/plans', 'plaza/square'],
+    });
     expect((await seen(tokens.hermit)).readable).toContain('hermit/diary');
   });
 

@@ -6,7 +6,12 @@
  */
 import type { TestServer } from './harness.js';
 
-export interface Person { name: string; id: number; token: string; password: string }
+export interface Person {
+  name: string;
+  id: number;
+  token: string;
+  password: string;
+}
 
 export interface World {
   /** Owner of `alice/pub` and `alice/priv`, owner of the organization `acme`. */
@@ -44,7 +49,10 @@ export async function buildWorld(server: TestServer): Promise<World> {
   const v1 = await a.repos.issueCreateMilestone('alice', 'pub', { title: 'v1' });
   const v2 = await a.repos.issueCreateMilestone('alice', 'pub', { title: 'v2', due_on: '2030-06-01T12:00:00Z' });
   return {
-    alice: alice!, bob: bob!, carol: carol!, dave: dave!,
+    alice: alice!,
+    bob: bob!,
+    carol: carol!,
+    dave: dave!,
     labels: { bug: bug.data.id!, ui: ui.data.id!, docs: docs.data.id! },
     milestones: { v1: v1.data.id!, v2: v2.data.id! },
   };

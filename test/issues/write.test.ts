@@ -44,7 +44,8 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
   describe('create', () => {
     it('stores a lone surrogate escape as U+FFFD, as Gitea decodes it, and reads it back so', async () => {
       const res = await server.fetch('/repos/alice/pub/issues', {
-        method: 'POST', headers: { Authorization: `token ${w.alice.token}`, 'Content-Type': 'application/json' },
+        method: 'POST',
+        headers: { Authorization: `token ${w.alice.token}`, 'Content-Type': 'application/json' },
         body: '{"title":"half \\ud800 pair","body":"bug \\ud83d\\udc1b"}',
       });
       expect(res.status).toBe(201);
@@ -55,20 +56,60 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
     });
 
     it('answers 201 with the issue as Gitea renders it, poster being the caller', async () => {
-      const res = await server.api(w.bob.token).repos.issueCreateIssue('alice', 'pub', { title: '  Crash on start  ', body: 'Steps: run it', ref: 'refs/heads/main' });
+      const res = await server
+        .api(w.bob.token)
+        .repos.issueCreateIssue('alice', 'pub', { title: '  Crash on start  ', body: 'Steps: run it', ref: 'refs/heads/main' });
       expect(res.status).toBe(201);
       const issue = res.data as Record<string, unknown>;
       expect(issue).toMatchObject({
-        title: 'Crash on start', body: 'Steps: run it', ref: 'refs/heads/main', state: 'open', comments: 0,
-        labels: [], milestone: null, assignee: null, assignees: null, closed_at: null, due_date: null,
-        pull_request: null, is_locked: false, pin_order: 0, time_estimate: 0, original_author: '', original_author_id: 0, assets: [],
+        title: 'Crash on start',
+        body: 'Steps: run it',
+        ref: 'refs/heads/main',
+        state: 'open',
+        comments: 0,
+        labels: [],
+        milestone: null,
+        assignee: null,
+        assignees: null,
+        closed_at: null,
+        due_date: null,
+        pull_request: null,
+        is_locked: false,
+        pin_order: 0,
+        time_estimate: 0,
+        original_author: '',
+        original_author_id: 0,
+        assets: [],
         repository: { name: 'pub', owner: 'alice', full_name: 'alice/pub' },
       });
       // Exactly the keys of Gitea 1.25.3's Issue (notes §1.1), no more, no fewer.
       expect(Object.keys(issue).sort()).toEqual([
-        'assets', 'assignee', 'assignees', 'body', 'closed_at', 'comments', 'created_at', 'due_date', 'html_url', 'id',
-        'is_locked', 'labels', 'milestone', 'number', 'original_author', 'original_author_id', 'pin_order', 'pull_request',
-        'ref', 'repository', 'state', 'time_estimate', 'title', 'updated_at', 'url', 'user',
+        'assets',
+        'assignee',
+        'assignees',
+        'body',
+        'closed_at',
+        'comments',
+        'created_at',
+        'due_date',
+        'html_url',
+        'id',
+        'is_locked',
+        'labels',
+        'milestone',
+        'number',
+        'original_author',
+        'original_author_id',
+        'pin_order',
+        'pull_request',
+        'ref',
+        'repository',
+        'state',
+        'time_estimate',
+        'title',
+        'updated_at',
+        'url',
+        'user',
       ]);
       expect(issue.url).toBe(`http://issues.test/api/v1/repos/alice/pub/issues/${issue.number}`);
       expect(issue.html_url).toBe(`http://issues.test/alice/pub/issues/${issue.number}`);
@@ -81,11 +122,23 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
 
     it('applies labels, milestone, assignees and deadline for writers (deadline: 23:59:59 of the date in its own offset)', async () => {
       const res = await server.api(w.bob.token).repos.issueCreateIssue('alice', 'pub', {
-        title: 'writer fields', labels: [w.labels.ui, w.labels.bug, 999999], milestone: w.milestones.v1,
-        assignee: 'bob', assignees: ['alice'], due_date: '2025-01-31T10:00:00+05:00',
+        title: 'writer fields',
+        labels: [w.labels.ui, w.labels.bug, 999999],
+        milestone: w.milestones.v1,
+        assignee: 'bob',
+        assignees: ['alice'],
+        due_date: '2025-01-31T10:00:00+05:00',
       });
       expect(res.data.labels!.map((l) => l.name)).toEqual(['bug', 'ui']);
-      expect(res.data.labels![0]).toEqual({ id: w.labels.bug, name: 'bug', exclusive: false, is_archived: false, color: 'ee0701', description: '', url: `http://issues.test/api/v1/repos/alice/pub/labels/${w.labels.bug}` });
+      expect(res.data.labels![0]).toEqual({
+        id: w.labels.bug,
+        name: 'bug',
+        exclusive: false,
+        is_archived: false,
+        color: 'ee0701',
+        description: '',
+        url: `http://issues.test/api/v1/repos/alice/pub/labels/${w.labels.bug}`,
+      });
       expect(res.data.milestone!.id).toBe(w.milestones.v1);
       expect(res.data.assignees!.map((u) => u.login)).toEqual(['alice', 'bob']);
       expect(res.data.assignee!.login).toBe('alice');
@@ -95,7 +148,11 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
 
     it('silently ignores writer-only fields for a caller without write access', async () => {
       const res = await server.api(w.dave.token).repos.issueCreateIssue('alice', 'pub', {
-        title: 'from a reader', labels: [w.labels.bug], milestone: w.milestones.v1, assignees: ['nobody-at-all'], due_date: '2025-01-31T10:00:00Z',
+        title: 'from a reader',
+        labels: [w.labels.bug],
+        milestone: w.milestones.v1,
+        assignees: ['nobody-at-all'],
+        due_date: '2025-01-31T10:00:00Z',
       });
       expect(res.status).toBe(201);
       expect(res.data).toMatchObject({ labels: [], milestone: null, assignees: null, due_date: null });
@@ -104,7 +161,9 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
 
     it('answers 422 for an unknown assignee and stores nothing', async () => {
       const before = await count();
-      const f = await failure(server.api(w.bob.token).repos.issueCreateIssue('alice', 'pub', { title: 'x', assignees: ['bob', 'ghost-user'] }));
+      const f = await failure(
+        server.api(w.bob.token).repos.issueCreateIssue('alice', 'pub', { title: 'x', assignees: ['bob', 'ghost-user'] }),
+      );
       expect(f).toEqual({ status: 422, error: apiError('Assignee does not exist: [name: ghost-user]') });
       expect(await count()).toBe(before);
     });
@@ -128,7 +187,10 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
     });
 
     it('answers 401 to anonymous callers on a public repository and 404 on a private one', async () => {
-      expect(await failure(server.api().repos.issueCreateIssue('alice', 'pub', { title: 'x' }))).toEqual({ status: 401, error: apiError('token is required') });
+      expect(await failure(server.api().repos.issueCreateIssue('alice', 'pub', { title: 'x' }))).toEqual({
+        status: 401,
+        error: apiError('token is required'),
+      });
       expect((await failure(server.api().repos.issueCreateIssue('alice', 'priv', { title: 'x' }))).status).toBe(404);
       expect((await failure(server.api(w.dave.token).repos.issueCreateIssue('alice', 'priv', { title: 'x' }))).status).toBe(404);
     });
@@ -154,7 +216,9 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
 
     it('answers 201, applies title/body/ref and ignores an empty title', async () => {
       const issue = await create(w.alice.token);
-      const res = await server.api(w.alice.token).repos.issueEditIssue('alice', 'pub', issue.number!, { title: '', body: 'new body', ref: 'v1.0' });
+      const res = await server
+        .api(w.alice.token)
+        .repos.issueEditIssue('alice', 'pub', issue.number!, { title: '', body: 'new body', ref: 'v1.0' });
       expect(res.status).toBe(201);
       expect(res.data).toMatchObject({ title: 'to edit', body: 'new body', ref: 'v1.0' });
       const cleared = await server.api(w.alice.token).repos.issueEditIssue('alice', 'pub', issue.number!, { body: '' });
@@ -167,7 +231,9 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
       const states: IssueEventMap['issue.state_changed'][] = [];
       const off1 = server.events.subscribe('issue.title_changed', (e) => void titles.push(e));
       const off2 = server.events.subscribe('issue.state_changed', (e) => void states.push(e));
-      const res = await server.api(w.bob.token).repos.issueEditIssue('alice', 'pub', issue.number!, { title: 'new title', state: 'closed' });
+      const res = await server
+        .api(w.bob.token)
+        .repos.issueEditIssue('alice', 'pub', issue.number!, { title: 'new title', state: 'closed' });
       off1();
       off2();
       expect(res.data).toMatchObject({ title: 'new title', state: 'closed', comments: 2 });
@@ -175,9 +241,14 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
       expect(titles.map((e) => [e.oldTitle, e.newTitle, e.actor.name])).toEqual([['old title', 'new title', 'bob']]);
       expect(states.map((e) => [e.oldState, e.newState])).toEqual([['open', 'closed']]);
       const timeline = await server.store.listComments(issue.id!);
-      expect(timeline.map((c) => [c.type, c.oldValue, c.newValue])).toEqual([['title', 'old title', 'new title'], ['state', 'open', 'closed']]);
+      expect(timeline.map((c) => [c.type, c.oldValue, c.newValue])).toEqual([
+        ['title', 'old title', 'new title'],
+        ['state', 'open', 'closed'],
+      ]);
       // The same PATCH again changes nothing and records nothing (idempotent).
-      const again = await server.api(w.bob.token).repos.issueEditIssue('alice', 'pub', issue.number!, { title: 'new title', state: 'closed' });
+      const again = await server
+        .api(w.bob.token)
+        .repos.issueEditIssue('alice', 'pub', issue.number!, { title: 'new title', state: 'closed' });
       expect(again.data).toMatchObject({ title: 'new title', state: 'closed', comments: 2 });
     });
 
@@ -190,16 +261,30 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
     it('lets the poster without write access change title, body and state but ignores writer fields', async () => {
       const issue = await create(w.dave.token, 'dave wrote this');
       const res = await server.api(w.dave.token).repos.issueEditIssue('alice', 'pub', issue.number!, {
-        title: 'dave edited', body: 'b', state: 'closed', milestone: w.milestones.v1, assignees: ['alice'], due_date: '2025-03-01T00:00:00Z',
+        title: 'dave edited',
+        body: 'b',
+        state: 'closed',
+        milestone: w.milestones.v1,
+        assignees: ['alice'],
+        due_date: '2025-03-01T00:00:00Z',
       });
       expect(res.status).toBe(201);
-      expect(res.data).toMatchObject({ title: 'dave edited', body: 'b', state: 'closed', milestone: null, assignees: null, due_date: null });
+      expect(res.data).toMatchObject({
+        title: 'dave edited',
+        body: 'b',
+        state: 'closed',
+        milestone: null,
+        assignees: null,
+        due_date: null,
+      });
     });
 
     it('answers 403 with an empty body to a non-poster without write access', async () => {
       const issue = await create(w.alice.token);
       const res = await server.fetch(`/repos/alice/pub/issues/${issue.number}`, {
-        method: 'PATCH', headers: { Authorization: `token ${w.dave.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'hijack' }),
+        method: 'PATCH',
+        headers: { Authorization: `token ${w.dave.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'hijack' }),
       });
       expect(res.status).toBe(403);
       expect(await res.text()).toBe('');
@@ -209,14 +294,16 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
     it('replaces assignees, clears them with [], and sets/removes the milestone', async () => {
       const issue = await create(w.alice.token, 'assign', { assignees: ['bob'] });
       const api = server.api(w.alice.token).repos;
-      expect((await api.issueEditIssue('alice', 'pub', issue.number!, { assignees: ['alice'] })).data.assignees!.map((u) => u.login)).toEqual(['alice']);
+      expect(
+        (await api.issueEditIssue('alice', 'pub', issue.number!, { assignees: ['alice'] })).data.assignees!.map((u) => u.login),
+      ).toEqual(['alice']);
       expect((await api.issueEditIssue('alice', 'pub', issue.number!, { assignees: [] })).data.assignees).toBeNull();
       expect((await api.issueEditIssue('alice', 'pub', issue.number!, { milestone: w.milestones.v2 })).data.milestone!.title).toBe('v2');
       expect((await api.issueEditIssue('alice', 'pub', issue.number!, { milestone: 0 })).data.milestone).toBeNull();
       expect((await failure(api.issueEditIssue('alice', 'pub', issue.number!, { assignees: ['no-such-user'] }))).status).toBe(422);
     });
 
-    it('sets the deadline to 23:59:59 of the date in the value\'s own offset; unset_due_date clears it', async () => {
+    it("sets the deadline to 23:59:59 of the date in the value's own offset; unset_due_date clears it", async () => {
       const issue = await create(w.alice.token);
       const api = server.api(w.alice.token).repos;
       const set = await api.issueEditIssue('alice', 'pub', issue.number!, { due_date: '2025-06-15T03:00:00-07:00' });
@@ -225,14 +312,21 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
       expect(unset.data.due_date).toBeNull();
       const zero = await api.issueEditIssue('alice', 'pub', issue.number!, { due_date: '0001-01-01T00:00:00Z' });
       expect(zero.data.due_date).toBeNull();
-      expect(await failure(api.issueEditIssue('alice', 'pub', issue.number!, { unset_due_date: false }))).toEqual({ status: 400, error: apiError('The due_date cannot be empty') });
+      expect(await failure(api.issueEditIssue('alice', 'pub', issue.number!, { unset_due_date: false }))).toEqual({
+        status: 400,
+        error: apiError('The due_date cannot be empty'),
+      });
     });
 
     it('answers 412 when closing an issue with open dependencies and changes nothing', async () => {
       const blocker = await create(w.alice.token, 'blocker');
       const blocked = await create(w.alice.token, 'blocked');
       const api = server.api(w.alice.token).repos;
-      await api.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), { owner: 'alice', repo: 'pub', index: blocker.number });
+      await api.issueCreateIssueDependencies('alice', 'pub', String(blocked.number), {
+        owner: 'alice',
+        repo: 'pub',
+        index: blocker.number,
+      });
       const f = await failure(api.issueEditIssue('alice', 'pub', blocked.number!, { state: 'closed', title: 'should not stick' }));
       expect(f).toEqual({ status: 412, error: apiError('cannot close this issue or pull request because it still has open dependencies') });
       const after = await api.issueGetIssue('alice', 'pub', blocked.number!);
@@ -250,16 +344,22 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
   describe('deadline', () => {
     it('stores 23:59:59 of the given date in the server zone and answers 201', async () => {
       const issue = (await server.api(w.alice.token).repos.issueCreateIssue('alice', 'pub', { title: 'deadline' })).data;
-      const res = await server.api(w.bob.token).repos.issueEditIssueDeadline('alice', 'pub', issue.number!, { due_date: '2025-01-31T10:00:00+05:00' });
+      const res = await server
+        .api(w.bob.token)
+        .repos.issueEditIssueDeadline('alice', 'pub', issue.number!, { due_date: '2025-01-31T10:00:00+05:00' });
       expect(res.status).toBe(201);
       expect(res.data).toEqual({ due_date: '2025-01-31T23:59:59Z' });
       expect((await server.api().repos.issueGetIssue('alice', 'pub', issue.number!)).data.due_date).toBe('2025-01-31T23:59:59Z');
     });
 
     it('removes the deadline for null and answers with the Unix epoch', async () => {
-      const issue = (await server.api(w.alice.token).repos.issueCreateIssue('alice', 'pub', { title: 'deadline', due_date: '2025-01-01T00:00:00Z' })).data;
+      const issue = (
+        await server.api(w.alice.token).repos.issueCreateIssue('alice', 'pub', { title: 'deadline', due_date: '2025-01-01T00:00:00Z' })
+      ).data;
       const res = await server.fetch(`/repos/alice/pub/issues/${issue.number}/deadline`, {
-        method: 'POST', headers: { Authorization: `token ${w.alice.token}`, 'Content-Type': 'application/json' }, body: '{"due_date":null}',
+        method: 'POST',
+        headers: { Authorization: `token ${w.alice.token}`, 'Content-Type': 'application/json' },
+        body: '{"due_date":null}',
       });
       expect(res.status).toBe(201);
       expect(await res.json()).toEqual({ due_date: '1970-01-01T00:00:00Z' });
@@ -268,9 +368,18 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
 
     it('answers 403 "Not repo writer" to the poster without write access, and 404 for a missing issue', async () => {
       const issue = (await server.api(w.dave.token).repos.issueCreateIssue('alice', 'pub', { title: 'mine' })).data;
-      expect(await failure(server.api(w.dave.token).repos.issueEditIssueDeadline('alice', 'pub', issue.number!, { due_date: '2025-01-01T00:00:00Z' })))
-        .toEqual({ status: 403, error: apiError('Not repo writer') });
-      expect((await failure(server.api(w.alice.token).repos.issueEditIssueDeadline('alice', 'pub', 424242, { due_date: '2025-01-01T00:00:00Z' }))).status).toBe(404);
+      expect(
+        await failure(
+          server.api(w.dave.token).repos.issueEditIssueDeadline('alice', 'pub', issue.number!, { due_date: '2025-01-01T00:00:00Z' }),
+        ),
+      ).toEqual({ status: 403, error: apiError('Not repo writer') });
+      expect(
+        (
+          await failure(
+            server.api(w.alice.token).repos.issueEditIssueDeadline('alice', 'pub', 424242, { due_date: '2025-01-01T00:00:00Z' }),
+          )
+        ).status,
+      ).toBe(404);
     });
   });
 });

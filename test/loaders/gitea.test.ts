@@ -33,8 +33,16 @@ describe('Gitea swagger', () => {
     expect(full.warnings).toEqual([]);
     expect(operations(full)).toHaveLength(467);
     expect(full.services.map((s) => `${s.localName}:${s.operations.length}`)).toEqual([
-      'Activitypub:2', 'Admin:32', 'Miscellaneous:13', 'Notification:7', 'Organization:66', 'Package:8',
-      'Issue:69', 'Repository:191', 'Settings:4', 'User:75',
+      'Activitypub:2',
+      'Admin:32',
+      'Miscellaneous:13',
+      'Notification:7',
+      'Organization:66',
+      'Package:8',
+      'Issue:69',
+      'Repository:191',
+      'Settings:4',
+      'User:75',
     ]);
   });
 
@@ -48,7 +56,13 @@ describe('Gitea swagger', () => {
       const locals = op.parameters.map((p) => p.localName);
       expect(new Set(locals).size, op.name).toBe(locals.length);
       const template = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      expect(op.parameters.filter((p) => p.in === 'path').map((p) => p.name).sort(), op.name).toEqual([...template].sort());
+      expect(
+        op.parameters
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort(),
+        op.name,
+      ).toEqual([...template].sort());
     }
   });
 
@@ -65,7 +79,11 @@ describe('Gitea swagger', () => {
 describe('Gitea issues subset', () => {
   it('loads the six issue operations in one service', () => {
     expect(subset.services.map((s) => [s.name, s.localName, s.operations.map((o) => o.name)])).toEqual([
-      ['issue', 'Issue', ['issueSearchIssues', 'issueListIssues', 'issueCreateIssue', 'issueGetIssue', 'issueEditIssue', 'issueEditIssueDeadline']],
+      [
+        'issue',
+        'Issue',
+        ['issueSearchIssues', 'issueListIssues', 'issueCreateIssue', 'issueGetIssue', 'issueEditIssue', 'issueEditIssueDeadline'],
+      ],
     ]);
     expect(subset.warnings).toEqual([]);
   });
@@ -78,10 +96,19 @@ describe('Gitea issues subset', () => {
       ['repo', 'repo', 'path', true, { kind: 'scalar', scalar: 'string' }],
       ['index', 'index', 'path', true, { kind: 'scalar', scalar: 'int64', format: 'int64' }],
     ]);
-    expect(op.responses.map((r) => [r.status, r.contents.map((c) => c.mediaType)])).toEqual([[200, ['application/json']], [404, []]]);
+    expect(op.responses.map((r) => [r.status, r.contents.map((c) => c.mediaType)])).toEqual([
+      [200, ['application/json']],
+      [404, []],
+    ]);
     expect(plain(op.responses[0]!.contents[0]!.type)).toEqual({ kind: 'ref', target: { ref: 'issues.json#/definitions/Issue' } });
     expect(op.security?.map((r) => Object.keys(r.schemes))).toEqual([
-      ['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken'], ['SudoParam'], ['SudoHeader'], ['TOTPHeader'],
+      ['BasicAuth'],
+      ['Token'],
+      ['AccessToken'],
+      ['AuthorizationHeaderToken'],
+      ['SudoParam'],
+      ['SudoHeader'],
+      ['TOTPHeader'],
     ]);
   });
 
@@ -91,7 +118,13 @@ describe('Gitea issues subset', () => {
     expect(byName.get('priority_repo_id')?.localName).toBe('priorityRepoId');
     expect(byName.get('type')?.localName).toBe('type');
     expect(plain(byName.get('state')?.type)).toEqual({
-      kind: 'union', mode: 'oneOf', variants: [{ kind: 'literal', value: 'open' }, { kind: 'literal', value: 'closed' }, { kind: 'literal', value: 'all' }],
+      kind: 'union',
+      mode: 'oneOf',
+      variants: [
+        { kind: 'literal', value: 'open' },
+        { kind: 'literal', value: 'closed' },
+        { kind: 'literal', value: 'all' },
+      ],
     });
   });
 
@@ -99,9 +132,7 @@ describe('Gitea issues subset', () => {
     const op = operations(subset).find((o) => o.name === 'issueCreateIssue')!;
     expect(plain(op.requestBody)).toEqual({
       required: false,
-      contents: [
-        { mediaType: 'application/json', type: { kind: 'ref', target: { ref: 'issues.json#/definitions/CreateIssueOption' } } },
-      ],
+      contents: [{ mediaType: 'application/json', type: { kind: 'ref', target: { ref: 'issues.json#/definitions/CreateIssueOption' } } }],
     });
     const option = subset.types.find((t) => t.name === 'CreateIssueOption') as MessageType;
     expect(option.fields.map((f) => [f.name, f.presence, plain(f.type)])).toEqual([

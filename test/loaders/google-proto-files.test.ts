@@ -58,17 +58,23 @@ describe('google-proto-files', () => {
     const status = files.find((f) => f.path === 'google/rpc/status.proto')!;
     const message = status.types.find((t) => t.name === 'Status');
     const details = message?.kind === 'message' ? message.fields.find((f) => f.name === 'details') : undefined;
-    expect(details?.type.kind === 'array' && details.type.items.kind === 'ref' && [details.type.items.target.fullName, details.type.items.target.parent.path]).toEqual([
-      'google.protobuf.Any',
-      'google/protobuf/any.proto',
-    ]);
+    expect(
+      details?.type.kind === 'array' &&
+        details.type.items.kind === 'ref' && [details.type.items.target.fullName, details.type.items.target.parent.path],
+    ).toEqual(['google.protobuf.Any', 'google/protobuf/any.proto']);
   });
 
   it('loads services with their rpcs and comments', () => {
     const operations = files.find((f) => f.path === 'google/longrunning/operations.proto')!;
     const service = operations.services.find((s) => s.name === 'Operations')!;
     expect(service.fullName).toBe('google.longrunning.Operations');
-    expect(service.operations.map((o) => o.localName)).toEqual(['listOperations', 'getOperation', 'deleteOperation', 'cancelOperation', 'waitOperation']);
+    expect(service.operations.map((o) => o.localName)).toEqual([
+      'listOperations',
+      'getOperation',
+      'deleteOperation',
+      'cancelOperation',
+      'waitOperation',
+    ]);
     expect(service.operations[1]!.doc).toMatch(/^Gets the latest state of a long-running operation\./);
   });
 
@@ -85,7 +91,8 @@ describe('google-proto-files', () => {
     expect(error).toBeInstanceOf(SchemaError);
     expect((error as SchemaError).diagnostics.map((d) => [d.source.file, d.source.line, d.message])).toEqual([
       [
-        MISSING_IMPORT, 20,
+        MISSING_IMPORT,
+        20,
         'cannot find import "google/protobuf/unittest.proto": looked next to the file, in the import paths (.) and the root; add the folder that holds it as an import path (-I)',
       ],
     ]);

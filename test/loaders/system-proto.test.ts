@@ -27,7 +27,9 @@ describe('system.proto', () => {
     const [service] = file.services;
     expect([file.services.length, service!.fullName, service!.protocol]).toEqual([1, 'v1alpha1.System', 'rpc']);
     expect(
-      service!.operations.map((o) => o.kind === 'rpc' && [o.name, o.localName, o.input.name, o.output.name, o.clientStreaming, o.serverStreaming, o.idempotency]),
+      service!.operations.map(
+        (o) => o.kind === 'rpc' && [o.name, o.localName, o.input.name, o.output.name, o.clientStreaming, o.serverStreaming, o.idempotency],
+      ),
     ).toEqual([
       ['GetBIOSSerialNumber', 'getBIOSSerialNumber', 'GetBIOSSerialNumberRequest', 'GetBIOSSerialNumberResponse', false, false, undefined],
       ['StartService', 'startService', 'StartServiceRequest', 'StartServiceResponse', false, false, undefined],
@@ -44,23 +46,51 @@ describe('system.proto', () => {
     expect(response.fields.map((f) => [f.name, f.jsonName, f.number, f.presence, plain(f.type), f.doc])).toEqual([
       ['display_name', 'displayName', 1, 'implicit', { kind: 'scalar', scalar: 'string' }, 'Service display name'],
       [
-        'start_type', 'startType', 2, 'implicit', { kind: 'ref', target: { ref: 'system/v1alpha1/system.proto#v1alpha1.StartType' } },
+        'start_type',
+        'startType',
+        2,
+        'implicit',
+        { kind: 'ref', target: { ref: 'system/v1alpha1/system.proto#v1alpha1.StartType' } },
         'Service start type.\nUsed to control whether a service will start on boot, and if so on which\nboot phase.',
       ],
-      ['status', 'status', 3, 'implicit', { kind: 'ref', target: { ref: 'system/v1alpha1/system.proto#v1alpha1.ServiceStatus' } }, 'Service status, e.g. stopped, running, paused'],
+      [
+        'status',
+        'status',
+        3,
+        'implicit',
+        { kind: 'ref', target: { ref: 'system/v1alpha1/system.proto#v1alpha1.ServiceStatus' } },
+        'Service status, e.g. stopped, running, paused',
+      ],
     ]);
   });
 
   it('declares both enums with their values', () => {
     const values = (name: string) => (file.types.find((t) => t.name === name) as EnumType).values.map((v) => `${v.name}=${v.value}`);
-    expect(values('ServiceStatus')).toEqual(['UNKNOWN=0', 'STOPPED=1', 'START_PENDING=2', 'STOP_PENDING=3', 'RUNNING=4', 'CONTINUE_PENDING=5', 'PAUSE_PENDING=6', 'PAUSED=7']);
+    expect(values('ServiceStatus')).toEqual([
+      'UNKNOWN=0',
+      'STOPPED=1',
+      'START_PENDING=2',
+      'STOP_PENDING=3',
+      'RUNNING=4',
+      'CONTINUE_PENDING=5',
+      'PAUSE_PENDING=6',
+      'PAUSED=7',
+    ]);
     expect(values('StartType')).toEqual(['BOOT=0', 'SYSTEM=1', 'AUTOMATIC=2', 'MANUAL=3', 'DISABLED=4']);
   });
 
   it('lists the types in declaration order', () => {
     expect(file.types.map((t) => t.name)).toEqual([
-      'GetBIOSSerialNumberRequest', 'GetBIOSSerialNumberResponse', 'StartServiceRequest', 'StartServiceResponse',
-      'StopServiceRequest', 'StopServiceResponse', 'ServiceStatus', 'StartType', 'GetServiceRequest', 'GetServiceResponse',
+      'GetBIOSSerialNumberRequest',
+      'GetBIOSSerialNumberResponse',
+      'StartServiceRequest',
+      'StartServiceResponse',
+      'StopServiceRequest',
+      'StopServiceResponse',
+      'ServiceStatus',
+      'StartType',
+      'GetServiceRequest',
+      'GetServiceResponse',
     ]);
   });
 });

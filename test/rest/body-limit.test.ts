@@ -11,8 +11,12 @@ import { call, listen, sendBody, type Listening } from './helpers.js';
 
 @Path('/up')
 class Uploads {
-  @POST @Path('/json') json(@BodyParam() body: { text: string }) { return { length: body.text.length }; }
-  @POST @Path('/form') form(@FormParam('text') text: string) { return { length: text.length }; }
+  @POST @Path('/json') json(@BodyParam() body: { text: string }) {
+    return { length: body.text.length };
+  }
+  @POST @Path('/form') form(@FormParam('text') text: string) {
+    return { length: text.length };
+  }
 }
 
 function send(port: number, path: string, chunks: readonly string[], declareLength: boolean, type = 'application/json') {
@@ -30,7 +34,8 @@ describe('maxBodyBytes', () => {
 
   it('answers 413 for a declared length over the limit', async () => {
     expect(await send(server.port, '/up/json', [json(200)], true)).toEqual({
-      status: 413, body: '{"status":413,"message":"Payload Too Large: the request body is larger than 100 bytes"}',
+      status: 413,
+      body: '{"status":413,"message":"Payload Too Large: the request body is larger than 100 bytes"}',
     });
   });
   it('answers 413 for a chunked body once it passes the limit, JSON or form', async () => {
@@ -41,12 +46,29 @@ describe('maxBodyBytes', () => {
     expect(await send(server.port, '/up/json', [json(50)], true)).toEqual({ status: 200, body: '{"length":50}' });
     const chunks = [json(50).slice(0, 20), json(50).slice(20)];
     expect(await send(server.port, '/up/json', chunks, false)).toEqual({ status: 200, body: '{"length":50}' });
-    expect(await send(server.port, '/up/form', ['text=', 'c'.repeat(60)], false, 'application/x-www-form-urlencoded')).toEqual({ status: 200, body: '{"length":60}' });
+    expect(await send(server.port, '/up/form', ['text=', 'c'.repeat(60)], false, 'application/x-www-form-urlencoded')).toEqual({
+      status: 200,
+      body: '{"length":60}',
+    });
   });
   it('defaults to 1 MiB, and Infinity lifts it', async () => {
     const big = json(1024 * 1024);
-    expect((await call(createRestRouter().register(Uploads).app(), 'POST', '/up/json', { body: big, headers: { 'content-type': 'application/json', 'content-length': String(big.length) } })).status).toBe(413);
-    expect((await call(createRestRouter({ maxBodyBytes: Infinity }).register(Uploads).app(), 'POST', '/up/json', { body: big, headers: { 'content-type': 'application/json' } })).text).toBe(`{"length":${1024 * 1024}}`);
+    expect(
+      (
+        await call(createRestRouter().register(Uploads).app(), 'POST', '/up/json', {
+          body: big,
+          headers: { 'content-type': 'application/json', 'content-length': String(big.length) },
+        })
+      ).status,
+    ).toBe(413);
+    expect(
+      (
+        await call(createRestRouter({ maxBodyBytes: Infinity }).register(Uploads).app(), 'POST', '/up/json', {
+          body: big,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).text,
+    ).toBe(`{"length":${1024 * 1024}}`);
   });
   it('counts a body that declares no length at all, as app.fetch and HTTP/2 may send it', async () => {
     const app = createRestRouter({ maxBodyBytes: 100 }).register(Uploads).app();
@@ -55,7 +77,9 @@ describe('maxBodyBytes', () => {
     const form = new FormData();
     form.set('text', 'd'.repeat(300));
     expect((await call(app, 'POST', '/up/form', { body: form })).status).toBe(413);
-    expect((await call(app, 'POST', '/up/json', { body: json(50), headers: { 'content-type': 'application/json' } })).text).toBe('{"length":50}');
+    expect((await call(app, 'POST', '/up/json', { body: json(50), headers: { 'content-type': 'application/json' } })).text).toBe(
+      '{"length":50}',
+    );
   });
   it('refuses a limit that is no number of bytes', () => {
     expect(() => createRestRouter({ maxBodyBytes: -1 }).register(Uploads).app()).toThrow(RegistrationError);

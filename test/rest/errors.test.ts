@@ -6,8 +6,20 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import {
-  BadRequestError, BodyParam, catching, CatchWith, createRestRouter, GET, HttpError, Path, PathParam, POST, QueryParam,
-  Response, RestBuilder, ValidateResult,
+  BadRequestError,
+  BodyParam,
+  catching,
+  CatchWith,
+  createRestRouter,
+  GET,
+  HttpError,
+  Path,
+  PathParam,
+  POST,
+  QueryParam,
+  Response,
+  RestBuilder,
+  ValidateResult,
 } from '../../runtime/rest/index.js';
 import type { ValidateFunction } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
@@ -21,20 +33,55 @@ const quiet = { onError: () => {} };
 @Path('/e')
 @CatchWith(catching(ConflictError, (e) => Response.error(409, `class: ${e.message}`)))
 class Failing {
-  @GET @Path('/http') http() { throw new HttpError(410, 'Gone for good'); }
-  @GET @Path('/details') details() { throw new HttpError(422, 'Unprocessable', { field: 'x' }); }
-  @GET @Path('/plain') plain() { throw new Error('secret internals at /srv/app.js:12'); }
-  @GET @Path('/async') async asyncFail() { await Promise.resolve(); throw new HttpError(429, 'Slow down'); }
-  @GET @Path('/class') cls() { throw new ConflictError('taken'); }
-  @GET @Path('/method') @CatchWith(catching(SpecialConflict, () => Response.error(423, 'method')), catching(ConflictError, () => Response.error(409, 'method general')))
-  method() { throw new SpecialConflict('x'); }
-  @GET @Path('/method-general') @CatchWith(catching(SpecialConflict, () => Response.error(423, 'method')), catching(ConflictError, () => Response.error(409, 'method general')))
-  methodGeneral() { throw new ConflictError('y'); }
-  @GET @Path('/opt-out') @CatchWith() optOut() { throw new ConflictError('z'); }
-  @GET @Path('/joined') @CatchWith(catching(SpecialConflict, () => Response.error(423, 'method'))) joined() { throw new ConflictError('from the class list'); }
-  @GET @Path('/global') global() { throw new TeapotError('short and stout'); }
-  @GET @Path('/value') value() { throw new HttpError(400, 'bad'); }
-  @GET @Path('/bad-request') badRequest() { throw new BadRequestError([{ location: 'query', name: 'q', message: 'too vague' }]); }
+  @GET @Path('/http') http() {
+    throw new HttpError(410, 'Gone for good');
+  }
+  @GET @Path('/details') details() {
+    throw new HttpError(422, 'Unprocessable', { field: 'x' });
+  }
+  @GET @Path('/plain') plain() {
+    throw new Error('secret internals at /srv/app.js:12');
+  }
+  @GET @Path('/async') async asyncFail() {
+    await Promise.resolve();
+    throw new HttpError(429, 'Slow down');
+  }
+  @GET @Path('/class') cls() {
+    throw new ConflictError('taken');
+  }
+  @GET
+  @Path('/method')
+  @CatchWith(
+    catching(SpecialConflict, () => Response.error(423, 'method')),
+    catching(ConflictError, () => Response.error(409, 'method general')),
+  )
+  method() {
+    throw new SpecialConflict('x');
+  }
+  @GET
+  @Path('/method-general')
+  @CatchWith(
+    catching(SpecialConflict, () => Response.error(423, 'method')),
+    catching(ConflictError, () => Response.error(409, 'method general')),
+  )
+  methodGeneral() {
+    throw new ConflictError('y');
+  }
+  @GET @Path('/opt-out') @CatchWith() optOut() {
+    throw new ConflictError('z');
+  }
+  @GET @Path('/joined') @CatchWith(catching(SpecialConflict, () => Response.error(423, 'method'))) joined() {
+    throw new ConflictError('from the class list');
+  }
+  @GET @Path('/global') global() {
+    throw new TeapotError('short and stout');
+  }
+  @GET @Path('/value') value() {
+    throw new HttpError(400, 'bad');
+  }
+  @GET @Path('/bad-request') badRequest() {
+    throw new BadRequestError([{ location: 'query', name: 'q', message: 'too vague' }]);
+  }
 }
 
 describe('errors', () => {
@@ -44,7 +91,11 @@ describe('errors', () => {
     .app();
   it('HttpError becomes its status with {"status","message"}', async () => {
     const r = await call(app, 'GET', '/e/http');
-    expect([r.status, r.headers.get('content-type'), r.text]).toEqual([410, 'application/json', '{"status":410,"message":"Gone for good"}']);
+    expect([r.status, r.headers.get('content-type'), r.text]).toEqual([
+      410,
+      'application/json',
+      '{"status":410,"message":"Gone for good"}',
+    ]);
   });
   it('HttpError details are included', async () => {
     expect((await call(app, 'GET', '/e/details')).text).toBe('{"status":422,"message":"Unprocessable","details":{"field":"x"}}');
@@ -55,7 +106,9 @@ describe('errors', () => {
   });
   it('an unexpected error is reported to onError', async () => {
     const seen: unknown[] = [];
-    const app2 = createRestRouter({ onError: (e) => seen.push(e) }).register(new Failing()).app();
+    const app2 = createRestRouter({ onError: (e) => seen.push(e) })
+      .register(new Failing())
+      .app();
     await call(app2, 'GET', '/e/plain');
     expect(seen).toHaveLength(1);
     expect((seen[0] as Error).message).toBe('secret internals at /srv/app.js:12');
@@ -81,25 +134,50 @@ describe('errors', () => {
     expect([r.status, r.text]).toEqual([418, 'global: short and stout']);
   });
   it('a handler returning a plain value sends it as JSON with the error status', async () => {
-    const app2 = createRestRouter().exceptionHandlers(catching(HttpError, (e) => ({ error: e.message }))).register(new Failing()).app();
+    const app2 = createRestRouter()
+      .exceptionHandlers(catching(HttpError, (e) => ({ error: e.message })))
+      .register(new Failing())
+      .app();
     const r = await call(app2, 'GET', '/e/value');
     expect([r.status, r.text]).toEqual([400, '{"error":"bad"}']);
   });
   it('a global handler can replace the default shape of 400s produced by the runtime', async () => {
-    @Path('/v') class V { @GET get(@QueryParam('n', { type: 'integer' }) n: number) { return { n }; } }
-    const app2 = new RestBuilder().errorHandler(catching(BadRequestError, (e) => Response.status(422).entity({ problems: e.violations.map((v) => v.name) }))).register(new V()).build();
+    @Path('/v')
+    class V {
+      @GET get(@QueryParam('n', { type: 'integer' }) n: number) {
+        return { n };
+      }
+    }
+    const app2 = new RestBuilder()
+      .errorHandler(catching(BadRequestError, (e) => Response.status(422).entity({ problems: e.violations.map((v) => v.name) })))
+      .register(new V())
+      .build();
     const r = await call(app2, 'GET', '/v?n=x');
     expect([r.status, r.text]).toEqual([422, '{"problems":["n"]}']);
   });
   it('a handler that throws falls back to the default answer', async () => {
-    const app2 = createRestRouter(quiet).exceptionHandlers(catching(TeapotError, () => { throw new HttpError(502, 'handler broke'); })).register(new Failing()).app();
+    const app2 = createRestRouter(quiet)
+      .exceptionHandlers(
+        catching(TeapotError, () => {
+          throw new HttpError(502, 'handler broke');
+        }),
+      )
+      .register(new Failing())
+      .app();
     expect((await call(app2, 'GET', '/e/global')).text).toBe('{"status":502,"message":"handler broke"}');
   });
   it('BadRequestError lists its violations', async () => {
-    expect((await call(app, 'GET', '/e/bad-request')).text).toBe('{"status":400,"message":"query q: too vague","violations":[{"location":"query","name":"q","message":"too vague"}]}');
+    expect((await call(app, 'GET', '/e/bad-request')).text).toBe(
+      '{"status":400,"message":"query q: too vague","violations":[{"location":"query","name":"q","message":"too vague"}]}',
+    );
   });
   it('registering two global handlers for the same class fails', () => {
-    expect(() => createRestRouter().exceptionHandlers(catching(TeapotError, () => 1), catching(TeapotError, () => 2))).toThrow('Exception handler for TeapotError already registered');
+    expect(() =>
+      createRestRouter().exceptionHandlers(
+        catching(TeapotError, () => 1),
+        catching(TeapotError, () => 2),
+      ),
+    ).toThrow('Exception handler for TeapotError already registered');
   });
 });
 
@@ -113,16 +191,37 @@ const validateIssue = ajv.compile({
 
 @Path('/val')
 class Validated {
-  @POST @Path('/issues')
-  create(@BodyParam({ validate: validateIssue, required: true }) body: { title: string }) { return Response.created(`/issues/1`).entity(body); }
-  @POST @Path('/schema')
-  schema(@BodyParam({ schema: { type: 'object', properties: { n: { type: 'integer', maximum: 3 } } } }) body: unknown) { return body ?? { none: true }; }
-  @POST @Path('/both/{id}')
-  both(@PathParam('id', { type: 'integer' }) id: number, @QueryParam('q', { required: true }) q: string, @BodyParam({ validate: validateIssue }) body: unknown) { return { id, q, body }; }
-  @GET @Path('/result/{n}') @ValidateResult({ type: 'object', properties: { n: { type: 'integer', maximum: 10 } } })
-  result(@PathParam('n', { type: 'integer' }) n: number) { return { n }; }
-  @GET @Path('/result400/{n}') @ValidateResult({ type: 'object', properties: { n: { type: 'integer', maximum: 10 } } }, { status: 400 })
-  result400(@PathParam('n', { type: 'integer' }) n: number) { return { n }; }
+  @POST
+  @Path('/issues')
+  create(@BodyParam({ validate: validateIssue, required: true }) body: { title: string }) {
+    return Response.created(`/issues/1`).entity(body);
+  }
+  @POST
+  @Path('/schema')
+  schema(@BodyParam({ schema: { type: 'object', properties: { n: { type: 'integer', maximum: 3 } } } }) body: unknown) {
+    return body ?? { none: true };
+  }
+  @POST
+  @Path('/both/{id}')
+  both(
+    @PathParam('id', { type: 'integer' }) id: number,
+    @QueryParam('q', { required: true }) q: string,
+    @BodyParam({ validate: validateIssue }) body: unknown,
+  ) {
+    return { id, q, body };
+  }
+  @GET
+  @Path('/result/{n}')
+  @ValidateResult({ type: 'object', properties: { n: { type: 'integer', maximum: 10 } } })
+  result(@PathParam('n', { type: 'integer' }) n: number) {
+    return { n };
+  }
+  @GET
+  @Path('/result400/{n}')
+  @ValidateResult({ type: 'object', properties: { n: { type: 'integer', maximum: 10 } } }, { status: 400 })
+  result400(@PathParam('n', { type: 'integer' }) n: number) {
+    return { n };
+  }
 }
 
 describe('validation with ajv', () => {
@@ -145,11 +244,15 @@ describe('validation with ajv', () => {
     });
   });
   it('a required body that is missing is 400', async () => {
-    expect((await call(app, 'POST', '/val/issues')).text).toBe('{"status":400,"message":"body: is required","violations":[{"location":"body","name":"body","message":"is required"}]}');
+    expect((await call(app, 'POST', '/val/issues')).text).toBe(
+      '{"status":400,"message":"body: is required","violations":[{"location":"body","name":"body","message":"is required"}]}',
+    );
   });
   it('compiles a hand-written JSON Schema with the router ajv', async () => {
     expect((await call(app, 'POST', '/val/schema', { json: { n: 2 } })).text).toBe('{"n":2}');
-    expect((await call(app, 'POST', '/val/schema', { json: { n: 4 } })).json()).toMatchObject({ violations: [{ location: 'body', name: '/n', message: 'must be <= 3' }] });
+    expect((await call(app, 'POST', '/val/schema', { json: { n: 4 } })).json()).toMatchObject({
+      violations: [{ location: 'body', name: '/n', message: 'must be <= 3' }],
+    });
   });
   it('an optional body may be absent', async () => {
     expect((await call(app, 'POST', '/val/schema')).text).toBe('{"none":true}');
@@ -169,23 +272,42 @@ describe('validation with ajv', () => {
   it('validates results: a violation is a 500 listing it', async () => {
     expect((await call(app, 'GET', '/val/result/3')).text).toBe('{"n":3}');
     const r = await call(app, 'GET', '/val/result/11');
-    expect([r.status, r.text]).toEqual([500, '{"status":500,"message":"Response validation failed","details":{"violations":[{"location":"result","name":"/n","message":"must be <= 10"}]}}']);
+    expect([r.status, r.text]).toEqual([
+      500,
+      '{"status":500,"message":"Response validation failed","details":{"violations":[{"location":"result","name":"/n","message":"must be <= 10"}]}}',
+    ]);
   });
   it('result validation may answer 400 instead', async () => {
     const r = await call(app, 'GET', '/val/result400/11');
-    expect([r.status, r.text]).toEqual([400, '{"status":400,"message":"Response validation failed","details":{"violations":[{"location":"result","name":"/n","message":"must be <= 10"}]}}']);
+    expect([r.status, r.text]).toEqual([
+      400,
+      '{"status":400,"message":"Response validation failed","details":{"violations":[{"location":"result","name":"/n","message":"must be <= 10"}]}}',
+    ]);
   });
   it('a custom compiler given with validateWith is used for schemas', async () => {
     const compiled: object[] = [];
     const custom = new Ajv({ allErrors: true });
-    const app2 = createRestRouter().validateWith({ compile: (s) => { compiled.push(s); return custom.compile(s) as unknown as ValidateFunction; } }).register(new Validated()).app();
+    const app2 = createRestRouter()
+      .validateWith({
+        compile: (s) => {
+          compiled.push(s);
+          return custom.compile(s) as unknown as ValidateFunction;
+        },
+      })
+      .register(new Validated())
+      .app();
     expect((await call(app2, 'POST', '/val/schema', { json: { n: 9 } })).status).toBe(400);
     expect(compiled.length).toBeGreaterThan(0);
   });
 });
 
 describe('not-found handlers', () => {
-  @Path('/known') class Known { @GET get() { return 'known'; } }
+  @Path('/known')
+  class Known {
+    @GET get() {
+      return 'known';
+    }
+  }
   it('the default is 404 JSON', async () => {
     const app = createRestRouter().register(Known).app();
     expect((await call(app, 'GET', '/nope')).text).toBe('{"status":404,"message":"Not Found"}');
@@ -203,11 +325,17 @@ describe('not-found handlers', () => {
     expect((await call(app, 'GET', '/known')).text).toBe('known');
   });
   it('a pattern with the g flag matches every time (RegExp.test would otherwise resume where it stopped)', async () => {
-    const app = createRestRouter().notFound(/^\/api\//g, () => Response.notFound('api')).register(Known).app();
+    const app = createRestRouter()
+      .notFound(/^\/api\//g, () => Response.notFound('api'))
+      .register(Known)
+      .app();
     for (let i = 0; i < 3; i++) expect((await call(app, 'GET', '/api/x')).text).toBe('{"status":404,"message":"api"}');
   });
   it('a not-found handler may return a Hono response', async () => {
-    const app = createRestRouter().notFound((c) => c.html('<p>gone</p>', 404)).register(Known).app();
+    const app = createRestRouter()
+      .notFound((c) => c.html('<p>gone</p>', 404))
+      .register(Known)
+      .app();
     const r = await call(app, 'GET', '/x');
     expect([r.status, r.headers.get('content-type'), r.text]).toEqual([404, 'text/html; charset=UTF-8', '<p>gone</p>']);
   });

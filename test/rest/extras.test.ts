@@ -7,16 +7,41 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import {
-  Authorize, BodyParam, catching, CatchWith, Context, ContextReader, createRestRouter, DELETE, GET, Header, HttpError, MatrixParam, Path, PathParam, POST,
-  Produces, PUT, QueryParam, requirePermissions, Response, ResponseWriter, restGetPath, Status,
+  Authorize,
+  BodyParam,
+  catching,
+  CatchWith,
+  Context,
+  ContextReader,
+  createRestRouter,
+  DELETE,
+  GET,
+  Header,
+  HttpError,
+  MatrixParam,
+  Path,
+  PathParam,
+  POST,
+  Produces,
+  PUT,
+  QueryParam,
+  requirePermissions,
+  Response,
+  ResponseWriter,
+  restGetPath,
+  Status,
 } from '../../runtime/rest/index.js';
 import type { AuthenticationProvider, HandlerResult, ValidateFunction } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 @Path('/hx')
 class HeaderRules {
-  @POST @Path('/in') @Header('Accept: text/plain') onlyText(@BodyParam() text: string) { return { text }; }
-  @GET @Path('/out') @Header('Content-Type: application/json', 'X-Version: 3') out() { return 'json string'; }
+  @POST @Path('/in') @Header('Accept: text/plain') onlyText(@BodyParam() text: string) {
+    return { text };
+  }
+  @GET @Path('/out') @Header('Content-Type: application/json', 'X-Version: 3') out() {
+    return 'json string';
+  }
 }
 
 class Locale {
@@ -25,8 +50,11 @@ class Locale {
 
 @Path('/ctx')
 class ContextRoutes {
-  @GET @ContextReader(() => new Locale('method-level'))
-  get(@Context(Locale) a: Locale, @Context(Locale) b: Locale) { return { a: a.tag, b: b.tag }; }
+  @GET
+  @ContextReader(() => new Locale('method-level'))
+  get(@Context(Locale) a: Locale, @Context(Locale) b: Locale) {
+    return { a: a.tag, b: b.tag };
+  }
 }
 
 describe('smaller features', () => {
@@ -40,12 +68,23 @@ describe('smaller features', () => {
     expect([r.headers.get('content-type'), r.headers.get('x-version'), r.text]).toEqual(['application/json', '3', '"json string"']);
   });
   it('a method @ContextReader provides every @Context parameter of that method', async () => {
-    const app = createRestRouter().addProvider(Locale, () => new Locale('global')).register(new ContextRoutes()).app();
+    const app = createRestRouter()
+      .addProvider(Locale, () => new Locale('global'))
+      .register(new ContextRoutes())
+      .app();
     expect((await call(app, 'GET', '/ctx')).text).toBe('{"a":"method-level","b":"method-level"}');
   });
   it('a reader registered alone is bound to its own consumes', async () => {
-    @Path('/kv') class Kv { @POST post(@BodyParam() body: Record<string, string>) { return body; } }
-    const kv = { consumes: ['text/x-kv'], read: (t: string) => Object.fromEntries(t.split('\n').map((l) => l.split('='))) as Record<string, string> };
+    @Path('/kv')
+    class Kv {
+      @POST post(@BodyParam() body: Record<string, string>) {
+        return body;
+      }
+    }
+    const kv = {
+      consumes: ['text/x-kv'],
+      read: (t: string) => Object.fromEntries(t.split('\n').map((l) => l.split('='))) as Record<string, string>,
+    };
     const app = createRestRouter().reader(kv).register(Kv).app();
     expect((await call(app, 'POST', '/kv', { body: 'a=1\nb=2', headers: { 'content-type': 'text/x-kv' } })).text).toBe('{"a":"1","b":"2"}');
   });
@@ -54,13 +93,23 @@ describe('smaller features', () => {
       provideCredentials: (c) => c.req.header('x-user'),
       authenticate: (name) => ({ name, authorizations: { docs: name === 'ada' ? ['read', 'write'] : ['read'] } }),
     };
-    @Path('/docs') class Docs { @POST @Authorize(requirePermissions('docs', 'write')) save() { return 'saved'; } }
+    @Path('/docs')
+    class Docs {
+      @POST @Authorize(requirePermissions('docs', 'write')) save() {
+        return 'saved';
+      }
+    }
     const app = createRestRouter().authenticateWith(auth).register(Docs).app();
     expect((await call(app, 'POST', '/docs', { headers: { 'x-user': 'bob' } })).status).toBe(403);
     expect((await call(app, 'POST', '/docs', { headers: { 'x-user': 'ada' } })).text).toBe('saved');
   });
   it('matrix parameters in static segments work on a host app created with restGetPath', async () => {
-    @Path('/cars') class Cars { @GET get(@MatrixParam('color') color: string) { return { color }; } }
+    @Path('/cars')
+    class Cars {
+      @GET get(@MatrixParam('color') color: string) {
+        return { color };
+      }
+    }
     const host = new Hono({ getPath: restGetPath });
     createRestRouter().register(Cars).mount(host, '/api');
     expect((await call(host, 'GET', '/api/cars;color=red')).text).toBe('{"color":"red"}');
@@ -68,23 +117,40 @@ describe('smaller features', () => {
 });
 
 // The shape docs/design/contracts.md §3 prescribes for generated stubs.
-interface Issue { id: number; title: string }
-interface IssueGetIssueInput { owner: string; repo: string; index: number }
-interface IssueCreateInput { owner: string; repo: string; body: { title: string } }
+interface Issue {
+  id: number;
+  title: string;
+}
+interface IssueGetIssueInput {
+  owner: string;
+  repo: string;
+  index: number;
+}
+interface IssueCreateInput {
+  owner: string;
+  repo: string;
+  body: { title: string };
+}
 interface IssueApi {
   issueGetIssue(input: IssueGetIssueInput, ctx: Context): Promise<HandlerResult<Issue>>;
   issueCreateIssue(input: IssueCreateInput, ctx: Context): Promise<HandlerResult<Issue>>;
 }
-const validateCreateIssueOption = Object.assign((data: unknown) => {
-  const ok = typeof data === 'object' && data !== null && typeof (data as { title?: unknown }).title === 'string';
-  validateCreateIssueOption.errors = ok ? null : [{ instancePath: '/title', keyword: 'type', message: 'must be string' }];
-  return ok;
-}, { errors: null as ValidateFunction['errors'] });
+const validateCreateIssueOption = Object.assign(
+  (data: unknown) => {
+    const ok = typeof data === 'object' && data !== null && typeof (data as { title?: unknown }).title === 'string';
+    validateCreateIssueOption.errors = ok ? null : [{ instancePath: '/title', keyword: 'type', message: 'must be string' }];
+    return ok;
+  },
+  { errors: null as ValidateFunction['errors'] },
+);
 
 @Path('/api/v1')
 class IssueRoutes {
   constructor(private readonly api: IssueApi) {}
-  @GET @Path('/repos/{owner}/{repo}/issues/{index}') @Produces('application/json') @Status(200)
+  @GET
+  @Path('/repos/{owner}/{repo}/issues/{index}')
+  @Produces('application/json')
+  @Status(200)
   issueGetIssue(
     @PathParam('owner', { type: 'string' }) owner: string,
     @PathParam('repo', { type: 'string' }) repo: string,
@@ -93,7 +159,10 @@ class IssueRoutes {
   ): Promise<HandlerResult<Issue>> {
     return this.api.issueGetIssue({ owner, repo, index }, ctx);
   }
-  @POST @Path('/repos/{owner}/{repo}/issues') @Produces('application/json') @Status(201)
+  @POST
+  @Path('/repos/{owner}/{repo}/issues')
+  @Produces('application/json')
+  @Status(201)
   issueCreateIssue(
     @PathParam('owner', { type: 'string' }) owner: string,
     @PathParam('repo', { type: 'string' }) repo: string,
@@ -132,7 +201,9 @@ describe('a generated stub bound to a hand-written implementation', () => {
   });
   it('the generated validator checks the body', async () => {
     const r = await call(app, 'POST', '/api/v1/repos/o/r/issues', { json: { title: 3 } });
-    expect(r.text).toBe('{"status":400,"message":"body /title: must be string","violations":[{"location":"body","name":"/title","message":"must be string"}]}');
+    expect(r.text).toBe(
+      '{"status":400,"message":"body /title: must be string","violations":[{"location":"body","name":"/title","message":"must be string"}]}',
+    );
   });
   it('a created issue is 201 with Location', async () => {
     const r = await call(app, 'POST', '/api/v1/repos/o/r/issues', { json: { title: 'new' } });
@@ -141,9 +212,14 @@ describe('a generated stub bound to a hand-written implementation', () => {
 });
 
 describe('binding by name for DELETE and PUT', () => {
-  @Path('/d') class D {
-    @DELETE @Path('/{id}') remove(id: string, reason: string) { return { id, reason }; }
-    @PUT @Path('/{id}') replace(id: string, doc: unknown) { return { id, doc }; }
+  @Path('/d')
+  class D {
+    @DELETE @Path('/{id}') remove(id: string, reason: string) {
+      return { id, reason };
+    }
+    @PUT @Path('/{id}') replace(id: string, doc: unknown) {
+      return { id, doc };
+    }
   }
   const app = createRestRouter().register(D).app();
   it('an undecorated DELETE parameter comes from the query', async () => {
@@ -156,21 +232,40 @@ describe('binding by name for DELETE and PUT', () => {
 
 describe('edge cases', () => {
   it('when every route on a path passes with Response.next(), the answer is 404', async () => {
-    @Path('/pass') class Pass { @GET a() { return Response.next(); } @GET b() { return Response.next(); } }
+    @Path('/pass')
+    class Pass {
+      @GET a() {
+        return Response.next();
+      }
+      @GET b() {
+        return Response.next();
+      }
+    }
     const r = await call(createRestRouter().register(Pass).app(), 'GET', '/pass');
     expect([r.status, r.text]).toEqual([404, '{"status":404,"message":"Not Found"}']);
   });
   it("headers added through @Context('headers') reach the response", async () => {
-    @Path('/hdr') class Hdr { @GET get(@Context('headers') h: Headers) { h.set('X-Total', '42'); return { items: [] }; } }
+    @Path('/hdr')
+    class Hdr {
+      @GET get(@Context('headers') h: Headers) {
+        h.set('X-Total', '42');
+        return { items: [] };
+      }
+    }
     const r = await call(createRestRouter().register(Hdr).app(), 'GET', '/hdr');
     expect([r.headers.get('x-total'), r.headers.get('content-type'), r.text]).toEqual(['42', 'application/json', '{"items":[]}']);
   });
   it("an exception handler's answer is written as JSON even when the method has its own writer", async () => {
     class Missing extends Error {}
-    @Path('/w') class W {
-      @GET @ResponseWriter({ produces: 'text/x-upper', write: (v: unknown) => String(v).toUpperCase() })
+    @Path('/w')
+    class W {
+      @GET
+      @ResponseWriter({ produces: 'text/x-upper', write: (v: unknown) => String(v).toUpperCase() })
       @CatchWith(catching(Missing, () => Response.error(410, 'gone')))
-      get(@QueryParam('fail') fail?: string) { if (fail) throw new Missing(); return 'ok'; }
+      get(@QueryParam('fail') fail?: string) {
+        if (fail) throw new Missing();
+        return 'ok';
+      }
     }
     const app = createRestRouter().register(W).app();
     expect((await call(app, 'GET', '/w')).text).toBe('OK');
@@ -179,13 +274,28 @@ describe('edge cases', () => {
   });
   it('a parameter reader gets the request context and may be async', async () => {
     const scaled = { read: async (v: string, c: Context) => Number(v) * Number(c.req.header('x-scale') ?? 1) };
-    @Path('/scale') class S { @GET get(@QueryParam('n', { reader: scaled }) n: number) { return { n }; } }
+    @Path('/scale')
+    class S {
+      @GET get(@QueryParam('n', { reader: scaled }) n: number) {
+        return { n };
+      }
+    }
     const r = await call(createRestRouter().register(S).app(), 'GET', '/scale?n=3', { headers: { 'x-scale': '10' } });
     expect(r.text).toBe('{"n":30}');
   });
   it('a parameter reader that throws is a 400 naming the parameter', async () => {
-    const strict = { read: (v: string) => { if (v !== 'yes') throw new Error('only "yes" is accepted'); return true; } };
-    @Path('/strict') class S { @GET get(@QueryParam('ok', { reader: strict }) ok: boolean) { return { ok }; } }
+    const strict = {
+      read: (v: string) => {
+        if (v !== 'yes') throw new Error('only "yes" is accepted');
+        return true;
+      },
+    };
+    @Path('/strict')
+    class S {
+      @GET get(@QueryParam('ok', { reader: strict }) ok: boolean) {
+        return { ok };
+      }
+    }
     const r = await call(createRestRouter().register(S).app(), 'GET', '/strict?ok=no');
     expect(r.json()).toMatchObject({ status: 400, violations: [{ location: 'query', name: 'ok', message: 'only "yes" is accepted' }] });
   });
@@ -194,16 +304,33 @@ describe('edge cases', () => {
 describe('406 before the method runs', () => {
   it('an unacceptable Accept never invokes the method', async () => {
     let calls = 0;
-    @Path('/once') class Once { @POST @Produces('application/json') create() { calls++; return { ok: true }; } }
+    @Path('/once')
+    class Once {
+      @POST @Produces('application/json') create() {
+        calls++;
+        return { ok: true };
+      }
+    }
     const r = await call(createRestRouter().register(Once).app(), 'POST', '/once', { headers: { accept: 'text/html' } });
-    expect([r.status, r.text, calls]).toEqual([406, '{"status":406,"message":"Not Acceptable: this resource produces application/json"}', 0]);
+    expect([r.status, r.text, calls]).toEqual([
+      406,
+      '{"status":406,"message":"Not Acceptable: this resource produces application/json"}',
+      0,
+    ]);
   });
   it("with unacceptable: 'first', answers in the first produced type whatever Accept asks", async () => {
-    @Path('/any') class Any { @GET @Produces('application/json', 'text/plain') get() { return { ok: true }; } }
+    @Path('/any')
+    class Any {
+      @GET @Produces('application/json', 'text/plain') get() {
+        return { ok: true };
+      }
+    }
     const app = createRestRouter({ unacceptable: 'first' }).register(Any).app();
     const r = await call(app, 'GET', '/any', { headers: { accept: 'image/png' } });
     expect([r.status, r.headers.get('content-type'), r.text]).toEqual([200, 'application/json', '{"ok":true}']);
     // Negotiation still picks among the produced types when Accept fits one.
-    expect((await call(app, 'GET', '/any', { headers: { accept: 'text/plain' } })).headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect((await call(app, 'GET', '/any', { headers: { accept: 'text/plain' } })).headers.get('content-type')).toBe(
+      'text/plain; charset=utf-8',
+    );
   });
 });

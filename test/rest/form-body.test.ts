@@ -12,10 +12,14 @@ const received: unknown[] = [];
 
 @Path('/f')
 class Forms {
-  @POST @Path('/order')
+  @POST
+  @Path('/order')
   order(
     @QueryParam('page', { type: 'integer' }) page: number | undefined,
-    @BodyParam(formBody({ qty: 'integer', gift: 'boolean', sizes: ['number'], ['__proto__']: 'integer' }, { required: true })) body: Record<string, unknown>,
+    @BodyParam(formBody({ qty: 'integer', gift: 'boolean', sizes: ['number'], ['__proto__']: 'integer' }, { required: true })) body: Record<
+      string,
+      unknown
+    >,
   ) {
     received.push(body);
     return { page, keys: Object.keys(body) };
@@ -35,11 +39,13 @@ describe('formBody by hand', () => {
   it('without a validator still answers 400 for values it cannot convert, with the other parameters', async () => {
     const r = await call(app, 'POST', '/f/order?page=x', { body: 'qty=two&sizes=1&sizes=big', headers: FORM });
     expect(r.status).toBe(400);
-    expect(r.json()).toMatchObject({ violations: [
-      { location: 'query', name: 'page', message: 'must be an integer, got "x"' },
-      { location: 'body', name: '/qty', message: 'must be an integer, got "two"' },
-      { location: 'body', name: '/sizes/1', message: 'must be a number, got "big"' },
-    ] });
+    expect(r.json()).toMatchObject({
+      violations: [
+        { location: 'query', name: 'page', message: 'must be an integer, got "x"' },
+        { location: 'body', name: '/qty', message: 'must be an integer, got "two"' },
+        { location: 'body', name: '/sizes/1', message: 'must be a number, got "big"' },
+      ],
+    });
   });
 
   it('an empty form is an absent body', async () => {
@@ -70,7 +76,7 @@ describe('formBody by hand', () => {
     const body = await checked.reader!.read('ids=1,x', undefined as never);
     expect(checked.validate!(body)).toBe(false);
     expect(checked.validate!.errors).toMatchObject([{ instancePath: '/ids/1', message: 'must be an integer, got "x"' }]);
-    expect(() => formBody({ ids: ['integer', ';' as never] })).toThrow("formBody: field 'ids' has unknown separator \";\"");
+    expect(() => formBody({ ids: ['integer', ';' as never] })).toThrow('formBody: field \'ids\' has unknown separator ";"');
   });
 
   it('leaves JSON bodies to the JSON reader', async () => {

@@ -13,7 +13,12 @@ export interface Answer {
 }
 
 /** Sends a request through `app.request` (no socket) and reads the whole answer. */
-export async function call(app: Hono, method: string, url: string, init: { body?: BodyInit; headers?: Record<string, string>; json?: unknown } = {}): Promise<Answer> {
+export async function call(
+  app: Hono,
+  method: string,
+  url: string,
+  init: { body?: BodyInit; headers?: Record<string, string>; json?: unknown } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
   let body = init.body;
   if (init.json !== undefined) {
@@ -45,7 +50,12 @@ export function listen(app: Hono): Promise<Listening> {
 }
 
 /** A request through node:http (which, unlike fetch, allows TRACE), with the whole answer. */
-export function rawCall(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+export function rawCall(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
       let text = '';
@@ -62,16 +72,32 @@ export function rawCall(port: number, method: string, path: string, headers: Rec
  * Sends a body in `chunks` through node:http, declaring its length or chunked, and reads the whole
  * answer. The server may answer (413) before the body is all sent: that is not an error here.
  */
-export function sendBody(port: number, method: string, path: string, chunks: readonly string[], options: { declareLength: boolean; headers?: Record<string, string> }): Promise<{ status: number; body: string }> {
+export function sendBody(
+  port: number,
+  method: string,
+  path: string,
+  chunks: readonly string[],
+  options: { declareLength: boolean; headers?: Record<string, string> },
+): Promise<{ status: number; body: string }> {
   const total = chunks.reduce((n, chunk) => n + Buffer.byteLength(chunk), 0);
   return new Promise((resolve, reject) => {
-    const req = request({
-      port, host: '127.0.0.1', method, path, agent: false,
-      headers: { ...options.headers, ...(options.declareLength ? { 'content-length': total } : { 'transfer-encoding': 'chunked' }) },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: text }));
-    });
+    const req = request(
+      {
+        port,
+        host: '127.0.0.1',
+        method,
+        path,
+        agent: false,
+        headers: { ...options.headers, ...(options.declareLength ? { 'content-length': total } : { 'transfer-encoding': 'chunked' }) },
+      },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (text += chunk))
+          .on('end', () => resolve({ status: res.statusCode!, body: text }));
+      },
+    );
     req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
     for (const chunk of chunks) req.write(chunk);
     req.end();

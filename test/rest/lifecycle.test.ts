@@ -4,7 +4,18 @@
  * fields, `clearCache()`, and `@Blocking` methods in a worker-thread pool (503 past the time limit).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Blocking, Context, createRestRouter, DefaultValue, GET, NoCache, Path, PathParam, QueryParam, WorkerPool } from '../../runtime/rest/index.js';
+import {
+  Blocking,
+  Context,
+  createRestRouter,
+  DefaultValue,
+  GET,
+  NoCache,
+  Path,
+  PathParam,
+  QueryParam,
+  WorkerPool,
+} from '../../runtime/rest/index.js';
 import type { Class, InjectionProvider } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
@@ -12,20 +23,31 @@ let created = 0;
 @Path('/single')
 class Singleton {
   readonly id = ++created;
-  @GET get() { return { id: this.id }; }
+  @GET get() {
+    return { id: this.id };
+  }
 }
 
-@Path('/fresh') @NoCache
+@Path('/fresh')
+@NoCache
 class Fresh {
   readonly id = ++created;
-  @GET get() { return { id: this.id }; }
+  @GET get() {
+    return { id: this.id };
+  }
 }
 
-class Greeter { greet(name: string) { return `hello ${name}`; } }
+class Greeter {
+  greet(name: string) {
+    return `hello ${name}`;
+  }
+}
 @Path('/injected')
 class Injected {
   constructor(private readonly greeter: Greeter) {}
-  @GET get(@QueryParam('name') name: string) { return { text: this.greeter.greet(name) }; }
+  @GET get(@QueryParam('name') name: string) {
+    return { text: this.greeter.greet(name) };
+  }
 }
 
 @Path('/per-request')
@@ -89,17 +111,34 @@ const TASKS = new URL('./fixtures/tasks.mjs', import.meta.url);
 
 @Path('/work')
 class Heavy {
-  @GET @Path('/fib/{n}') @Blocking({ module: TASKS, export: 'fib' })
-  fib(@PathParam('n', { type: 'integer', maximum: 35 }) _n: number): number { throw new Error('runs in a worker'); }
-  @GET @Path('/spin/{ms}') @Blocking({ module: TASKS, export: 'spin', pool: 'slow' })
-  spin(@PathParam('ms', { type: 'integer' }) _ms: number): string { throw new Error('runs in a worker'); }
-  @GET @Path('/fail') @Blocking({ module: TASKS, export: 'fail' })
-  fail(): string { throw new Error('runs in a worker'); }
-  @GET @Path('/quick') quick() { return { quick: true }; }
+  @GET
+  @Path('/fib/{n}')
+  @Blocking({ module: TASKS, export: 'fib' })
+  fib(@PathParam('n', { type: 'integer', maximum: 35 }) _n: number): number {
+    throw new Error('runs in a worker');
+  }
+  @GET
+  @Path('/spin/{ms}')
+  @Blocking({ module: TASKS, export: 'spin', pool: 'slow' })
+  spin(@PathParam('ms', { type: 'integer' }) _ms: number): string {
+    throw new Error('runs in a worker');
+  }
+  @GET
+  @Path('/fail')
+  @Blocking({ module: TASKS, export: 'fail' })
+  fail(): string {
+    throw new Error('runs in a worker');
+  }
+  @GET @Path('/quick') quick() {
+    return { quick: true };
+  }
 }
 
 describe('@Blocking methods in a worker pool', () => {
-  const router = createRestRouter({ onError: () => {}, workerPools: { default: { size: 1 }, slow: { size: 1, maxExecutionTime: 300, name: 'slow-pool' } } }).register(new Heavy());
+  const router = createRestRouter({
+    onError: () => {},
+    workerPools: { default: { size: 1 }, slow: { size: 1, maxExecutionTime: 300, name: 'slow-pool' } },
+  }).register(new Heavy());
   const app = router.app();
   afterAll(() => router.close());
   it('runs the task in a worker and writes its result', async () => {
@@ -107,7 +146,10 @@ describe('@Blocking methods in a worker pool', () => {
     expect([r.status, r.text]).toEqual([200, '6765']);
   });
   it('parameters are still converted and validated before the task runs', async () => {
-    expect((await call(app, 'GET', '/work/fib/99')).json()).toMatchObject({ status: 400, violations: [{ location: 'path', name: 'n', message: 'must be <= 35' }] });
+    expect((await call(app, 'GET', '/work/fib/99')).json()).toMatchObject({
+      status: 400,
+      violations: [{ location: 'path', name: 'n', message: 'must be <= 35' }],
+    });
   });
   it('a task error is a 500 in the default shape', async () => {
     expect((await call(app, 'GET', '/work/fail')).text).toBe('{"status":500,"message":"Internal Server Error"}');

@@ -6,8 +6,28 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import {
-  BeanParam, BodyParam, Context, ContextReader, Convert, conversion, CookieParam, createRestRouter, DefaultValue, FormParam,
-  GET, HeaderParam, Matrix, MatrixParam, Path, PathParam, POST, pushContext, QueryParam, Raw, restGetPath, SeparatedBy,
+  BeanParam,
+  BodyParam,
+  Context,
+  ContextReader,
+  Convert,
+  conversion,
+  CookieParam,
+  createRestRouter,
+  DefaultValue,
+  FormParam,
+  GET,
+  HeaderParam,
+  Matrix,
+  MatrixParam,
+  Path,
+  PathParam,
+  POST,
+  pushContext,
+  QueryParam,
+  Raw,
+  restGetPath,
+  SeparatedBy,
 } from '../../runtime/rest/index.js';
 import type { RouteInfo, ValueReader } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
@@ -31,7 +51,8 @@ class Code {
 
 @Path('/q')
 class Query {
-  @GET @Path('/types')
+  @GET
+  @Path('/types')
   types(
     @QueryParam('s') s: string,
     @QueryParam('n', { type: 'number' }) n: number,
@@ -41,31 +62,77 @@ class Query {
   ) {
     return { s, n, i, b, d };
   }
-  @GET @Path('/ctor')
-  ctor(@QueryParam('n', { type: Number }) n: number, @QueryParam('b', { type: Boolean }) b: boolean, @QueryParam('d', { type: Date }) d: Date) {
+  @GET
+  @Path('/ctor')
+  ctor(
+    @QueryParam('n', { type: Number }) n: number,
+    @QueryParam('b', { type: Boolean }) b: boolean,
+    @QueryParam('d', { type: Date }) d: Date,
+  ) {
     return { n, b, d: d?.toISOString() };
   }
-  @GET @Path('/enum')
-  enumValue(@QueryParam('c', { type: Color }) c: string, @QueryParam('l', { type: Level }) l: number) { return { c, l }; }
-  @GET @Path('/factory')
+  @GET
+  @Path('/enum')
+  enumValue(@QueryParam('c', { type: Color }) c: string, @QueryParam('l', { type: Level }) l: number) {
+    return { c, l };
+  }
+  @GET
+  @Path('/factory')
   factory(@QueryParam('m', { type: Money, required: true }) m: Money, @QueryParam('code', { type: Code }) code: Code) {
     return { cents: m.cents, code: code?.code };
   }
-  @GET @Path('/converter')
-  converter(@QueryParam('v', { type: { convert: (s: string) => s.split('').reverse().join('') } }) v: string) { return { v }; }
-  @GET @Path('/required')
-  required(@QueryParam('a', { required: true }) a: string, @QueryParam('b', { required: true, type: 'integer' }) b: number) { return { a, b }; }
-  @GET @Path('/default')
-  defaults(@QueryParam('page', { type: 'integer' }) @DefaultValue('1') page: number, @QueryParam('tag') @DefaultValue(['x']) tag: string[]) { return { page, tag }; }
-  @GET @Path('/decode')
-  decode(@QueryParam('v') v: string, @QueryParam('v') @Raw() raw: string, @QueryParam('v', { array: true }) @Raw() raws: string[]) { return { v, raw, raws }; }
-  @GET @Path('/array')
-  array(@QueryParam('id', { type: 'integer', array: true }) ids: number[], @QueryParam('csv', { array: { separator: ',' } }) csv: string[]) { return { ids, csv }; }
-  @GET @Path('/separated')
-  separated(@QueryParam('v') @Convert(SeparatedBy('..')) v: string[]) { return { v }; }
-  @GET @Path('/custom')
-  custom(@QueryParam('v') @Convert(conversion((s) => { if (s === 'no') throw new Error('no is not allowed'); return String(s).toUpperCase(); })) v: string) { return { v }; }
-  @GET @Path('/constraints')
+  @GET
+  @Path('/converter')
+  converter(@QueryParam('v', { type: { convert: (s: string) => s.split('').reverse().join('') } }) v: string) {
+    return { v };
+  }
+  @GET
+  @Path('/required')
+  required(@QueryParam('a', { required: true }) a: string, @QueryParam('b', { required: true, type: 'integer' }) b: number) {
+    return { a, b };
+  }
+  @GET
+  @Path('/default')
+  defaults(
+    @QueryParam('page', { type: 'integer' }) @DefaultValue('1') page: number,
+    @QueryParam('tag') @DefaultValue(['x']) tag: string[],
+  ) {
+    return { page, tag };
+  }
+  @GET
+  @Path('/decode')
+  decode(@QueryParam('v') v: string, @QueryParam('v') @Raw() raw: string, @QueryParam('v', { array: true }) @Raw() raws: string[]) {
+    return { v, raw, raws };
+  }
+  @GET
+  @Path('/array')
+  array(
+    @QueryParam('id', { type: 'integer', array: true }) ids: number[],
+    @QueryParam('csv', { array: { separator: ',' } }) csv: string[],
+  ) {
+    return { ids, csv };
+  }
+  @GET
+  @Path('/separated')
+  separated(@QueryParam('v') @Convert(SeparatedBy('..')) v: string[]) {
+    return { v };
+  }
+  @GET
+  @Path('/custom')
+  custom(
+    @QueryParam('v')
+    @Convert(
+      conversion((s) => {
+        if (s === 'no') throw new Error('no is not allowed');
+        return String(s).toUpperCase();
+      }),
+    )
+    v: string,
+  ) {
+    return { v };
+  }
+  @GET
+  @Path('/constraints')
   constraints(
     @QueryParam('n', { type: 'integer', minimum: 1, maximum: 10 }) n: number,
     @QueryParam('e', { enum: ['a', 'b'] }) e: string,
@@ -73,8 +140,11 @@ class Query {
   ) {
     return { n, e, m };
   }
-  @GET @Path('/validate')
-  validate(@QueryParam('v', { type: 'integer', schema: { type: 'integer', multipleOf: 5 } }) v: number) { return { v }; }
+  @GET
+  @Path('/validate')
+  validate(@QueryParam('v', { type: 'integer', schema: { type: 'integer', multipleOf: 5 } }) v: number) {
+    return { v };
+  }
 }
 
 describe('query parameters and conversions', () => {
@@ -105,10 +175,17 @@ describe('query parameters and conversions', () => {
   });
   it('refuses dates and date-times that name no real day or time', async () => {
     for (const d of ['2024-13-01', '2024-02-30', '2023-02-29', '2024-00-10']) {
-      expect((await call(app, 'GET', `/q/types?n=1&i=1&b=true&d=${d}`)).json()).toMatchObject({ violations: [{ name: 'd', message: `must be a date (YYYY-MM-DD), got "${d}"` }] });
+      expect((await call(app, 'GET', `/q/types?n=1&i=1&b=true&d=${d}`)).json()).toMatchObject({
+        violations: [{ name: 'd', message: `must be a date (YYYY-MM-DD), got "${d}"` }],
+      });
     }
     expect((await call(app, 'GET', '/q/types?n=1&i=1&b=true&d=2024-02-29')).status).toBe(200);
-    @Path('/dt') class Dt { @GET get(@QueryParam('t', { type: 'date-time' }) t: string) { return { t }; } }
+    @Path('/dt')
+    class Dt {
+      @GET get(@QueryParam('t', { type: 'date-time' }) t: string) {
+        return { t };
+      }
+    }
     const dt = createRestRouter().register(Dt).app();
     for (const t of ['2024-01-01T25:00:00Z', '2024-01-01T10:60:00Z', '2024-01-01T10:00:00+24:00', '2024-04-31T10:00:00Z']) {
       expect((await call(dt, 'GET', `/dt?t=${encodeURIComponent(t)}`)).status).toBe(400);
@@ -199,18 +276,28 @@ describe('query parameters and conversions', () => {
   });
   it('validates a parameter with a JSON Schema compiled by ajv', async () => {
     expect((await call(app, 'GET', '/q/validate?v=10')).text).toBe('{"v":10}');
-    expect((await call(app, 'GET', '/q/validate?v=7')).json()).toMatchObject({ violations: [{ location: 'query', name: 'v', message: 'must be multiple of 5' }] });
+    expect((await call(app, 'GET', '/q/validate?v=7')).json()).toMatchObject({
+      violations: [{ location: 'query', name: 'v', message: 'must be multiple of 5' }],
+    });
   });
 });
 
 @Path('/m')
 class MatrixRes {
-  @GET @Path('/cars/{year}')
-  cars(@PathParam('year', { type: 'integer' }) year: number, @MatrixParam('color') color: string, @MatrixParam('door', { array: true, type: 'integer' }) doors: number[]) {
+  @GET
+  @Path('/cars/{year}')
+  cars(
+    @PathParam('year', { type: 'integer' }) year: number,
+    @MatrixParam('color') color: string,
+    @MatrixParam('door', { array: true, type: 'integer' }) doors: number[],
+  ) {
     return { year, color, doors };
   }
-  @GET @Path('/filter')
-  filter(@QueryParam('f') @Convert(Matrix()) f: Record<string, unknown>) { return f; }
+  @GET
+  @Path('/filter')
+  filter(@QueryParam('f') @Convert(Matrix()) f: Record<string, unknown>) {
+    return f;
+  }
 }
 
 describe('matrix parameters', () => {
@@ -243,38 +330,75 @@ class Tenant {
 
 @Path('/h')
 class Sources {
-  @GET @Path('/header')
-  header(@HeaderParam('X-Count', { type: 'integer' }) count: number, @HeaderParam('user-agent') ua: string) { return { count, ua }; }
-  @GET @Path('/cookie')
-  cookie(@CookieParam('session') session: string, @CookieParam('n', { type: 'integer' }) n: number) { return { session, n }; }
-  @POST @Path('/form')
-  form(@FormParam('name', { required: true }) name: string, @FormParam('age', { type: 'integer' }) age: number, @FormParam('tag', { array: true }) tags: string[]) {
+  @GET
+  @Path('/header')
+  header(@HeaderParam('X-Count', { type: 'integer' }) count: number, @HeaderParam('user-agent') ua: string) {
+    return { count, ua };
+  }
+  @GET
+  @Path('/cookie')
+  cookie(@CookieParam('session') session: string, @CookieParam('n', { type: 'integer' }) n: number) {
+    return { session, n };
+  }
+  @POST
+  @Path('/form')
+  form(
+    @FormParam('name', { required: true }) name: string,
+    @FormParam('age', { type: 'integer' }) age: number,
+    @FormParam('tag', { array: true }) tags: string[],
+  ) {
     return { name, age, tags };
   }
-  @POST @Path('/upload')
+  @POST
+  @Path('/upload')
   async upload(@FormParam('title') title: string, @FormParam('file', { type: 'file', required: true }) file: File) {
     return { title, name: file.name, type: file.type, text: await file.text() };
   }
-  @POST @Path('/body')
-  body(@BodyParam() body: unknown) { return { got: body }; }
-  @POST @Path('/text')
-  text(@BodyParam({ type: 'string' }) body: string) { return { length: body.length }; }
-  @GET @Path('/context')
+  @POST
+  @Path('/body')
+  body(@BodyParam() body: unknown) {
+    return { got: body };
+  }
+  @POST
+  @Path('/text')
+  text(@BodyParam({ type: 'string' }) body: string) {
+    return { length: body.length };
+  }
+  @GET
+  @Path('/context')
   context(@Context() c: Context, @Context('request') req: Request, @Context('route') route: RouteInfo) {
     return { path: c.req.path, method: req.method, route: `${route.className}.${route.methodName} ${route.verb} ${route.path}` };
   }
-  @GET @Path('/tenant')
-  tenant(@Context(Tenant) tenant: Tenant) { return { tenant: tenant.id }; }
-  @GET @Path('/tenant-default')
-  tenantDefault(@Context('missing') @DefaultValue('fallback') v: string) { return { v }; }
-  @GET @Path('/tenant-override')
-  tenantOverride(@Context(Tenant) @ContextReader(() => new Tenant('overridden')) tenant: Tenant) { return { tenant: tenant.id }; }
-  @GET @Path('/var')
-  variable(@Context('requestId') id: string) { return { id }; }
-  @GET @Path('/byname/{id}')
-  byName(id: string, q: string, n = 1) { return { id, q, n }; }
-  @POST @Path('/byname/{id}')
-  byNamePost(id: string, payload: unknown) { return { id, payload }; }
+  @GET
+  @Path('/tenant')
+  tenant(@Context(Tenant) tenant: Tenant) {
+    return { tenant: tenant.id };
+  }
+  @GET
+  @Path('/tenant-default')
+  tenantDefault(@Context('missing') @DefaultValue('fallback') v: string) {
+    return { v };
+  }
+  @GET
+  @Path('/tenant-override')
+  tenantOverride(@Context(Tenant) @ContextReader(() => new Tenant('overridden')) tenant: Tenant) {
+    return { tenant: tenant.id };
+  }
+  @GET
+  @Path('/var')
+  variable(@Context('requestId') id: string) {
+    return { id };
+  }
+  @GET
+  @Path('/byname/{id}')
+  byName(id: string, q: string, n = 1) {
+    return { id, q, n };
+  }
+  @POST
+  @Path('/byname/{id}')
+  byNamePost(id: string, payload: unknown) {
+    return { id, payload };
+  }
 }
 
 describe('headers, cookies, forms, bodies and context', () => {
@@ -295,7 +419,10 @@ describe('headers, cookies, forms, bodies and context', () => {
     expect(r.text).toBe('{"session":"abc","n":5}');
   });
   it('reads url-encoded forms with repeated fields', async () => {
-    const r = await call(app, 'POST', '/h/form', { body: 'name=Ada+L&age=36&tag=a&tag=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await call(app, 'POST', '/h/form', {
+      body: 'name=Ada+L&age=36&tag=a&tag=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(r.text).toBe('{"name":"Ada L","age":36,"tags":["a","b"]}');
   });
   it('a missing required form field is 400', async () => {
@@ -334,7 +461,9 @@ describe('headers, cookies, forms, bodies and context', () => {
     expect(r.json()).toMatchObject({ violations: [{ location: 'body', name: 'body' }] });
   });
   it("type: 'string' passes the raw body text", async () => {
-    expect((await call(app, 'POST', '/h/text', { body: '{"not":"parsed"}', headers: { 'content-type': 'application/json' } })).text).toBe('{"length":16}');
+    expect((await call(app, 'POST', '/h/text', { body: '{"not":"parsed"}', headers: { 'content-type': 'application/json' } })).text).toBe(
+      '{"length":16}',
+    );
   });
   it('converts a body by its type, as a query value converts: 400 when it cannot', async () => {
     class Money {
@@ -344,21 +473,35 @@ describe('headers, cookies, forms, bodies and context', () => {
         return new Money(Number(text));
       }
     }
-    @Path('/typed') class Typed {
-      @POST @Path('/int') int(@BodyParam({ type: 'integer' }) n: number) { return { n, kind: typeof n }; }
-      @POST @Path('/flag') flag(@BodyParam({ type: 'boolean' }) b: boolean) { return { b }; }
-      @POST @Path('/money') money(@BodyParam({ type: Money }) m: Money) { return { cents: m instanceof Money ? m.cents : 'not converted' }; }
+    @Path('/typed')
+    class Typed {
+      @POST @Path('/int') int(@BodyParam({ type: 'integer' }) n: number) {
+        return { n, kind: typeof n };
+      }
+      @POST @Path('/flag') flag(@BodyParam({ type: 'boolean' }) b: boolean) {
+        return { b };
+      }
+      @POST @Path('/money') money(@BodyParam({ type: Money }) m: Money) {
+        return { cents: m instanceof Money ? m.cents : 'not converted' };
+      }
     }
     const typed = createRestRouter().register(Typed).app();
-    const post = (path: string, body: string, type = 'text/plain') => call(typed, 'POST', path, { body, headers: { 'content-type': type } });
+    const post = (path: string, body: string, type = 'text/plain') =>
+      call(typed, 'POST', path, { body, headers: { 'content-type': type } });
     expect((await post('/typed/int', '5')).json()).toEqual({ n: 5, kind: 'number' });
     expect((await post('/typed/int', '7', 'application/json')).json()).toEqual({ n: 7, kind: 'number' });
     expect((await post('/typed/int', 'abc')).status).toBe(400);
-    expect((await post('/typed/int', '{"a":1}', 'application/json')).json()).toMatchObject({ status: 400, violations: [{ location: 'body', name: 'body' }] });
+    expect((await post('/typed/int', '{"a":1}', 'application/json')).json()).toMatchObject({
+      status: 400,
+      violations: [{ location: 'body', name: 'body' }],
+    });
     expect((await post('/typed/flag', '"zz"', 'application/json')).status).toBe(400);
     expect((await post('/typed/flag', 'true', 'application/json')).json()).toEqual({ b: true });
     expect((await post('/typed/money', '250')).json()).toEqual({ cents: 250 });
-    expect((await post('/typed/money', 'zz')).json()).toMatchObject({ status: 400, violations: [{ location: 'body', message: expect.stringContaining('bad money') }] });
+    expect((await post('/typed/money', 'zz')).json()).toMatchObject({
+      status: 400,
+      violations: [{ location: 'body', message: expect.stringContaining('bad money') }],
+    });
   });
   it('injects Hono context, the request and the route definition', async () => {
     const r = await call(app, 'GET', '/h/context');
@@ -395,7 +538,13 @@ describe('headers, cookies, forms, bodies and context', () => {
   });
   it('an eager provider (provide) runs on every request', async () => {
     let runs = 0;
-    const app2 = createRestRouter().provide(Tenant, () => { runs++; return new Tenant('eager'); }).register(new Sources()).app();
+    const app2 = createRestRouter()
+      .provide(Tenant, () => {
+        runs++;
+        return new Tenant('eager');
+      })
+      .register(new Sources())
+      .app();
     expect((await call(app2, 'GET', '/h/tenant')).text).toBe('{"tenant":"eager"}');
     await call(app2, 'GET', '/h/header');
     expect(runs).toBe(2);
@@ -414,60 +563,114 @@ class Paging {
   @HeaderParam('x-sort') sort?: string;
 }
 class Point {
-  constructor(@QueryParam('x', { type: 'number', required: true }) readonly x: number, @QueryParam('y', { type: 'number', required: true }) readonly y: number) {}
-  get sum(): number { return this.x + this.y; }
+  constructor(
+    @QueryParam('x', { type: 'number', required: true }) readonly x: number,
+    @QueryParam('y', { type: 'number', required: true }) readonly y: number,
+  ) {}
+  get sum(): number {
+    return this.x + this.y;
+  }
 }
 
 @Path('/bean')
 class Beans {
-  @GET @Path('/fields') fields(@BeanParam(Paging) p: Paging) { return { isPaging: p instanceof Paging, ...p }; }
-  @GET @Path('/ctor') ctor(@BeanParam(Point) p: Point) { return { sum: p.sum }; }
+  @GET @Path('/fields') fields(@BeanParam(Paging) p: Paging) {
+    return { isPaging: p instanceof Paging, ...p };
+  }
+  @GET @Path('/ctor') ctor(@BeanParam(Point) p: Point) {
+    return { sum: p.sum };
+  }
 }
 
 describe('bean parameters', () => {
   const app = createRestRouter().register(new Beans()).app();
   it('builds an object from decorated fields', async () => {
-    expect((await call(app, 'GET', '/bean/fields?size=20', { headers: { 'x-sort': 'name' } })).text).toBe('{"isPaging":true,"page":1,"size":20,"sort":"name"}');
+    expect((await call(app, 'GET', '/bean/fields?size=20', { headers: { 'x-sort': 'name' } })).text).toBe(
+      '{"isPaging":true,"page":1,"size":20,"sort":"name"}',
+    );
   });
   it('reports field violations', async () => {
     const r = await call(app, 'GET', '/bean/fields?page=x&size=500');
-    expect(r.json()).toMatchObject({ violations: [{ location: 'query', name: 'page' }, { location: 'query', name: 'size', message: 'must be <= 100' }] });
+    expect(r.json()).toMatchObject({
+      violations: [
+        { location: 'query', name: 'page' },
+        { location: 'query', name: 'size', message: 'must be <= 100' },
+      ],
+    });
   });
   it('builds an object through decorated constructor parameters', async () => {
     expect((await call(app, 'GET', '/bean/ctor?x=1.5&y=2')).text).toBe('{"sum":3.5}');
   });
   it('missing constructor values are 400', async () => {
-    expect((await call(app, 'GET', '/bean/ctor?x=1')).json()).toMatchObject({ violations: [{ location: 'query', name: 'y', message: 'is required' }] });
+    expect((await call(app, 'GET', '/bean/ctor?x=1')).json()).toMatchObject({
+      violations: [{ location: 'query', name: 'y', message: 'is required' }],
+    });
   });
 });
 
 describe('path segments, binding by name and readers', () => {
   @Path('/p')
   class Segments {
-    @GET @Path('/inventory/{filter}')
-    inventory(@PathParam('filter') @Convert(Matrix()) filter: Record<string, unknown>) { return filter; }
-    @GET @Path('/raw/{id}')
-    raw(@PathParam('id') id: string, @PathParam('id') @Raw() sent: string) { return { id, sent }; }
-    @POST @Path('/ops/{id}:cancel')
-    cancel(@PathParam('id') id: string) { return { cancelled: id }; }
-    @GET @Path('/files/{name}.{ext}')
-    file(@PathParam('name') name: string, @PathParam('ext') ext: string) { return { name, ext }; }
-    @GET @Path('/v{major:[0-9]+}/info')
-    version(@PathParam('major', { type: 'integer' }) major: number) { return { major }; }
-    @GET @Path('/paged/{id}')
-    paged(id: string, page = 1, size = 20) { return { id, page, size }; }
-    @GET @Path('/needs')
-    needs(q: string) { return { q }; }
-    @GET @Path('/price')
-    price(@QueryParam('max', { type: Money }) max: Money) { return { cents: max.cents }; }
-    @GET @Path('/context') @ContextReader(() => new Tenant('from-reader'))
-    context(@Context(Tenant) tenant: Tenant, @Context('route') route: RouteInfo) { return { tenant: tenant.id, method: route.methodName }; }
-    @GET @Path('/optional')
-    optional(@QueryParam('limit', { type: 'integer' }) limit: number | undefined, @QueryParam('flag', { type: 'boolean' }) @DefaultValue('true') flag: boolean, @QueryParam('s') s: string | undefined) {
+    @GET
+    @Path('/inventory/{filter}')
+    inventory(@PathParam('filter') @Convert(Matrix()) filter: Record<string, unknown>) {
+      return filter;
+    }
+    @GET
+    @Path('/raw/{id}')
+    raw(@PathParam('id') id: string, @PathParam('id') @Raw() sent: string) {
+      return { id, sent };
+    }
+    @POST
+    @Path('/ops/{id}:cancel')
+    cancel(@PathParam('id') id: string) {
+      return { cancelled: id };
+    }
+    @GET
+    @Path('/files/{name}.{ext}')
+    file(@PathParam('name') name: string, @PathParam('ext') ext: string) {
+      return { name, ext };
+    }
+    @GET
+    @Path('/v{major:[0-9]+}/info')
+    version(@PathParam('major', { type: 'integer' }) major: number) {
+      return { major };
+    }
+    @GET
+    @Path('/paged/{id}')
+    paged(id: string, page = 1, size = 20) {
+      return { id, page, size };
+    }
+    @GET
+    @Path('/needs')
+    needs(q: string) {
+      return { q };
+    }
+    @GET
+    @Path('/price')
+    price(@QueryParam('max', { type: Money }) max: Money) {
+      return { cents: max.cents };
+    }
+    @GET
+    @Path('/context')
+    @ContextReader(() => new Tenant('from-reader'))
+    context(@Context(Tenant) tenant: Tenant, @Context('route') route: RouteInfo) {
+      return { tenant: tenant.id, method: route.methodName };
+    }
+    @GET
+    @Path('/optional')
+    optional(
+      @QueryParam('limit', { type: 'integer' }) limit: number | undefined,
+      @QueryParam('flag', { type: 'boolean' }) @DefaultValue('true') flag: boolean,
+      @QueryParam('s') s: string | undefined,
+    ) {
       return { limit: limit ?? null, flag, s };
     }
-    @POST @Path('/upload')
-    upload(@FormParam('title') title: string) { return { title }; }
+    @POST
+    @Path('/upload')
+    upload(@FormParam('title') title: string) {
+      return { title };
+    }
   }
   const cents: ValueReader<Money> = { type: Money, read: (s) => Money.fromString(s.replace(',', '.')) };
   const app = createRestRouter().reader(Money, cents).register(Segments).app();
@@ -498,7 +701,10 @@ describe('path segments, binding by name and readers', () => {
   });
   it('a parameter bound by name without a default is required (xp-forge: "Missing argument" is a 400)', async () => {
     const r = await call(app, 'GET', '/p/needs');
-    expect([r.status, r.json()]).toEqual([400, { status: 400, message: 'query q: is required', violations: [{ location: 'query', name: 'q', message: 'is required' }] }]);
+    expect([r.status, r.json()]).toEqual([
+      400,
+      { status: 400, message: 'query q: is required', violations: [{ location: 'query', name: 'q', message: 'is required' }] },
+    ]);
     expect((await call(app, 'GET', '/p/needs?q=x')).text).toBe('{"q":"x"}');
   });
   it('a reader registered for a class reads query values of that class too', async () => {
@@ -519,23 +725,44 @@ describe('path segments, binding by name and readers', () => {
 });
 
 describe('object query parameters', () => {
-  interface PetFilter { name?: string; age?: number; tags?: string[] }
-  const validateFilter = Object.assign((v: unknown) => {
-    const ok = typeof (v as PetFilter).age !== 'number' || (v as PetFilter).age! >= 0;
-    validateFilter.errors = ok ? null : [{ instancePath: '/age', keyword: 'minimum', message: 'must be >= 0' }];
-    return ok;
-  }, { errors: null as { instancePath: string; keyword: string; message: string }[] | null });
+  interface PetFilter {
+    name?: string;
+    age?: number;
+    tags?: string[];
+  }
+  const validateFilter = Object.assign(
+    (v: unknown) => {
+      const ok = typeof (v as PetFilter).age !== 'number' || (v as PetFilter).age! >= 0;
+      validateFilter.errors = ok ? null : [{ instancePath: '/age', keyword: 'minimum', message: 'must be >= 0' }];
+      return ok;
+    },
+    { errors: null as { instancePath: string; keyword: string; message: string }[] | null },
+  );
   const fields = { name: 'string', age: 'integer', tags: ['string'] } as const;
   @Path('/objects')
   class Objects {
-    @GET @Path('/deep') deep(@QueryParam('filter', { object: { style: 'deepObject', fields }, validate: validateFilter }) filter: PetFilter | undefined) { return { filter: filter ?? null }; }
-    @GET @Path('/form') form(@QueryParam('filter', { object: { style: 'form', fields } }) filter: PetFilter | undefined, @QueryParam('page', { type: 'integer' }) page: number) { return { filter: filter ?? null, page }; }
-    @GET @Path('/flat') flat(@QueryParam('filter', { object: { style: 'form', explode: false, fields }, required: true }) filter: PetFilter) { return { filter }; }
+    @GET @Path('/deep') deep(
+      @QueryParam('filter', { object: { style: 'deepObject', fields }, validate: validateFilter }) filter: PetFilter | undefined,
+    ) {
+      return { filter: filter ?? null };
+    }
+    @GET @Path('/form') form(
+      @QueryParam('filter', { object: { style: 'form', fields } }) filter: PetFilter | undefined,
+      @QueryParam('page', { type: 'integer' }) page: number,
+    ) {
+      return { filter: filter ?? null, page };
+    }
+    @GET @Path('/flat') flat(
+      @QueryParam('filter', { object: { style: 'form', explode: false, fields }, required: true }) filter: PetFilter,
+    ) {
+      return { filter };
+    }
   }
   const app = createRestRouter().register(Objects).app();
   it('deepObject: filter[field]=value, fields converted by type', async () => {
-    expect((await call(app, 'GET', '/objects/deep?filter[name]=rex&filter[age]=3&filter[tags]=a&filter[tags]=b')).text)
-      .toBe('{"filter":{"name":"rex","age":3,"tags":["a","b"]}}');
+    expect((await call(app, 'GET', '/objects/deep?filter[name]=rex&filter[age]=3&filter[tags]=a&filter[tags]=b')).text).toBe(
+      '{"filter":{"name":"rex","age":3,"tags":["a","b"]}}',
+    );
     expect((await call(app, 'GET', '/objects/deep')).text).toBe('{"filter":null}');
   });
   it('form, exploded: each field is its own query parameter', async () => {
@@ -547,8 +774,13 @@ describe('object query parameters', () => {
   });
   it('a field that does not convert, or an object the validator refuses, is a 400 naming the field', async () => {
     const bad = await call(app, 'GET', '/objects/deep?filter[age]=old');
-    expect([bad.status, (bad.json() as { violations: unknown[] }).violations]).toEqual([400, [{ location: 'query', name: 'filter/age', message: 'must be an integer, got "old"' }]]);
+    expect([bad.status, (bad.json() as { violations: unknown[] }).violations]).toEqual([
+      400,
+      [{ location: 'query', name: 'filter/age', message: 'must be an integer, got "old"' }],
+    ]);
     const negative = await call(app, 'GET', '/objects/deep?filter[age]=-1');
-    expect((negative.json() as { violations: unknown[] }).violations).toEqual([{ location: 'query', name: 'filter/age', message: 'must be >= 0' }]);
+    expect((negative.json() as { violations: unknown[] }).violations).toEqual([
+      { location: 'query', name: 'filter/age', message: 'must be >= 0' },
+    ]);
   });
 });

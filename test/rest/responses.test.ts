@@ -12,48 +12,115 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  BodyParam, CatchWith, catching, Consumes, createRestRouter, fileWriter, GET, Get, Header, Path, PathParam, POST, Produces,
-  RequestReader, Response, ResponseWriter, Status,
+  BodyParam,
+  CatchWith,
+  catching,
+  Consumes,
+  createRestRouter,
+  fileWriter,
+  GET,
+  Get,
+  Header,
+  Path,
+  PathParam,
+  POST,
+  Produces,
+  RequestReader,
+  Response,
+  ResponseWriter,
+  Status,
 } from '../../runtime/rest/index.js';
 import type { HandlerResult, ResponseWriter as Writer, ValueReader } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 @Path('/r')
 class Builder {
-  @GET @Path('/ok') ok() { return Response.ok({ a: 1 }); }
-  @GET @Path('/ok-empty') okEmpty() { return Response.ok(); }
-  @POST @Path('/created') created() { return Response.created('/users/{user}/avatars/{id}', '~friebe', 1).entity({ id: 1 }); }
-  @POST @Path('/created-named') createdNamed() { return Response.created('/u/{id}', { id: 'a b' }); }
-  @POST @Path('/accepted') accepted() { return Response.accepted(); }
-  @GET @Path('/no-content') noContent() { return Response.noContent(); }
-  @GET @Path('/see') see() { return Response.see('/elsewhere?x=1'); }
-  @GET @Path('/not-modified') notModified() { return Response.notModified(); }
-  @GET @Path('/not-found') notFound() { return Response.notFound('No such user'); }
-  @GET @Path('/not-found-bare') notFoundBare() { return Response.notFound(); }
-  @GET @Path('/not-acceptable') notAcceptable() { return Response.notAcceptable(new Error('only JSON')); }
-  @GET @Path('/error') error() { return Response.error(503, 'try later'); }
-  @GET @Path('/status') status() { return Response.status(418).type('text/plain').body('teapot'); }
-  @GET @Path('/headers') headers() { return Response.ok('x').header('X-A', '1').header('x-a', '2').header('X-B', '3'); }
-  @GET @Path('/cookies') cookies() {
-    return Response.ok({ a: 1 }).cookie('session', 'a b;c', { httpOnly: true, secure: true, path: '/', sameSite: 'Lax', maxAge: 3600 })
-      .cookie('theme', 'dark').header('Set-Cookie', 'raw=1').header('X-A', '1');
+  @GET @Path('/ok') ok() {
+    return Response.ok({ a: 1 });
   }
-  @GET @Path('/cookies-bytes') cookiesBytes() { return Response.ok().cookie('a', '1').cookie('b', '2').body('x'); }
-  @GET @Path('/bad-cookie') badCookie() { return Response.ok().cookie('__Host-id', '1', { path: '/' }); }
-  @GET @Path('/bytes') bytes() { return Response.ok().body(new Uint8Array([1, 2, 3])); }
-  @GET @Path('/typed') typed() { return Response.ok({ a: 1 }).type('application/vnd.loom+json'); }
-  @GET @Path('/stream') stream() { return Response.ok().type('text/plain').stream(Readable.from(['a', 'b', 'c'])); }
-  @GET @Path('/stream-sized') streamSized() { return Response.ok().stream(Readable.from([Buffer.from('abcd')]), 4); }
-  @GET @Path('/generator') @Produces('text/event-stream')
+  @GET @Path('/ok-empty') okEmpty() {
+    return Response.ok();
+  }
+  @POST @Path('/created') created() {
+    return Response.created('/users/{user}/avatars/{id}', '~friebe', 1).entity({ id: 1 });
+  }
+  @POST @Path('/created-named') createdNamed() {
+    return Response.created('/u/{id}', { id: 'a b' });
+  }
+  @POST @Path('/accepted') accepted() {
+    return Response.accepted();
+  }
+  @GET @Path('/no-content') noContent() {
+    return Response.noContent();
+  }
+  @GET @Path('/see') see() {
+    return Response.see('/elsewhere?x=1');
+  }
+  @GET @Path('/not-modified') notModified() {
+    return Response.notModified();
+  }
+  @GET @Path('/not-found') notFound() {
+    return Response.notFound('No such user');
+  }
+  @GET @Path('/not-found-bare') notFoundBare() {
+    return Response.notFound();
+  }
+  @GET @Path('/not-acceptable') notAcceptable() {
+    return Response.notAcceptable(new Error('only JSON'));
+  }
+  @GET @Path('/error') error() {
+    return Response.error(503, 'try later');
+  }
+  @GET @Path('/status') status() {
+    return Response.status(418).type('text/plain').body('teapot');
+  }
+  @GET @Path('/headers') headers() {
+    return Response.ok('x').header('X-A', '1').header('x-a', '2').header('X-B', '3');
+  }
+  @GET @Path('/cookies') cookies() {
+    return Response.ok({ a: 1 })
+      .cookie('session', 'a b;c', { httpOnly: true, secure: true, path: '/', sameSite: 'Lax', maxAge: 3600 })
+      .cookie('theme', 'dark')
+      .header('Set-Cookie', 'raw=1')
+      .header('X-A', '1');
+  }
+  @GET @Path('/cookies-bytes') cookiesBytes() {
+    return Response.ok().cookie('a', '1').cookie('b', '2').body('x');
+  }
+  @GET @Path('/bad-cookie') badCookie() {
+    return Response.ok().cookie('__Host-id', '1', { path: '/' });
+  }
+  @GET @Path('/bytes') bytes() {
+    return Response.ok().body(new Uint8Array([1, 2, 3]));
+  }
+  @GET @Path('/typed') typed() {
+    return Response.ok({ a: 1 }).type('application/vnd.loom+json');
+  }
+  @GET @Path('/stream') stream() {
+    return Response.ok()
+      .type('text/plain')
+      .stream(Readable.from(['a', 'b', 'c']));
+  }
+  @GET @Path('/stream-sized') streamSized() {
+    return Response.ok().stream(Readable.from([Buffer.from('abcd')]), 4);
+  }
+  @GET
+  @Path('/generator')
+  @Produces('text/event-stream')
   async *generator(): AsyncGenerator<string> {
     for (let i = 0; i < 3; i++) {
       await new Promise((r) => setImmediate(r));
       yield `data: ${i}\n\n`;
     }
   }
-  @GET @Path('/plain') @Status(202) plain(): HandlerResult<{ v: number }> { return { v: 1 }; }
+  @GET @Path('/plain') @Status(202) plain(): HandlerResult<{ v: number }> {
+    return { v: 1 };
+  }
   @GET @Path('/null') @Status(204) nothing(): void {}
-  @GET @Path('/async') async later() { await new Promise((r) => setTimeout(r, 5)); return { late: true }; }
+  @GET @Path('/async') async later() {
+    await new Promise((r) => setTimeout(r, 5));
+    return { late: true };
+  }
 }
 
 describe('the Response builder', () => {
@@ -175,21 +242,51 @@ describe('the Response builder', () => {
 class Csv {
   constructor(readonly rows: string[][]) {}
 }
-const csvWriter: Writer<Csv> = { produces: 'text/csv', headers: { 'X-Writer': 'csv' }, write: (v) => v.rows.map((r) => r.join(',')).join('\n') };
+const csvWriter: Writer<Csv> = {
+  produces: 'text/csv',
+  headers: { 'X-Writer': 'csv' },
+  write: (v) => v.rows.map((r) => r.join(',')).join('\n'),
+};
 const xmlWriter: Writer = { produces: 'application/xml', write: (v) => `<v>${JSON.stringify(v)}</v>` };
-const csvReader: ValueReader<string[][]> = { consumes: ['text/csv'], read: (text) => text.trim().split('\n').map((l) => l.split(',')) };
+const csvReader: ValueReader<string[][]> = {
+  consumes: ['text/csv'],
+  read: (text) =>
+    text
+      .trim()
+      .split('\n')
+      .map((l) => l.split(',')),
+};
 const upperReader: ValueReader<string> = { read: (text) => text.toUpperCase() };
 
 @Path('/w')
 class Writers {
-  @GET @Path('/csv') csv() { return new Csv([['a', 'b'], ['1', '2']]); }
-  @GET @Path('/negotiated') @Produces('application/json', 'application/xml') negotiated() { return { n: 1 }; }
-  @GET @Path('/json-only') @Produces('application/json') jsonOnly() { return { n: 1 }; }
-  @GET @Path('/method-writer') @ResponseWriter({ produces: 'text/x-shout', write: (v: unknown) => String(v).toUpperCase() }) shout() { return 'quiet'; }
-  @POST @Path('/import') @Consumes('text/csv', 'application/json') import(@BodyParam() rows: string[][]) { return { rows: rows.length }; }
-  @POST @Path('/upper') @RequestReader(upperReader) upper(@BodyParam() text: string) { return { text }; }
-  @POST @Path('/param-reader') paramReader(@BodyParam({ reader: upperReader }) text: string) { return { text }; }
-  @GET @Path('/open') open() { return { any: true }; }
+  @GET @Path('/csv') csv() {
+    return new Csv([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+  }
+  @GET @Path('/negotiated') @Produces('application/json', 'application/xml') negotiated() {
+    return { n: 1 };
+  }
+  @GET @Path('/json-only') @Produces('application/json') jsonOnly() {
+    return { n: 1 };
+  }
+  @GET @Path('/method-writer') @ResponseWriter({ produces: 'text/x-shout', write: (v: unknown) => String(v).toUpperCase() }) shout() {
+    return 'quiet';
+  }
+  @POST @Path('/import') @Consumes('text/csv', 'application/json') import(@BodyParam() rows: string[][]) {
+    return { rows: rows.length };
+  }
+  @POST @Path('/upper') @RequestReader(upperReader) upper(@BodyParam() text: string) {
+    return { text };
+  }
+  @POST @Path('/param-reader') paramReader(@BodyParam({ reader: upperReader }) text: string) {
+    return { text };
+  }
+  @GET @Path('/open') open() {
+    return { any: true };
+  }
 }
 
 describe('readers, writers and content negotiation', () => {
@@ -221,13 +318,18 @@ describe('readers, writers and content negotiation', () => {
   });
   it('a Content-Type outside @Consumes is 415', async () => {
     const r = await call(app, 'POST', '/w/import', { body: '<x/>', headers: { 'content-type': 'application/xml' } });
-    expect([r.status, r.text]).toEqual([415, '{"status":415,"message":"Unsupported Media Type: this resource consumes text/csv, application/json"}']);
+    expect([r.status, r.text]).toEqual([
+      415,
+      '{"status":415,"message":"Unsupported Media Type: this resource consumes text/csv, application/json"}',
+    ]);
   });
   it('a method @RequestReader reads the body', async () => {
     expect((await call(app, 'POST', '/w/upper', { body: 'abc', headers: { 'content-type': 'text/plain' } })).text).toBe('{"text":"ABC"}');
   });
   it('a parameter reader reads the body', async () => {
-    expect((await call(app, 'POST', '/w/param-reader', { body: 'xyz', headers: { 'content-type': 'text/plain' } })).text).toBe('{"text":"XYZ"}');
+    expect((await call(app, 'POST', '/w/param-reader', { body: 'xyz', headers: { 'content-type': 'text/plain' } })).text).toBe(
+      '{"text":"XYZ"}',
+    );
   });
   it('a route without @Produces uses a registered mime writer when Accept asks for it', async () => {
     const r = await call(app, 'GET', '/w/open', { headers: { accept: 'application/xml' } });
@@ -242,19 +344,50 @@ describe('readers, writers and content negotiation', () => {
 describe('the declared type and the built-in writers', () => {
   @Path('/t')
   class Typed {
-    @GET @Path('/html') @Produces('text/html') html() { return '<h1>hi</h1>'; }
-    @Get('/csv', { produces: 'text/csv' }) csv() { return 'a,b'; }
-    @GET @Path('/header-type') @Header('Content-Type: text/csv') headerType() { return 'a,b'; }
-    @GET @Path('/vendor') @Produces('application/vnd.api+json') vendor() { return { data: [] }; }
-    @GET @Path('/bytes') bytes() { return new Uint8Array([1, 2]); }
-    @GET @Path('/either') @Produces('application/json', 'text/html') either() { return { a: 1 }; }
-    @GET @Path('/text-error') @Produces('text/plain') textError() { return Response.notFound('nope'); }
-    @GET @Path('/text-throw') @Produces('text/csv') @CatchWith(catching(RangeError, (e) => Response.error(409, e.message)))
-    textThrow(): string { throw new RangeError('taken'); }
-    @GET @Path('/plain-object') plainObject() { return { a: 1 }; }
-    @GET @Path('/map') map() { return new Map<string, number>([['a', 1], ['b', 2]]); }
-    @GET @Path('/set') set() { return new Set(['x', 'y']); }
-    @GET @Path('/generator') *generator() { yield 1; yield 2; }
+    @GET @Path('/html') @Produces('text/html') html() {
+      return '<h1>hi</h1>';
+    }
+    @Get('/csv', { produces: 'text/csv' }) csv() {
+      return 'a,b';
+    }
+    @GET @Path('/header-type') @Header('Content-Type: text/csv') headerType() {
+      return 'a,b';
+    }
+    @GET @Path('/vendor') @Produces('application/vnd.api+json') vendor() {
+      return { data: [] };
+    }
+    @GET @Path('/bytes') bytes() {
+      return new Uint8Array([1, 2]);
+    }
+    @GET @Path('/either') @Produces('application/json', 'text/html') either() {
+      return { a: 1 };
+    }
+    @GET @Path('/text-error') @Produces('text/plain') textError() {
+      return Response.notFound('nope');
+    }
+    @GET
+    @Path('/text-throw')
+    @Produces('text/csv')
+    @CatchWith(catching(RangeError, (e) => Response.error(409, e.message)))
+    textThrow(): string {
+      throw new RangeError('taken');
+    }
+    @GET @Path('/plain-object') plainObject() {
+      return { a: 1 };
+    }
+    @GET @Path('/map') map() {
+      return new Map<string, number>([
+        ['a', 1],
+        ['b', 2],
+      ]);
+    }
+    @GET @Path('/set') set() {
+      return new Set(['x', 'y']);
+    }
+    @GET @Path('/generator') *generator() {
+      yield 1;
+      yield 2;
+    }
   }
   const app = createRestRouter().writer(xmlWriter).register(Typed).app();
   it('@Produces, the shorthand and @Header name the Content-Type of the string a method returns', async () => {
@@ -276,9 +409,17 @@ describe('the declared type and the built-in writers', () => {
   });
   it("an error's {status, message} is JSON whatever the route produces", async () => {
     const returned = await call(app, 'GET', '/t/text-error');
-    expect([returned.status, returned.headers.get('content-type'), returned.text]).toEqual([404, 'application/json', '{"status":404,"message":"nope"}']);
+    expect([returned.status, returned.headers.get('content-type'), returned.text]).toEqual([
+      404,
+      'application/json',
+      '{"status":404,"message":"nope"}',
+    ]);
     const caught = await call(app, 'GET', '/t/text-throw');
-    expect([caught.status, caught.headers.get('content-type'), caught.text]).toEqual([409, 'application/json', '{"status":409,"message":"taken"}']);
+    expect([caught.status, caught.headers.get('content-type'), caught.text]).toEqual([
+      409,
+      'application/json',
+      '{"status":409,"message":"taken"}',
+    ]);
   });
   it('a registered mime writer does not take Accept: */* from JSON', async () => {
     for (const accept of ['*/*', 'application/json, */*']) {
@@ -298,23 +439,39 @@ describe('the declared type and the built-in writers', () => {
 describe('jsonContentType: the label of the built-in JSON', () => {
   @Path('/j')
   class Labelled {
-    @GET @Path('/plain') plain() { return { a: 1 }; }
-    @GET @Path('/declared') @Produces('application/json') declared() { return { a: 1 }; }
-    @GET @Path('/built') built() { return Response.created('/j/1').entity({ id: 1 }); }
-    @GET @Path('/vendor') @Produces('application/vnd.api+json') vendor() { return { data: [] }; }
-    @GET @Path('/returned-error') returnedError() { return Response.notFound('nope'); }
-    @GET @Path('/thrown') thrown(): never { throw new RangeError('internal'); }
+    @GET @Path('/plain') plain() {
+      return { a: 1 };
+    }
+    @GET @Path('/declared') @Produces('application/json') declared() {
+      return { a: 1 };
+    }
+    @GET @Path('/built') built() {
+      return Response.created('/j/1').entity({ id: 1 });
+    }
+    @GET @Path('/vendor') @Produces('application/vnd.api+json') vendor() {
+      return { data: [] };
+    }
+    @GET @Path('/returned-error') returnedError() {
+      return Response.notFound('nope');
+    }
+    @GET @Path('/thrown') thrown(): never {
+      throw new RangeError('internal');
+    }
   }
   const type = 'application/json;charset=utf-8';
-  const app = createRestRouter({ jsonContentType: type, onError: () => {} }).register(Labelled).app();
+  const app = createRestRouter({ jsonContentType: type, onError: () => {} })
+    .register(Labelled)
+    .app();
   it('labels results, built answers and every error body with it', async () => {
-    const answers = await Promise.all(['plain', 'declared', 'built', 'returned-error', 'thrown', 'nowhere'].map((p) => call(app, 'GET', `/j/${p}`)));
+    const answers = await Promise.all(
+      ['plain', 'declared', 'built', 'returned-error', 'thrown', 'nowhere'].map((p) => call(app, 'GET', `/j/${p}`)),
+    );
     expect(answers.map((r) => [r.status, r.headers.get('content-type')])).toEqual(
       [200, 200, 201, 404, 500, 404].map((status) => [status, type]),
     );
     expect(answers[0]!.text).toBe('{"a":1}');
   });
-  it('leaves a route\'s own JSON-based type alone', async () => {
+  it("leaves a route's own JSON-based type alone", async () => {
     expect((await call(app, 'GET', '/j/vendor')).headers.get('content-type')).toBe('application/vnd.api+json');
   });
   it('must name application/json', () => {
@@ -326,8 +483,12 @@ const PUBLIC = fileURLToPath(new URL('./fixtures/public', import.meta.url));
 
 @Path('/static')
 class Files {
-  @GET @Path('/{file:.+}') @ResponseWriter(fileWriter(PUBLIC))
-  file(@PathParam('file') file: string) { return file; }
+  @GET
+  @Path('/{file:.+}')
+  @ResponseWriter(fileWriter(PUBLIC))
+  file(@PathParam('file') file: string) {
+    return file;
+  }
 }
 
 describe('static files through the file writer', () => {
@@ -338,7 +499,11 @@ describe('static files through the file writer', () => {
   });
   it('serves files in subfolders', async () => {
     const r = await call(app, 'GET', '/static/sub/site.css');
-    expect([r.headers.get('content-type'), r.headers.get('content-length'), r.text]).toEqual(['text/css; charset=utf-8', '20', 'body { color: red }\n']);
+    expect([r.headers.get('content-type'), r.headers.get('content-length'), r.text]).toEqual([
+      'text/css; charset=utf-8',
+      '20',
+      'body { color: red }\n',
+    ]);
   });
   it('a missing file is 404', async () => {
     expect((await call(app, 'GET', '/static/none.txt')).text).toBe('{"status":404,"message":"Not Found"}');

@@ -6,34 +6,94 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import {
-  BodyParam, Context, createRestRouter, DELETE, Delete, GET, Get, HEAD, Head, Header, OPTIONS, Options, PATCH, Patch, Path,
-  PathParam, POST, Post, PUT, Put, Response, RestBuilder, restApi, RouteOrder, Status, TRACE, Trace,
+  BodyParam,
+  Context,
+  createRestRouter,
+  DELETE,
+  Delete,
+  GET,
+  Get,
+  HEAD,
+  Head,
+  Header,
+  OPTIONS,
+  Options,
+  PATCH,
+  Patch,
+  Path,
+  PathParam,
+  POST,
+  Post,
+  PUT,
+  Put,
+  Response,
+  RestBuilder,
+  restApi,
+  RouteOrder,
+  Status,
+  TRACE,
+  Trace,
 } from '../../runtime/rest/index.js';
 import type { HandlerResult } from '../../runtime/rest/index.js';
 import { call, listen, rawCall } from './helpers.js';
 
 @Path('/verbs')
 class Verbs {
-  @GET get() { return 'get'; }
-  @POST post() { return 'post'; }
-  @PUT put() { return 'put'; }
-  @PATCH patch() { return 'patch'; }
-  @DELETE del() { return 'delete'; }
-  @OPTIONS options() { return 'options'; }
-  @TRACE trace() { return 'trace'; }
+  @GET get() {
+    return 'get';
+  }
+  @POST post() {
+    return 'post';
+  }
+  @PUT put() {
+    return 'put';
+  }
+  @PATCH patch() {
+    return 'patch';
+  }
+  @DELETE del() {
+    return 'delete';
+  }
+  @OPTIONS options() {
+    return 'options';
+  }
+  @TRACE trace() {
+    return 'trace';
+  }
 }
 
 class Shorthands {
-  @Get('/s') get() { return 'get'; }
-  @Post('/s') post() { return 'post'; }
-  @Put('/s') put() { return 'put'; }
-  @Patch('/s') patch() { return 'patch'; }
-  @Delete('/s') del() { return 'delete'; }
-  @Options('/s') options() { return 'options'; }
-  @Trace('/s') trace() { return 'trace'; }
-  @Head('/h') head(@Context('headers') h: Headers) { h.set('x-head', 'yes'); return Response.ok(); }
-  @Get('/h') getH() { return 'body'; }
-  @Get('/json', { produces: 'application/json' }) json() { return 'a string as JSON'; }
+  @Get('/s') get() {
+    return 'get';
+  }
+  @Post('/s') post() {
+    return 'post';
+  }
+  @Put('/s') put() {
+    return 'put';
+  }
+  @Patch('/s') patch() {
+    return 'patch';
+  }
+  @Delete('/s') del() {
+    return 'delete';
+  }
+  @Options('/s') options() {
+    return 'options';
+  }
+  @Trace('/s') trace() {
+    return 'trace';
+  }
+  @Head('/h') head(@Context('headers') h: Headers) {
+    h.set('x-head', 'yes');
+    return Response.ok();
+  }
+  @Get('/h') getH() {
+    return 'body';
+  }
+  @Get('/json', { produces: 'application/json' }) json() {
+    return 'a string as JSON';
+  }
 }
 
 describe('verbs', () => {
@@ -92,13 +152,27 @@ describe('verbs', () => {
 });
 
 class Vars {
-  @GET @Path('/jaxrs/{a}/{b}') jaxrs(@PathParam('a') a: string, @PathParam('b') b: string) { return { a, b }; }
-  @GET @Path('/vertx/:a/:b') vertx(@PathParam('a') a: string, @PathParam('b') b: string) { return { a, b }; }
-  @GET @Path('/re/{id:[0-9]+}') reNum(@PathParam('id', { type: 'integer' }) id: number) { return { id }; }
-  @GET @Path('/re/{name:[a-z]+}') reName(@PathParam('name') name: string) { return { name }; }
-  @GET @Path('/colon/:year:[0-9]{4}') colon(@PathParam('year', { type: 'integer' }) year: number) { return { year }; }
-  @GET @Path('/files/{path:.+}') files(@PathParam('path') path: string) { return { path }; }
-  @GET @Path('/enc/{v}') enc(@PathParam('v') v: string) { return { v }; }
+  @GET @Path('/jaxrs/{a}/{b}') jaxrs(@PathParam('a') a: string, @PathParam('b') b: string) {
+    return { a, b };
+  }
+  @GET @Path('/vertx/:a/:b') vertx(@PathParam('a') a: string, @PathParam('b') b: string) {
+    return { a, b };
+  }
+  @GET @Path('/re/{id:[0-9]+}') reNum(@PathParam('id', { type: 'integer' }) id: number) {
+    return { id };
+  }
+  @GET @Path('/re/{name:[a-z]+}') reName(@PathParam('name') name: string) {
+    return { name };
+  }
+  @GET @Path('/colon/:year:[0-9]{4}') colon(@PathParam('year', { type: 'integer' }) year: number) {
+    return { year };
+  }
+  @GET @Path('/files/{path:.+}') files(@PathParam('path') path: string) {
+    return { path };
+  }
+  @GET @Path('/enc/{v}') enc(@PathParam('v') v: string) {
+    return { v };
+  }
 }
 
 describe('path variables', () => {
@@ -132,12 +206,18 @@ describe('path variables', () => {
 
 const calls: string[] = [];
 class Ordered {
-  @GET @Path('/order') @RouteOrder(5) late() { calls.push('late'); return 'late'; }
+  @GET @Path('/order') @RouteOrder(5) late() {
+    calls.push('late');
+    return 'late';
+  }
   @GET @Path('/order') @RouteOrder(-3) early(@Context() c: Context): HandlerResult<string> {
     calls.push('early');
     return c.req.query('stop') ? 'early' : Response.next();
   }
-  @GET @Path('/order') middle() { calls.push('middle'); return Response.next(); }
+  @GET @Path('/order') middle() {
+    calls.push('middle');
+    return Response.next();
+  }
 }
 
 describe('several methods on one path', () => {
@@ -160,30 +240,48 @@ describe('several methods on one path', () => {
   });
 });
 
-interface Api { find(id: number): Promise<{ id: number; name: string }> }
+interface Api {
+  find(id: number): Promise<{ id: number; name: string }>;
+}
 
 @Path('/base')
 abstract class BaseRoutes {
   constructor(protected readonly api: Api) {}
-  @GET @Path('/{id:[0-9]+}') @Status(200)
+  @GET
+  @Path('/{id:[0-9]+}')
+  @Status(200)
   find(@PathParam('id', { type: 'integer' }) id: number): Promise<HandlerResult<unknown>> {
     return this.api.find(id);
   }
-  @POST @Path('/echo') @Status(201)
-  echo(@BodyParam() body: unknown): unknown { return body; }
-  @GET @Path('/hello') hello(): string { return 'base hello'; }
+  @POST
+  @Path('/echo')
+  @Status(201)
+  echo(@BodyParam() body: unknown): unknown {
+    return body;
+  }
+  @GET @Path('/hello') hello(): string {
+    return 'base hello';
+  }
 }
 
 class DerivedRoutes extends BaseRoutes {
   // An override without decorators keeps the base's route and parameter metadata.
-  override hello(): string { return 'derived hello'; }
+  override hello(): string {
+    return 'derived hello';
+  }
   // Redecorated: the subclass's decorations win.
-  @Status(202) override echo(@BodyParam() body: unknown): unknown { return { wrapped: body }; }
-  @GET @Path('/extra') extra() { return 'extra'; }
+  @Status(202) override echo(@BodyParam() body: unknown): unknown {
+    return { wrapped: body };
+  }
+  @GET @Path('/extra') extra() {
+    return 'extra';
+  }
 }
 
 describe('inheritance from abstract base classes (how generated stubs are implemented)', () => {
-  const app = createRestRouter().register(new DerivedRoutes({ find: async (id) => ({ id, name: `n${id}` }) })).app();
+  const app = createRestRouter()
+    .register(new DerivedRoutes({ find: async (id) => ({ id, name: `n${id}` }) }))
+    .app();
   it('inherits a route and its parameter metadata', async () => {
     const r = await call(app, 'GET', '/base/3');
     expect(r.status).toBe(200);
@@ -204,8 +302,12 @@ describe('inheritance from abstract base classes (how generated stubs are implem
 
 @Path('/p')
 class Prefixed {
-  @GET @Path('/x') x() { return { ok: true }; }
-  @GET root() { return 'class path only'; }
+  @GET @Path('/x') x() {
+    return { ok: true };
+  }
+  @GET root() {
+    return 'class path only';
+  }
 }
 
 describe('prefixes, mounting and builders', () => {
@@ -233,16 +335,31 @@ describe('prefixes, mounting and builders', () => {
     expect(() => new RestBuilder().build()).toThrow('No REST API given, register at least one! Use: .register(api)');
   });
   it('restApi mounts several resources under path prefixes; a base is taken off before matching', async () => {
-    const app = restApi({ '/one': { api: new Prefixed(), base: '/one' }, '/two': { api: createRestRouter().register(new Vars()), base: '/two' } });
+    const app = restApi({
+      '/one': { api: new Prefixed(), base: '/one' },
+      '/two': { api: createRestRouter().register(new Vars()), base: '/two' },
+    });
     expect((await call(app, 'GET', '/one/p/x')).text).toBe('{"ok":true}');
     expect((await call(app, 'GET', '/two/jaxrs/a/b')).text).toBe('{"a":"a","b":"b"}');
   });
   it("restApi matches a resource's paths against the whole request path, as xp-forge's routes() does", async () => {
-    @Path('/users') class Users { @GET @Path('/{id}') get(@PathParam('id') id: string) { return { user: id }; } }
-    @Path('/admin') class Admin { @GET @Path('/stats') stats() { return { stats: true }; } }
+    @Path('/users')
+    class Users {
+      @GET @Path('/{id}') get(@PathParam('id') id: string) {
+        return { user: id };
+      }
+    }
+    @Path('/admin')
+    class Admin {
+      @GET @Path('/stats') stats() {
+        return { stats: true };
+      }
+    }
     const app = restApi({
       '/users': new Users(),
-      '/admin': createRestRouter().register(Admin).notFound(() => Response.notFound('no such admin page')),
+      '/admin': createRestRouter()
+        .register(Admin)
+        .notFound(() => Response.notFound('no such admin page')),
     });
     expect((await call(app, 'GET', '/users/1549')).text).toBe('{"user":"1549"}');
     expect((await call(app, 'GET', '/admin/stats')).text).toBe('{"stats":true}');
@@ -252,8 +369,15 @@ describe('prefixes, mounting and builders', () => {
     expect([outside.status, outside.text]).toEqual([404, '{"status":404,"message":"Not Found"}']);
   });
   it('restApi refuses a resource whose routes lie outside its prefix', () => {
-    @Path('/other') class Misplaced { @GET get() { return 1; } }
-    expect(() => restApi({ '/users': new Misplaced() })).toThrow('restApi: Misplaced.get answers GET /other, outside its prefix /users (give the entry a base to have one taken off)');
+    @Path('/other')
+    class Misplaced {
+      @GET get() {
+        return 1;
+      }
+    }
+    expect(() => restApi({ '/users': new Misplaced() })).toThrow(
+      'restApi: Misplaced.get answers GET /other, outside its prefix /users (give the entry a base to have one taken off)',
+    );
   });
   it('two routers never share registrations', async () => {
     const a = createRestRouter().register(new Prefixed()).app();
@@ -262,9 +386,12 @@ describe('prefixes, mounting and builders', () => {
     expect((await call(b, 'GET', '/p/x')).status).toBe(404);
   });
   it('class @Header adds static headers to every method', async () => {
-    @Path('/h') @Header('X-Api: 2')
+    @Path('/h')
+    @Header('X-Api: 2')
     class WithHeader {
-      @GET @Header('Cache-Control: max-age=60') get() { return { a: 1 }; }
+      @GET @Header('Cache-Control: max-age=60') get() {
+        return { a: 1 };
+      }
     }
     const r = await call(createRestRouter().register(WithHeader).app(), 'GET', '/h');
     expect(r.headers.get('x-api')).toBe('2');
@@ -276,10 +403,18 @@ describe('prefixes, mounting and builders', () => {
 describe('specificity', () => {
   @Path('/issues')
   class Issues {
-    @GET @Path('/{index}') one(@PathParam('index', { type: 'integer' }) index: number) { return { index }; }
-    @GET @Path('/pinned') pinned() { return 'pinned'; }
-    @GET @Path('/{a}/{b}') two(@PathParam('a') a: string, @PathParam('b') b: string) { return { a, b }; }
-    @GET @Path('/{a}/comments') comments(@PathParam('a') a: string) { return { comments: a }; }
+    @GET @Path('/{index}') one(@PathParam('index', { type: 'integer' }) index: number) {
+      return { index };
+    }
+    @GET @Path('/pinned') pinned() {
+      return 'pinned';
+    }
+    @GET @Path('/{a}/{b}') two(@PathParam('a') a: string, @PathParam('b') b: string) {
+      return { a, b };
+    }
+    @GET @Path('/{a}/comments') comments(@PathParam('a') a: string) {
+      return { comments: a };
+    }
   }
   const app = createRestRouter().register(new Issues()).app();
   it('a literal segment wins over a variable declared before it', async () => {
@@ -291,6 +426,11 @@ describe('specificity', () => {
     expect((await call(app, 'GET', '/issues/7/labels')).text).toBe('{"a":"7","b":"labels"}');
   });
   it('routes() lists them in matching order', () => {
-    expect(createRestRouter().register(new Issues()).routes().map((r) => r.path)).toEqual(['/issues/pinned', '/issues/{a}/comments', '/issues/{a}/{b}', '/issues/{index}']);
+    expect(
+      createRestRouter()
+        .register(new Issues())
+        .routes()
+        .map((r) => r.path),
+    ).toEqual(['/issues/pinned', '/issues/{a}/comments', '/issues/{a}/{b}', '/issues/{index}']);
   });
 });

@@ -4,8 +4,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  ANY_STATUS, Authenticate, Authorize, BodyParam, Context, createRestRouter, DefaultValue, DELETE, DenyAll, Event, Events, GET, HttpError, OPTIONS, Path,
-  PermitAll, POST, Produces, RestBuilder, RolesAllowed, Status,
+  ANY_STATUS,
+  Authenticate,
+  Authorize,
+  BodyParam,
+  Context,
+  createRestRouter,
+  DefaultValue,
+  DELETE,
+  DenyAll,
+  Event,
+  Events,
+  GET,
+  HttpError,
+  OPTIONS,
+  Path,
+  PermitAll,
+  POST,
+  Produces,
+  RestBuilder,
+  RolesAllowed,
+  Status,
 } from '../../runtime/rest/index.js';
 import type { AuthenticationProvider, AuthorizationProvider, RestUser } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
@@ -25,23 +44,42 @@ const apiKey: AuthenticationProvider<string> = {
 const canWrite: AuthorizationProvider = { id: 'docs', authorize: (user) => (user.authorizations?.['docs'] ?? []).includes('write') };
 const failing: AuthenticationProvider = {
   provideCredentials: () => 'x',
-  authenticate: () => { throw new HttpError(400, 'malformed credentials'); },
+  authenticate: () => {
+    throw new HttpError(400, 'malformed credentials');
+  },
 };
 
 @Path('/sec')
 @RolesAllowed('admin', 'reader')
 class Secured {
-  @GET @Path('/me') me(@Context('user') user: RestUser) { return { name: user.name }; }
-  @GET @Path('/admin') @RolesAllowed('admin') admin() { return 'admin only'; }
-  @GET @Path('/open') @PermitAll open(@Context('user') @DefaultValue(null) user: RestUser | null) { return { user: user?.name ?? null }; }
-  @DELETE @Path('/all') @DenyAll all() { return 'never'; }
-  @POST @Path('/write') @Authorize(canWrite) write() { return 'written'; }
-  @GET @Path('/service') @Authenticate(apiKey) @RolesAllowed('service') service() { return 'service'; }
-  @GET @Path('/broken') @Authenticate(failing) broken() { return 'never'; }
-  @GET @Path('/public') @Authenticate(null) @PermitAll publicRoute() { return 'public'; }
-  @GET @Path('/json') @Produces('application/json') json() { return { ok: true }; }
+  @GET @Path('/me') me(@Context('user') user: RestUser) {
+    return { name: user.name };
+  }
+  @GET @Path('/admin') @RolesAllowed('admin') admin() {
+    return 'admin only';
+  }
+  @GET @Path('/open') @PermitAll open(@Context('user') @DefaultValue(null) user: RestUser | null) {
+    return { user: user?.name ?? null };
+  }
+  @DELETE @Path('/all') @DenyAll all() {
+    return 'never';
+  }
+  @POST @Path('/write') @Authorize(canWrite) write() {
+    return 'written';
+  }
+  @GET @Path('/service') @Authenticate(apiKey) @RolesAllowed('service') service() {
+    return 'service';
+  }
+  @GET @Path('/broken') @Authenticate(failing) broken() {
+    return 'never';
+  }
+  @GET @Path('/public') @Authenticate(null) @PermitAll publicRoute() {
+    return 'public';
+  }
+  @GET @Path('/json') @Produces('application/json') json() {
+    return { ok: true };
+  }
 }
-
 
 describe('authentication, authorization and roles', () => {
   const app = createRestRouter().authenticateWith(bearer).register(new Secured()).app();
@@ -66,7 +104,12 @@ describe('authentication, authorization and roles', () => {
     expect((await call(app, 'GET', '/sec/admin', as('ada'))).text).toBe('admin only');
   });
   it('a missing user where one is injected without a default is 400', async () => {
-    @Path('/u') class U { @GET get(@Context('user') user: RestUser) { return user; } }
+    @Path('/u')
+    class U {
+      @GET get(@Context('user') user: RestUser) {
+        return user;
+      }
+    }
     const r = await call(createRestRouter().register(U).app(), 'GET', '/u');
     expect(r.json()).toMatchObject({ status: 400, violations: [{ location: 'context', name: 'user' }] });
   });
@@ -96,21 +139,36 @@ describe('authentication, authorization and roles', () => {
     expect((await call(app2, 'GET', '/sec/me')).status).toBe(403);
   });
   it('a router-level authorization provider applies to every route', async () => {
-    @Path('/docs') class Docs { @GET get() { return 'doc'; } }
+    @Path('/docs')
+    class Docs {
+      @GET get() {
+        return 'doc';
+      }
+    }
     const app2 = new RestBuilder().authenticateWith(bearer).authorizeWith(canWrite).register(Docs).build();
     expect((await call(app2, 'GET', '/docs', as('bob'))).status).toBe(403);
     expect((await call(app2, 'GET', '/docs', as('ada'))).text).toBe('doc');
   });
   it("a method's @Authorize applies under a class @PermitAll, and a method @PermitAll skips a class @Authorize", async () => {
-    @Path('/wiki') @PermitAll
+    @Path('/wiki')
+    @PermitAll
     class Wiki {
-      @GET read() { return 'page'; }
-      @POST @Authorize(canWrite) edit() { return 'edited'; }
+      @GET read() {
+        return 'page';
+      }
+      @POST @Authorize(canWrite) edit() {
+        return 'edited';
+      }
     }
-    @Path('/vault') @Authorize(canWrite)
+    @Path('/vault')
+    @Authorize(canWrite)
     class Vault {
-      @GET @Path('/door') @PermitAll door() { return 'door'; }
-      @GET @Path('/gold') gold() { return 'gold'; }
+      @GET @Path('/door') @PermitAll door() {
+        return 'door';
+      }
+      @GET @Path('/gold') gold() {
+        return 'gold';
+      }
     }
     const app2 = createRestRouter().authenticateWith(bearer).register(Wiki, Vault).app();
     expect((await call(app2, 'GET', '/wiki')).text).toBe('page');
@@ -121,19 +179,49 @@ describe('authentication, authorization and roles', () => {
     expect((await call(app2, 'GET', '/vault/gold', as('bob'))).status).toBe(403);
   });
   it('refuses @PermitAll beside @Authorize on the same method or class at registration', () => {
-    @Path('/m') class M { @GET @PermitAll @Authorize(canWrite) get() { return 'x'; } }
-    expect(() => createRestRouter().authenticateWith(bearer).register(M).app()).toThrow('M.get: @PermitAll and @Authorize on the same method contradict each other; keep one');
-    @Path('/c') @PermitAll @Authorize(canWrite) class C { @GET get() { return 'x'; } }
-    expect(() => createRestRouter().authenticateWith(bearer).register(C).app()).toThrow('C: @PermitAll and @Authorize on the same class contradict each other; keep one');
+    @Path('/m')
+    class M {
+      @GET @PermitAll @Authorize(canWrite) get() {
+        return 'x';
+      }
+    }
+    expect(() => createRestRouter().authenticateWith(bearer).register(M).app()).toThrow(
+      'M.get: @PermitAll and @Authorize on the same method contradict each other; keep one',
+    );
+    @Path('/c')
+    @PermitAll
+    @Authorize(canWrite)
+    class C {
+      @GET get() {
+        return 'x';
+      }
+    }
+    expect(() => createRestRouter().authenticateWith(bearer).register(C).app()).toThrow(
+      'C: @PermitAll and @Authorize on the same class contradict each other; keep one',
+    );
   });
   it('refuses a provider of another shape at registration, not with a 500 on every request', () => {
     // The Java library's shape: getId() and getAuthorizations(user, handler).
     const javaStyle = { getId: () => 'docs', getAuthorizations: () => true } as unknown as AuthorizationProvider;
-    @Path('/j') class J { @GET @Authorize(javaStyle) get() { return 'x'; } }
-    expect(() => createRestRouter().authenticateWith(bearer).register(J).app()).toThrow(/J\.get: the authorization provider needs authorize\(user, c, route\)/);
+    @Path('/j')
+    class J {
+      @GET @Authorize(javaStyle) get() {
+        return 'x';
+      }
+    }
+    expect(() => createRestRouter().authenticateWith(bearer).register(J).app()).toThrow(
+      /J\.get: the authorization provider needs authorize\(user, c, route\)/,
+    );
     const noAuthenticate = { provideCredentials: () => 'x' } as unknown as AuthenticationProvider;
-    @Path('/k') class K { @GET get() { return 'x'; } }
-    expect(() => createRestRouter().authenticateWith(noAuthenticate).register(K).app()).toThrow(/K\.get: an authentication provider needs provideCredentials\(c\) and authenticate/);
+    @Path('/k')
+    class K {
+      @GET get() {
+        return 'x';
+      }
+    }
+    expect(() => createRestRouter().authenticateWith(noAuthenticate).register(K).app()).toThrow(
+      /K\.get: an authentication provider needs provideCredentials\(c\) and authenticate/,
+    );
   });
 });
 
@@ -142,25 +230,59 @@ const log: string[] = [];
 
 @Path('/ev')
 class Evented {
-  @POST @Path('/users') @Status(201)
+  @POST
+  @Path('/users')
+  @Status(201)
   @Events(
-    Event((user: { name: string }) => { log.push(`created ${user.name}`); }),
-    Event((v) => { log.push(`on 201 ${JSON.stringify(v)}`); }, { response: 201 }),
-    Event((e: Error) => { log.push(`conflict ${e.message}`); }, { exception: Conflict }),
-    Event(() => { log.push('any'); }, { response: ANY_STATUS }),
-    Event(() => { log.push('on 404'); }, { response: 404 }),
+    Event((user: { name: string }) => {
+      log.push(`created ${user.name}`);
+    }),
+    Event(
+      (v) => {
+        log.push(`on 201 ${JSON.stringify(v)}`);
+      },
+      { response: 201 },
+    ),
+    Event(
+      (e: Error) => {
+        log.push(`conflict ${e.message}`);
+      },
+      { exception: Conflict },
+    ),
+    Event(
+      () => {
+        log.push('any');
+      },
+      { response: ANY_STATUS },
+    ),
+    Event(
+      () => {
+        log.push('on 404');
+      },
+      { response: 404 },
+    ),
   )
   create(@BodyParam() user: { name: string }) {
     if (user.name === 'taken') throw new Conflict('taken');
     return user;
   }
-  @GET @Path('/failing-event') @Events(Event(() => { throw new Error('event broke'); }))
-  failingEvent() { return { ok: true }; }
+  @GET
+  @Path('/failing-event')
+  @Events(
+    Event(() => {
+      throw new Error('event broke');
+    }),
+  )
+  failingEvent() {
+    return { ok: true };
+  }
 }
 
 describe('events', () => {
   const errors: unknown[] = [];
-  const app = createRestRouter({ onError: (e) => errors.push(e) }).register(new Evented()).app();
+  const app = createRestRouter({ onError: (e) => errors.push(e) })
+    .register(new Evented())
+    .app();
   it('fire after a 2xx with the entity, by status and for any status', async () => {
     log.length = 0;
     const r = await call(app, 'POST', '/ev/users', { json: { name: 'ada' } });
@@ -181,14 +303,28 @@ describe('events', () => {
 });
 
 describe('CORS', () => {
-  @Path('/c') class C { @GET get() { return { c: 1 }; } }
+  @Path('/c')
+  class C {
+    @GET get() {
+      return { c: 1 };
+    }
+  }
   it('enableCors() allows any origin', async () => {
     const app = createRestRouter().enableCors().register(C).app();
     const r = await call(app, 'GET', '/c', { headers: { origin: 'https://a.example' } });
     expect([r.headers.get('access-control-allow-origin'), r.text]).toEqual(['*', '{"c":1}']);
   });
   it('a preflight gets methods, headers and max age', async () => {
-    const app = createRestRouter().enableCors({ origin: 'https://.*\\.example', allowCredentials: true, maxAge: 600, allowHeaders: ['X-Token'], methods: ['GET', 'POST'] }).register(C).app();
+    const app = createRestRouter()
+      .enableCors({
+        origin: 'https://.*\\.example',
+        allowCredentials: true,
+        maxAge: 600,
+        allowHeaders: ['X-Token'],
+        methods: ['GET', 'POST'],
+      })
+      .register(C)
+      .app();
     const r = await call(app, 'OPTIONS', '/c', { headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' } });
     expect(r.status).toBe(204);
     expect(r.headers.get('access-control-allow-origin')).toBe('https://a.example');
@@ -203,16 +339,36 @@ describe('CORS', () => {
     expect(r.headers.get('access-control-allow-origin')).toBeNull();
   });
   it('a plain OPTIONS (no Access-Control-Request-Method) reaches its route, with CORS headers', async () => {
-    @Path('/o') class WithOptions { @OPTIONS options() { return { allow: 'GET, OPTIONS' }; } @GET get() { return 1; } }
-    const app = createRestRouter().enableCors({ origin: ['https://one.test'], exposeHeaders: ['X-Total'] }).register(WithOptions).app();
+    @Path('/o')
+    class WithOptions {
+      @OPTIONS options() {
+        return { allow: 'GET, OPTIONS' };
+      }
+      @GET get() {
+        return 1;
+      }
+    }
+    const app = createRestRouter()
+      .enableCors({ origin: ['https://one.test'], exposeHeaders: ['X-Total'] })
+      .register(WithOptions)
+      .app();
     const plain = await call(app, 'OPTIONS', '/o', { headers: { origin: 'https://one.test' } });
-    expect([plain.status, plain.text, plain.headers.get('access-control-allow-origin'), plain.headers.get('access-control-expose-headers')])
-      .toEqual([200, '{"allow":"GET, OPTIONS"}', 'https://one.test', 'X-Total']);
+    expect([
+      plain.status,
+      plain.text,
+      plain.headers.get('access-control-allow-origin'),
+      plain.headers.get('access-control-expose-headers'),
+    ]).toEqual([200, '{"allow":"GET, OPTIONS"}', 'https://one.test', 'X-Total']);
     const preflight = await call(app, 'OPTIONS', '/o', { headers: { origin: 'https://one.test', 'access-control-request-method': 'GET' } });
     expect([preflight.status, preflight.text]).toEqual([204, '']);
   });
   it('a list of exact origins', async () => {
-    const app = createRestRouter().enableCors({ origin: ['https://one.test'] }).register(C).app();
-    expect((await call(app, 'GET', '/c', { headers: { origin: 'https://one.test' } })).headers.get('access-control-allow-origin')).toBe('https://one.test');
+    const app = createRestRouter()
+      .enableCors({ origin: ['https://one.test'] })
+      .register(C)
+      .app();
+    expect((await call(app, 'GET', '/c', { headers: { origin: 'https://one.test' } })).headers.get('access-control-allow-origin')).toBe(
+      'https://one.test',
+    );
   });
 });

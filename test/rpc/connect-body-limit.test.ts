@@ -39,11 +39,23 @@ async function start(options: ConnectRoutesOptions): Promise<number> {
 function post(port: number, parts: string[], headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1alpha1.System/GetService', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      answered = true;
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1alpha1.System/GetService',
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        answered = true;
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c: string) => (text += c))
+          .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', (error) => (answered ? undefined : reject(error)));
     for (const part of parts) req.write(part);
     req.end();
@@ -55,7 +67,10 @@ describe('connectRoutes maxBodyBytes', () => {
 
   it('takes a body of exactly the limit and refuses one byte more, declared or chunked', async () => {
     const port = await start({ maxBodyBytes: message.length + 4 });
-    expect(await post(port, [message, '    '])).toEqual({ status: 200, body: { displayName: 'db', startType: 'AUTOMATIC', status: 'RUNNING' } });
+    expect(await post(port, [message, '    '])).toEqual({
+      status: 200,
+      body: { displayName: 'db', startType: 'AUTOMATIC', status: 'RUNNING' },
+    });
     const refused = { status: 429, body: { code: 'resource_exhausted', message: 'request body is larger than the limit of 17 bytes' } };
     expect(await post(port, [message, '     '])).toEqual(refused);
     expect(await post(port, [message, '     '], { 'content-length': String(message.length + 5) })).toEqual({
@@ -75,7 +90,9 @@ describe('connectRoutes maxBodyBytes', () => {
   });
 
   it('refuses a limit that is not a byte count when the routes are built', () => {
-    expect(() => connectRoutes(SystemServiceDescriptor, impl, { maxBodyBytes: -1 })).toThrow('maxBodyBytes must be a non-negative integer, got -1');
+    expect(() => connectRoutes(SystemServiceDescriptor, impl, { maxBodyBytes: -1 })).toThrow(
+      'maxBodyBytes must be a non-negative integer, got -1',
+    );
     expect(() => connectRoutes(SystemServiceDescriptor, impl, { maxBodyBytes: 1.5 })).toThrow(RangeError);
   });
 });

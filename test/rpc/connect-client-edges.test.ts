@@ -49,7 +49,13 @@ async function fixedServer(contentType: string, body: string | Uint8Array): Prom
 /** Settles `promise`, or says it is still pending after a bound generous enough to mean "hangs". */
 async function settleOrHang(promise: Promise<unknown>): Promise<unknown> {
   const hang = new Promise((resolve) => setTimeout(resolve, 15_000, 'still waiting'));
-  return Promise.race([promise.then(() => 'resolved', (error: unknown) => error), hang]);
+  return Promise.race([
+    promise.then(
+      () => 'resolved',
+      (error: unknown) => error,
+    ),
+    hang,
+  ]);
 }
 
 describe('the Connect client against a server that never answers', () => {
@@ -68,7 +74,7 @@ describe('the Connect client against a server that never answers', () => {
     expect(await settleOrHang(client.stopService({ name: 'db' }, { timeoutMs: 50 }))).toMatchObject({ code: 'deadline_exceeded' });
   });
 
-  it('still reports the caller\'s own cancel as CANCELED when a deadline is set too', async () => {
+  it("still reports the caller's own cancel as CANCELED when a deadline is set too", async () => {
     const server = await silentServer();
     const client = createSystemConnectClient({ baseUrl: server.baseUrl, timeoutMs: 600_000 });
     const controller = new AbortController();
@@ -88,20 +94,45 @@ describe('the Connect client against a server that never answers', () => {
 
 describe('the Connect client reading 200 answers', () => {
   it('skips fields of a newer schema in JSON, as it skips unknown field numbers in binary', async () => {
-    const json = await fixedServer('application/json', '{"displayName":"Database","status":"RUNNING","startType":"AUTOMATIC","healthScore":97,"extra":{"a":[1]}}');
-    expect(await createSystemConnectClient({ baseUrl: json }).getService({ name: 'db' })).toEqual({ displayName: 'Database', startType: 2, status: 4 });
+    const json = await fixedServer(
+      'application/json',
+      '{"displayName":"Database","status":"RUNNING","startType":"AUTOMATIC","healthScore":97,"extra":{"a":[1]}}',
+    );
+    expect(await createSystemConnectClient({ baseUrl: json }).getService({ name: 'db' })).toEqual({
+      displayName: 'Database',
+      startType: 2,
+      status: 4,
+    });
     // Field 9 (varint 1) is not in GetServiceResponse.
     const bytes = new Uint8Array([...GetServiceResponseCodec.encode({ displayName: 'Database', startType: 2, status: 4 }), 0x48, 0x01]);
     const binary = await fixedServer('application/proto', bytes);
-    expect(await createSystemConnectClient({ baseUrl: binary, binary: true }).getService({ name: 'db' })).toEqual({ displayName: 'Database', startType: 2, status: 4 });
+    expect(await createSystemConnectClient({ baseUrl: binary, binary: true }).getService({ name: 'db' })).toEqual({
+      displayName: 'Database',
+      startType: 2,
+      status: 4,
+    });
   });
 
   it.each([
-    ['JSON of the wrong type', 'application/json', '{"displayName":5}', false, /^invalid response from http:\/\/127\.0\.0\.1:\d+\/v1alpha1\.System\/GetService: cannot decode message v1alpha1\.GetServiceResponse from JSON/],
-    ['truncated protobuf', 'application/proto', new Uint8Array([0x0a, 0x20, 0x61]), true, /^invalid response from http:\/\/127\.0\.0\.1:\d+\/v1alpha1\.System\/GetService: cannot decode message v1alpha1\.GetServiceResponse from binary/],
-  ])('reports %s as INTERNAL, not as the caller\'s INVALID_ARGUMENT', async (_label, contentType, body, binary, message) => {
+    [
+      'JSON of the wrong type',
+      'application/json',
+      '{"displayName":5}',
+      false,
+      /^invalid response from http:\/\/127\.0\.0\.1:\d+\/v1alpha1\.System\/GetService: cannot decode message v1alpha1\.GetServiceResponse from JSON/,
+    ],
+    [
+      'truncated protobuf',
+      'application/proto',
+      new Uint8Array([0x0a, 0x20, 0x61]),
+      true,
+      /^invalid response from http:\/\/127\.0\.0\.1:\d+\/v1alpha1\.System\/GetService: cannot decode message v1alpha1\.GetServiceResponse from binary/,
+    ],
+  ])("reports %s as INTERNAL, not as the caller's INVALID_ARGUMENT", async (_label, contentType, body, binary, message) => {
     const baseUrl = await fixedServer(contentType, body);
-    const error = await createSystemConnectClient({ baseUrl, binary }).getService({ name: 'db' }).catch((e: unknown) => e);
+    const error = await createSystemConnectClient({ baseUrl, binary })
+      .getService({ name: 'db' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
     expect((error as RpcError).code).toBe('internal');
     expect((error as RpcError).message).toMatch(message);

@@ -24,7 +24,8 @@ function createSystem(seen: RpcContext[] = []): SystemService {
       return {};
     },
     async stopService(request, ctx) {
-      if (request.name === 'slow') await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
+      if (request.name === 'slow')
+        await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
       if (request.name === 'crash') throw new Error('disk /dev/sda1 on fire');
       if (!request.force) throw new RpcError('failed_precondition', 'dependent services running: beta');
       return {};
@@ -46,10 +47,17 @@ class Health {
 }
 
 function app(options?: ConnectRoutesOptions, seen?: RpcContext[]) {
-  return createRestRouter().register(new Health(), new SystemRoutes(createSystem(seen), options)).app();
+  return createRestRouter()
+    .register(new Health(), new SystemRoutes(createSystem(seen), options))
+    .app();
 }
 
-async function post(served: ReturnType<typeof app>, method: string, body: BodyInit, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+async function post(
+  served: ReturnType<typeof app>,
+  method: string,
+  body: BodyInit,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) {
   const response = await served.request(`/v1alpha1.System/${method}`, { method: 'POST', headers, body });
   return { status: response.status, type: response.headers.get('content-type'), body: await response.text(), headers: response.headers };
 }
@@ -70,27 +78,44 @@ describe('SystemRoutes on the decorator runtime', () => {
 
   it('speaks canonical proto3 JSON and maps errors to Connect codes and statuses', async () => {
     expect(await post(served, 'GetService', '{"name":"alpha"}')).toMatchObject({
-      status: 200, type: 'application/json', body: '{"displayName":"Alpha","startType":"AUTOMATIC","status":"RUNNING"}',
+      status: 200,
+      type: 'application/json',
+      body: '{"displayName":"Alpha","startType":"AUTOMATIC","status":"RUNNING"}',
     });
-    expect(await post(served, 'StopService', '{"name":"alpha","force":true}', { 'content-type': 'application/json; charset=utf-8', 'connect-protocol-version': '1' })).toMatchObject({
-      status: 200, type: 'application/json', body: '{}',
+    expect(
+      await post(served, 'StopService', '{"name":"alpha","force":true}', {
+        'content-type': 'application/json; charset=utf-8',
+        'connect-protocol-version': '1',
+      }),
+    ).toMatchObject({
+      status: 200,
+      type: 'application/json',
+      body: '{}',
     });
     expect(await post(served, 'StopService', '{"name":"alpha"}')).toMatchObject({
-      status: 400, body: '{"code":"failed_precondition","message":"dependent services running: beta"}',
+      status: 400,
+      body: '{"code":"failed_precondition","message":"dependent services running: beta"}',
     });
     // A plain Error never leaks its message.
     expect(await post(served, 'StopService', '{"name":"crash","force":true}')).toMatchObject({
-      status: 500, body: '{"code":"internal","message":"internal error"}',
+      status: 500,
+      body: '{"code":"internal","message":"internal error"}',
     });
   });
 
   it('answers unreadable messages and unsupported media types in the protocol shape, and skips unknown fields', async () => {
     const malformed = await post(served, 'GetService', '{"name":');
     expect(malformed.status).toBe(400);
-    expect(JSON.parse(malformed.body)).toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('cannot decode message v1alpha1.GetServiceRequest from JSON') });
+    expect(JSON.parse(malformed.body)).toMatchObject({
+      code: 'invalid_argument',
+      message: expect.stringContaining('cannot decode message v1alpha1.GetServiceRequest from JSON'),
+    });
     // Skipped, as connectRoutes does: only the fields the message has count.
     const unknownField = await post(served, 'GetService', '{"name":"alpha","colour":"red"}');
-    expect([unknownField.status, JSON.parse(unknownField.body)]).toEqual([200, { displayName: 'Alpha', startType: 'AUTOMATIC', status: 'RUNNING' }]);
+    expect([unknownField.status, JSON.parse(unknownField.body)]).toEqual([
+      200,
+      { displayName: 'Alpha', startType: 'AUTOMATIC', status: 'RUNNING' },
+    ]);
     const wrongType = await post(served, 'GetService', '{"name":7}');
     expect([wrongType.status, JSON.parse(wrongType.body).code]).toEqual([400, 'invalid_argument']);
     const badBytes = await post(served, 'GetService', new Uint8Array([0x0a, 0x05, 0x61]), { 'content-type': 'application/proto' });
@@ -107,31 +132,50 @@ describe('SystemRoutes on the decorator runtime', () => {
   });
 
   it('checks the protocol version and content encoding, and enforces Connect-Timeout-Ms', async () => {
-    const version = await post(served, 'GetService', '{"name":"alpha"}', { 'content-type': 'application/json', 'connect-protocol-version': '2' });
+    const version = await post(served, 'GetService', '{"name":"alpha"}', {
+      'content-type': 'application/json',
+      'connect-protocol-version': '2',
+    });
     expect([version.status, JSON.parse(version.body).code]).toEqual([400, 'invalid_argument']);
     const brotli = await post(served, 'GetService', '{"name":"alpha"}', { 'content-type': 'application/json', 'content-encoding': 'br' });
     expect(JSON.parse(brotli.body).code).toBe('unimplemented');
-    const gzip = await post(served, 'GetService', gzipSync('{"name":"alpha"}'), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const gzip = await post(served, 'GetService', gzipSync('{"name":"alpha"}'), {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
     expect([gzip.status, JSON.parse(gzip.body)]).toEqual([200, { displayName: 'Alpha', startType: 'AUTOMATIC', status: 'RUNNING' }]);
-    const slow = await post(served, 'StopService', '{"name":"slow","force":true}', { 'content-type': 'application/json', 'connect-timeout-ms': '30' });
+    const slow = await post(served, 'StopService', '{"name":"slow","force":true}', {
+      'content-type': 'application/json',
+      'connect-timeout-ms': '30',
+    });
     expect([slow.status, JSON.parse(slow.body).code]).toEqual([504, 'deadline_exceeded']);
   });
 
   it('passes options on: authorize sees the call, requireProtocolVersion refuses calls without the header, onError sees hidden errors', async () => {
     const hidden: unknown[] = [];
     const seen: RpcContext[] = [];
-    const guarded = app({
-      requireProtocolVersion: true,
-      onError: (error) => hidden.push(error),
-      authorize: (ctx) => {
-        if (ctx.headers.get('authorization') !== 'Bearer ok') throw new RpcError('unauthenticated', 'token required');
+    const guarded = app(
+      {
+        requireProtocolVersion: true,
+        onError: (error) => hidden.push(error),
+        authorize: (ctx) => {
+          if (ctx.headers.get('authorization') !== 'Bearer ok') throw new RpcError('unauthenticated', 'token required');
+        },
       },
-    }, seen);
+      seen,
+    );
     const headers = { 'content-type': 'application/json', 'connect-protocol-version': '1' };
-    expect(JSON.parse((await post(guarded, 'GetService', '{"name":"alpha"}', headers)).body)).toEqual({ code: 'unauthenticated', message: 'token required' });
+    expect(JSON.parse((await post(guarded, 'GetService', '{"name":"alpha"}', headers)).body)).toEqual({
+      code: 'unauthenticated',
+      message: 'token required',
+    });
     expect((await post(guarded, 'GetService', '{"name":"alpha"}', { ...headers, authorization: 'Bearer ok' })).status).toBe(200);
     expect(seen.at(-1)).toMatchObject({ protocol: 'connect', method: { name: 'GetService' } });
-    expect(JSON.parse((await post(guarded, 'GetService', '{"name":"alpha"}', { 'content-type': 'application/json', authorization: 'Bearer ok' })).body).code).toBe('invalid_argument');
+    expect(
+      JSON.parse(
+        (await post(guarded, 'GetService', '{"name":"alpha"}', { 'content-type': 'application/json', authorization: 'Bearer ok' })).body,
+      ).code,
+    ).toBe('invalid_argument');
     await post(guarded, 'StopService', '{"name":"crash","force":true}', { ...headers, authorization: 'Bearer ok' });
     expect(hidden).toEqual([new Error('disk /dev/sda1 on fire')]);
   });
@@ -145,8 +189,18 @@ describe('SystemRoutes on the decorator runtime', () => {
     });
     // A body that never ends, pulled only when someone reads it.
     let pulls = 0;
-    const endless = () => new ReadableStream<Uint8Array>({ pull: (controller) => { pulls++; controller.enqueue(new TextEncoder().encode('{"name":"alpha",')); } }, { highWaterMark: 0 });
-    const init = (headers: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: endless(), duplex: 'half' }) as RequestInit;
+    const endless = () =>
+      new ReadableStream<Uint8Array>(
+        {
+          pull: (controller) => {
+            pulls++;
+            controller.enqueue(new TextEncoder().encode('{"name":"alpha",'));
+          },
+        },
+        { highWaterMark: 0 },
+      );
+    const init = (headers: Record<string, string>) =>
+      ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: endless(), duplex: 'half' }) as RequestInit;
     const refused = await guarded.request('/v1alpha1.System/GetService', init({}));
     expect([refused.status, await refused.json()]).toEqual([401, { code: 'unauthenticated', message: 'token required' }]);
     expect(pulls).toBe(0);

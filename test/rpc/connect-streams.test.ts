@@ -27,13 +27,22 @@ service Ticker {
 }
 `;
 
-interface Frame { readonly flags: number; readonly text: string; readonly bytes: Uint8Array }
+interface Frame {
+  readonly flags: number;
+  readonly text: string;
+  readonly bytes: Uint8Array;
+}
 
 let cleanup: () => void;
 let server: ServerType;
 let base: string;
 let codecs: { TickCodec: { encode(m: object): Uint8Array; decode(b: Uint8Array): { n: number } } };
-let clientModule: { createTickerConnectClient(options: { baseUrl: string; binary?: boolean; fetch?: typeof fetch }): { tick(r: object, o?: object): AsyncIterable<{ n: number }>; sum(r: AsyncIterable<object>): Promise<{ n: number }> } };
+let clientModule: {
+  createTickerConnectClient(options: { baseUrl: string; binary?: boolean; fetch?: typeof fetch }): {
+    tick(r: object, o?: object): AsyncIterable<{ n: number }>;
+    sum(r: AsyncIterable<object>): Promise<{ n: number }>;
+  };
+};
 /**
  * A gate the handler waits at after its first message when the request asks (`gate`), so that a
  * test can see that message arrive while the handler is still running; `release` opens it, before
@@ -103,7 +112,12 @@ afterAll(async () => {
 const json = (value: unknown) => envelope(0, new TextEncoder().encode(JSON.stringify(value)));
 
 function post(method: string, body: BodyInit, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
-  return fetch(`${base}/demo.v1.Ticker/${method}`, { method: 'POST', body, headers: { 'content-type': 'application/connect+json', ...headers }, signal });
+  return fetch(`${base}/demo.v1.Ticker/${method}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/connect+json', ...headers },
+    signal,
+  });
 }
 
 /** Splits a response body into envelopes as they arrive; `onFrame` sees each one at once. */
@@ -151,7 +165,12 @@ describe('Connect server streams on the wire', () => {
       }
     });
     expect(firstBeforeRest).toBe(true);
-    expect(all.map((f) => [f.flags, f.text])).toEqual([[0, '{"n":1}'], [0, '{"n":2}'], [0, '{"n":3}'], [2, '{}']]);
+    expect(all.map((f) => [f.flags, f.text])).toEqual([
+      [0, '{"n":1}'],
+      [0, '{"n":2}'],
+      [0, '{"n":3}'],
+      [2, '{}'],
+    ]);
   });
 
   it('speaks binary protobuf as application/connect+proto', async () => {
@@ -164,21 +183,31 @@ describe('Connect server streams on the wire', () => {
   });
 
   it('ends with the error in the end-of-stream message when authorize refuses, before reading the body', async () => {
-    expect(await endOnly(await post('Tick', json({ count: 1 }), { authorization: 'Bearer nope' }))).toEqual({ error: { code: 'unauthenticated', message: 'bad token' } });
+    expect(await endOnly(await post('Tick', json({ count: 1 }), { authorization: 'Bearer nope' }))).toEqual({
+      error: { code: 'unauthenticated', message: 'bad token' },
+    });
   });
 
   it('refuses a server stream of no request, or of two', async () => {
-    expect(await endOnly(await post('Tick', new Uint8Array(0)))).toEqual({ error: { code: 'invalid_argument', message: 'the request stream holds no message; this method takes one' } });
+    expect(await endOnly(await post('Tick', new Uint8Array(0)))).toEqual({
+      error: { code: 'invalid_argument', message: 'the request stream holds no message; this method takes one' },
+    });
     const two = new Uint8Array([...json({ count: 1 }), ...json({ count: 1 })]);
-    expect(await endOnly(await post('Tick', two))).toEqual({ error: { code: 'invalid_argument', message: 'the request stream holds more than one message; this method takes one' } });
+    expect(await endOnly(await post('Tick', two))).toEqual({
+      error: { code: 'invalid_argument', message: 'the request stream holds more than one message; this method takes one' },
+    });
   });
 
   it('refuses malformed, truncated, oversized and wrongly flagged messages', async () => {
     const bad = await endOnly(await post('Tick', envelope(0, new TextEncoder().encode('{"count":'))));
     expect(bad).toMatchObject({ error: { code: 'invalid_argument' } });
-    expect(await endOnly(await post('Tick', json({ count: 1 }).slice(0, 7)))).toEqual({ error: { code: 'invalid_argument', message: 'the stream ended inside a message' } });
+    expect(await endOnly(await post('Tick', json({ count: 1 }).slice(0, 7)))).toEqual({
+      error: { code: 'invalid_argument', message: 'the stream ended inside a message' },
+    });
     const big = json({ count: 1, padding: 'x'.repeat(100) });
-    expect(await endOnly(await post('Tick', big))).toEqual({ error: { code: 'resource_exhausted', message: `message of ${big.length - 5} bytes is larger than the limit of 64 bytes` } });
+    expect(await endOnly(await post('Tick', big))).toEqual({
+      error: { code: 'resource_exhausted', message: `message of ${big.length - 5} bytes is larger than the limit of 64 bytes` },
+    });
     const endFlagged = envelope(2, new TextEncoder().encode('{}'));
     expect(await endOnly(await post('Tick', endFlagged))).toMatchObject({ error: { code: 'invalid_argument' } });
   });
@@ -187,19 +216,26 @@ describe('Connect server streams on the wire', () => {
     const packed = envelope(FLAG_COMPRESSED, gzipSync(JSON.stringify({ count: 1 })));
     const all = await frames(await post('Tick', packed, { 'connect-content-encoding': 'gzip' }));
     expect(all.map((f) => f.text)).toEqual(['{"n":1}', '{}']);
-    expect(await endOnly(await post('Tick', packed))).toMatchObject({ error: { code: 'invalid_argument', message: expect.stringContaining('flagged compressed') } });
+    expect(await endOnly(await post('Tick', packed))).toMatchObject({
+      error: { code: 'invalid_argument', message: expect.stringContaining('flagged compressed') },
+    });
     expect(await endOnly(await post('Tick', json({ count: 1 }), { 'connect-content-encoding': 'br' }))).toEqual({
       error: { code: 'unimplemented', message: 'connect-content-encoding br is not supported; supported: gzip, identity' },
     });
     const bomb = envelope(FLAG_COMPRESSED, gzipSync(JSON.stringify({ count: 1, padding: 'x'.repeat(10_000) })));
-    expect(await endOnly(await post('Tick', bomb, { 'connect-content-encoding': 'gzip' }))).toMatchObject({ error: { code: 'resource_exhausted' } });
+    expect(await endOnly(await post('Tick', bomb, { 'connect-content-encoding': 'gzip' }))).toMatchObject({
+      error: { code: 'resource_exhausted' },
+    });
   });
 
   it('ends the stream with deadline_exceeded when the deadline passes mid-stream, and lets the handler clean up', async () => {
     const before = cleanups.length;
     const response = await post('Tick', json({ count: 1, hang: true }), { 'connect-timeout-ms': '100' });
     const all = await frames(response);
-    expect(all.map((f) => [f.flags, f.text])).toEqual([[0, '{"n":1}'], [2, '{"error":{"code":"deadline_exceeded","message":"deadline of 100 ms exceeded"}}']]);
+    expect(all.map((f) => [f.flags, f.text])).toEqual([
+      [0, '{"n":1}'],
+      [2, '{"error":{"code":"deadline_exceeded","message":"deadline of 100 ms exceeded"}}'],
+    ]);
     await expect.poll(() => cleanups.slice(before)).toEqual(['tick 1']);
   });
 
@@ -230,7 +266,12 @@ describe('Connect server streams on the wire', () => {
         controller.close();
       },
     });
-    const response = await fetch(`${base}/demo.v1.Ticker/Sum`, { method: 'POST', body: chunks, headers: { 'content-type': 'application/connect+json' }, duplex: 'half' } as RequestInit);
+    const response = await fetch(`${base}/demo.v1.Ticker/Sum`, {
+      method: 'POST',
+      body: chunks,
+      headers: { 'content-type': 'application/connect+json' },
+      duplex: 'half',
+    } as RequestInit);
     expect((await frames(response)).map((f) => f.text)).toEqual(['{"n":9}', '{}']);
   });
 });
@@ -259,17 +300,32 @@ describe('the Connect client on streams', () => {
       for await (const _ of client(body).tick({ count: 1 })) void _;
     };
     const end = (value: unknown) => envelope(2, new TextEncoder().encode(JSON.stringify(value)));
-    await expect(drain(end({ error: { code: 'permission_denied', message: 'no' } }))).rejects.toMatchObject({ name: 'RpcError', code: 'permission_denied', message: 'no' });
-    await expect(drain(json({ n: 1 }))).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('without its end-of-stream message') });
-    await expect(drain(json({ n: 1 }).slice(0, 6))).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('ended inside a message') });
+    await expect(drain(end({ error: { code: 'permission_denied', message: 'no' } }))).rejects.toMatchObject({
+      name: 'RpcError',
+      code: 'permission_denied',
+      message: 'no',
+    });
+    await expect(drain(json({ n: 1 }))).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringContaining('without its end-of-stream message'),
+    });
+    await expect(drain(json({ n: 1 }).slice(0, 6))).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringContaining('ended inside a message'),
+    });
     await expect(drain(envelope(FLAG_COMPRESSED, new Uint8Array([1])))).rejects.toMatchObject({ code: 'internal' });
     await expect(drain(new Uint8Array([...json({ n: 'x' }), ...end({})]))).rejects.toMatchObject({ code: 'internal' });
     const proxyPage = clientModule.createTickerConnectClient({
       baseUrl: 'http://ticker',
       fetch: async () => new Response('<html>maintenance</html>', { status: 200, headers: { 'content-type': 'text/html' } }),
     });
-    await expect((async () => {
-      for await (const _ of proxyPage.tick({ count: 1 })) void _;
-    })()).rejects.toMatchObject({ code: 'internal', message: 'http://ticker/demo.v1.Ticker/Tick answered a stream with content type text/html' });
+    await expect(
+      (async () => {
+        for await (const _ of proxyPage.tick({ count: 1 })) void _;
+      })(),
+    ).rejects.toMatchObject({
+      code: 'internal',
+      message: 'http://ticker/demo.v1.Ticker/Tick answered a stream with content type text/html',
+    });
   });
 });

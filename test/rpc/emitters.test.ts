@@ -142,7 +142,9 @@ export interface ShopService {
     expect(server).toContain(`export function shopConnectRoutes(impl: ShopService, options?: ConnectRoutesOptions): ConnectApp {
   return connectRoutes(ShopServiceDescriptor, impl, options);
 }`);
-    expect(server).toContain(`export function addShopServiceToGrpc(server: GrpcServer, impl: ShopService, options?: GrpcServiceOptions): void {
+    expect(
+      server,
+    ).toContain(`export function addShopServiceToGrpc(server: GrpcServer, impl: ShopService, options?: GrpcServiceOptions): void {
   addGrpcService(server, ShopServiceDescriptor, impl, options);
 }`);
     expect(server.split('\n')).toContain("import type { ListPaintsRequest, Paint } from './shop.types.js';");
@@ -158,7 +160,9 @@ describe('client emitter (RPC)', () => {
     expect(client).toContain(`export function createShopConnectClient(options: ConnectClientOptions): ShopClient {
   return createConnectClient(ShopServiceDescriptor, options);
 }`);
-    expect(client).toContain(`export function createShopGrpcClient(address: string, options?: GrpcClientOptions): ShopClient & { close(): void } {
+    expect(
+      client,
+    ).toContain(`export function createShopGrpcClient(address: string, options?: GrpcClientOptions): ShopClient & { close(): void } {
   return createGrpcClient<ShopMethods>(ShopServiceDescriptor, address, options);
 }`);
   });

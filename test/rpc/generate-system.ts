@@ -48,6 +48,9 @@ export async function generateSystem(prefix: string): Promise<{ dir: string; cle
   }
   // A tsconfig beside the output, so Vite and `tsc -p` compile it with the repository's settings.
   const extendsPath = relative(dir, join(REPO_ROOT, 'tsconfig.json')).split('\\').join('/');
-  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify({ extends: extendsPath, compilerOptions: { noEmit: true }, include: ['**/*'] }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    `${JSON.stringify({ extends: extendsPath, compilerOptions: { noEmit: true }, include: ['**/*'] }, null, 2)}\n`,
+  );
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

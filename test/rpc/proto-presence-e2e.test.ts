@@ -110,7 +110,11 @@ describe('presence and map keys over real calls', () => {
 
   it('Connect JSON carries one member of the oneof, and zero-valued members when set', async () => {
     const post = async (body: unknown) => {
-      const response = await app.request('/pay.v1.Shop/Echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await app.request('/pay.v1.Shop/Echo', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return [response.status, await response.text()];
     };
     expect(await post({ voucher: { sku: 'v' } })).toEqual([200, '{"voucher":{"sku":"v"}}']);
@@ -131,9 +135,17 @@ describe('presence and map keys over real calls', () => {
       seen.length = 0;
       const response = await new Promise<Record<string, unknown>>((resolve, reject) =>
         // `constructor` is given: protobufjs 7 (proto-loader's) would send the inherited `Object` function's text.
-        dynamic.Echo({ id: 'p', voucher: { sku: 'v' }, byId: { '9007199254740993': { sku: 'big' } }, constructor: 'k' }, (error, r) => (error ? reject(error) : resolve(r!))),
+        dynamic.Echo({ id: 'p', voucher: { sku: 'v' }, byId: { '9007199254740993': { sku: 'big' } }, constructor: 'k' }, (error, r) =>
+          error ? reject(error) : resolve(r!),
+        ),
       );
-      expect(seen[0]).toStrictEqual({ id: 'p', voucher: { sku: 'v' }, byId: { '9007199254740993': { sku: 'big' } }, byCode: {}, constructor: 'k' });
+      expect(seen[0]).toStrictEqual({
+        id: 'p',
+        voucher: { sku: 'v' },
+        byId: { '9007199254740993': { sku: 'big' } },
+        byCode: {},
+        constructor: 'k',
+      });
       // `oneofs: true` names the member that came over the wire; before, `card: ""` came too, and won.
       expect(response['payment']).toBe('voucher');
       expect(response['card']).toBeUndefined();
@@ -147,14 +159,24 @@ describe('presence and map keys over real calls', () => {
 describe('an answer the codec refuses', () => {
   it("is the server's fault: internal, and reported to onError, in JSON and binary", async () => {
     const reported: unknown[] = [];
-    const bad = new Hono().route('/', routes.shopConnectRoutes(
-      { async echo() { return { id: 'x', card: '4111', voucher: { sku: 'v' } }; } },
-      { onError: (error: unknown) => reported.push(error) },
-    ));
+    const bad = new Hono().route(
+      '/',
+      routes.shopConnectRoutes(
+        {
+          async echo() {
+            return { id: 'x', card: '4111', voucher: { sku: 'v' } };
+          },
+        },
+        { onError: (error: unknown) => reported.push(error) },
+      ),
+    );
     for (const contentType of ['application/json', 'application/proto']) {
       const body = contentType === 'application/json' ? '{}' : new Uint8Array(0);
       const response = await bad.request('/pay.v1.Shop/Echo', { method: 'POST', headers: { 'content-type': contentType }, body });
-      expect([response.status, await response.json()]).toEqual([500, { code: 'internal', message: 'the answer of pay.v1.Shop/Echo cannot be encoded' }]);
+      expect([response.status, await response.json()]).toEqual([
+        500,
+        { code: 'internal', message: 'the answer of pay.v1.Shop/Echo cannot be encoded' },
+      ]);
     }
     expect(reported).toHaveLength(2);
   });

@@ -88,18 +88,22 @@ async function* paints(...names: string[]) {
 /** A server stream, a client stream and a bidirectional stream through `client`, errors included. */
 async function expectStreams(client: ShopClient): Promise<void> {
   const names: unknown[] = [];
-  await expect((async () => {
-    for await (const p of client.watch({ prefix: 'red' })) names.push(p['displayName']);
-  })()).rejects.toMatchObject({ name: 'RpcError', code: 'resource_exhausted', message: 'no more paint' });
+  await expect(
+    (async () => {
+      for await (const p of client.watch({ prefix: 'red' })) names.push(p['displayName']);
+    })(),
+  ).rejects.toMatchObject({ name: 'RpcError', code: 'resource_exhausted', message: 'no more paint' });
   expect(names).toEqual(['red-1', 'red-2', 'red-3']);
   expect(await client.upload(paints('ochre', 'umber', 'sienna'))).toMatchObject({ displayName: 'ochre+umber+sienna' });
   const replies: unknown[] = [];
   for await (const p of client.chat(paints('a', 'b'))) replies.push(p['displayName']);
   expect(replies).toEqual(['a!', 'b!']);
   const partial: unknown[] = [];
-  await expect((async () => {
-    for await (const p of client.chat(paints('c', 'stop', 'd'))) partial.push(p['displayName']);
-  })()).rejects.toMatchObject({ code: 'aborted', message: 'stopped by request' });
+  await expect(
+    (async () => {
+      for await (const p of client.chat(paints('c', 'stop', 'd'))) partial.push(p['displayName']);
+    })(),
+  ).rejects.toMatchObject({ code: 'aborted', message: 'stopped by request' });
   expect(partial).toEqual(['c!']);
 }
 
@@ -193,12 +197,16 @@ describe('shop over Connect and gRPC', () => {
     const received: unknown[] = [];
     try {
       await expect(withOptions.mix(paint, { signal })).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
-      await expect((async () => {
-        for await (const p of withOptions.watch({ prefix: 'red' }, { signal })) received.push(p);
-      })()).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
-      await expect((async () => {
-        for await (const p of withOptions.chat(paints('a', 'b'), { signal })) received.push(p);
-      })()).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
+      await expect(
+        (async () => {
+          for await (const p of withOptions.watch({ prefix: 'red' }, { signal })) received.push(p);
+        })(),
+      ).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
+      await expect(
+        (async () => {
+          for await (const p of withOptions.chat(paints('a', 'b'), { signal })) received.push(p);
+        })(),
+      ).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
       expect(received).toEqual([]);
     } finally {
       client.close();
@@ -212,7 +220,11 @@ describe('shop over Connect and gRPC', () => {
     } finally {
       client.close();
     }
-    const response = await app.request('/demo.v1.Shop/Forget', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const response = await app.request('/demo.v1.Shop/Forget', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(501);
     expect(await response.json()).toEqual({ code: 'unimplemented', message: 'demo.v1.Shop/Forget is not implemented' });
   });
@@ -232,9 +244,11 @@ describe('shop over Connect and gRPC', () => {
     };
     const signal = AbortSignal.abort();
     const received: unknown[] = [];
-    await expect((async () => {
-      for await (const p of client.watch({ prefix: 'red' }, { signal })) received.push(p);
-    })()).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
+    await expect(
+      (async () => {
+        for await (const p of client.watch({ prefix: 'red' }, { signal })) received.push(p);
+      })(),
+    ).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
     await expect(client.upload(paints('a'), { signal })).rejects.toMatchObject({ name: 'RpcError', code: 'canceled' });
     expect(received).toEqual([]);
   });
@@ -250,7 +264,11 @@ describe('shop over Connect and gRPC', () => {
       await expectStreams(clientModule.createShopConnectClient({ baseUrl: 'http://shop', binary, fetch: fetchRoutes }));
     }
     // A streaming method speaks Connect's stream types only.
-    const response = await routes.request('/demo.v1.Shop/Watch', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const response = await routes.request('/demo.v1.Shop/Watch', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(415);
     expect(response.headers.get('accept-post')).toBe('application/connect+json, application/connect+proto');
     expect((await response.json()).code).toBe('invalid_argument');

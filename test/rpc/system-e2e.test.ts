@@ -65,10 +65,14 @@ function createHandler() {
         hooks.onSlowCall?.();
         // Resolves only when the deadline (or a cancel) aborts the call.
         await new Promise((_, reject) =>
-          ctx.signal.addEventListener('abort', () => {
-            aborted.push(ctx.protocol);
-            reject(ctx.signal.reason);
-          }, { once: true }),
+          ctx.signal.addEventListener(
+            'abort',
+            () => {
+              aborted.push(ctx.protocol);
+              reject(ctx.signal.reason);
+            },
+            { once: true },
+          ),
         );
       }
       if (request.name === 'crash') throw new Error('disk /dev/sda1 on fire');
@@ -118,7 +122,9 @@ beforeAll(async () => {
   socketDir = mkdtempSync(join(tmpdir(), 'loom-rpc-'));
   grpcAddress = await bindLoopback(grpcServer);
   await new Promise<void>((resolve, reject) =>
-    grpcServer.bindAsync(`unix:${join(socketDir, 'system.sock')}`, grpc.ServerCredentials.createInsecure(), (error) => (error ? reject(error) : resolve())),
+    grpcServer.bindAsync(`unix:${join(socketDir, 'system.sock')}`, grpc.ServerCredentials.createInsecure(), (error) =>
+      error ? reject(error) : resolve(),
+    ),
   );
 });
 
@@ -159,10 +165,12 @@ describe('Connect over Hono', () => {
     });
     // Zero values are omitted; original field names and enum numbers are accepted on input.
     expect((await post('/v1alpha1.System/GetService', '{"name":"boot"}')).text).toBe('{"displayName":"Boot"}');
-    expect(await post('/v1alpha1.System/StopService', '{"name":"alpha","force":true}', {
-      'content-type': 'application/json; charset=utf-8',
-      'connect-protocol-version': '1',
-    })).toEqual({ status: 200, type: 'application/json', text: '{}' });
+    expect(
+      await post('/v1alpha1.System/StopService', '{"name":"alpha","force":true}', {
+        'content-type': 'application/json; charset=utf-8',
+        'connect-protocol-version': '1',
+      }),
+    ).toEqual({ status: 200, type: 'application/json', text: '{}' });
   });
 
   it('maps handler errors to Connect codes and HTTP statuses', async () => {
@@ -196,7 +204,11 @@ describe('Connect over Hono', () => {
 
     // Unknown fields are skipped (as in binary, and as connect-go and connect-es read JSON); wrong types are not.
     const unknownField = await post('/v1alpha1.System/GetService', '{"name":"alpha","colour":"red"}');
-    expect(unknownField).toEqual({ status: 200, type: 'application/json', text: '{"displayName":"Alpha","startType":"AUTOMATIC","status":"RUNNING"}' });
+    expect(unknownField).toEqual({
+      status: 200,
+      type: 'application/json',
+      text: '{"displayName":"Alpha","startType":"AUTOMATIC","status":"RUNNING"}',
+    });
 
     const wrongType = await post('/v1alpha1.System/StopService', '{"name":"alpha","force":"yes"}');
     expect(wrongType.status).toBe(400);
@@ -209,7 +221,9 @@ describe('Connect over Hono', () => {
     expect(textPlain.status).toBe(415);
 
     // A length-delimited field that claims 20 bytes but carries 3.
-    const truncated = await post('/v1alpha1.System/GetService', new Uint8Array([10, 20, 97, 98, 99]), { 'content-type': 'application/proto' });
+    const truncated = await post('/v1alpha1.System/GetService', new Uint8Array([10, 20, 97, 98, 99]), {
+      'content-type': 'application/proto',
+    });
     expect(truncated.status).toBe(400);
     expect(JSON.parse(truncated.text).code).toBe('invalid_argument');
 
@@ -220,7 +234,10 @@ describe('Connect over Hono', () => {
       text: '{"code":"unimplemented","message":"v1alpha1.System/Reboot is not implemented"}',
     });
 
-    const badVersion = await post('/v1alpha1.System/GetService', '{}', { 'content-type': 'application/json', 'connect-protocol-version': '2' });
+    const badVersion = await post('/v1alpha1.System/GetService', '{}', {
+      'content-type': 'application/json',
+      'connect-protocol-version': '2',
+    });
     expect(badVersion.status).toBe(400);
 
     for (const verb of ['GET', 'OPTIONS']) {
@@ -230,7 +247,10 @@ describe('Connect over Hono', () => {
   });
 
   it('ends a call at its Connect-Timeout-Ms deadline', async () => {
-    const expired = await post('/v1alpha1.System/StopService', '{"name":"slow"}', { 'content-type': 'application/json', 'connect-timeout-ms': '30' });
+    const expired = await post('/v1alpha1.System/StopService', '{"name":"slow"}', {
+      'content-type': 'application/json',
+      'connect-timeout-ms': '30',
+    });
     expect(expired.status).toBe(504);
     expect(JSON.parse(expired.text).code).toBe('deadline_exceeded');
     const client = gen.client.createSystemConnectClient({ baseUrl, binary: true });
@@ -294,15 +314,22 @@ describe('gRPC over grpc-js', () => {
       const client = new pkg.v1alpha1.System(grpcAddress, grpc.credentials.createInsecure());
       const call = (method: string, request: object) =>
         new Promise<Record<string, unknown>>((resolve, reject) =>
-          client[method]!(request, (error: grpc.ServiceError | null, response: Record<string, unknown>) => (error ? reject(error) : resolve(response))),
+          client[method]!(request, (error: grpc.ServiceError | null, response: Record<string, unknown>) =>
+            error ? reject(error) : resolve(response),
+          ),
         );
       try {
         const alpha = await call('GetService', { name: 'alpha' });
-        expect(alpha).toEqual(keepCase
-          ? { display_name: 'Alpha', start_type: 'AUTOMATIC', status: 'RUNNING' }
-          : { displayName: 'Alpha', startType: 'AUTOMATIC', status: 'RUNNING' });
+        expect(alpha).toEqual(
+          keepCase
+            ? { display_name: 'Alpha', start_type: 'AUTOMATIC', status: 'RUNNING' }
+            : { displayName: 'Alpha', startType: 'AUTOMATIC', status: 'RUNNING' },
+        );
         expect(await call('GetBIOSSerialNumber', {})).toEqual(keepCase ? { serial_number: 'SN-42' } : { serialNumber: 'SN-42' });
-        await expect(call('GetService', { name: 'nope' })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND, details: 'service nope not found' });
+        await expect(call('GetService', { name: 'nope' })).rejects.toMatchObject({
+          code: grpc.status.NOT_FOUND,
+          details: 'service nope not found',
+        });
       } finally {
         client.close();
       }
@@ -347,9 +374,17 @@ describe('authorization hook', () => {
     try {
       const anonymous = gen.client.createSystemConnectClient({ baseUrl: 'http://local', fetch: fetchApp });
       await expect(anonymous.getService({ name: 'alpha' })).rejects.toMatchObject({ code: 'unauthenticated' });
-      const response = await app.request('/v1alpha1.System/GetService', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const response = await app.request('/v1alpha1.System/GetService', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(response.status).toBe(401);
-      const authed = gen.client.createSystemConnectClient({ baseUrl: 'http://local', fetch: fetchApp, headers: { authorization: 'Bearer s3cret' } });
+      const authed = gen.client.createSystemConnectClient({
+        baseUrl: 'http://local',
+        fetch: fetchApp,
+        headers: { authorization: 'Bearer s3cret' },
+      });
       expect(await authed.getService({ name: 'alpha' })).toMatchObject({ displayName: 'Alpha' });
 
       const anonymousGrpc = gen.client.createSystemGrpcClient(address);

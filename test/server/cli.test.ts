@@ -20,8 +20,16 @@ describe('the server command line', () => {
   it('stops on invalid configuration with one line and exit code 2', async () => {
     const cases: [string[], Record<string, string>, string][] = [
       [[], { PORT: 'http' }, 'loom: invalid configuration: invalid PORT: must be an integer from 0 to 65535 (got "http")\n'],
-      [['--host-adapter', 'launchd'], {}, 'loom: invalid configuration: invalid --host-adapter: must be one of auto, systemd, windows, simulated (got "launchd")\n'],
-      [[], { DATABASE_URL: 'mysql://db/loom' }, 'loom: invalid configuration: invalid DATABASE_URL: must be a SQLite file path, a file: URL, :memory: or a postgres:// URL (got "mysql://db/loom")\n'],
+      [
+        ['--host-adapter', 'launchd'],
+        {},
+        'loom: invalid configuration: invalid --host-adapter: must be one of auto, systemd, windows, simulated (got "launchd")\n',
+      ],
+      [
+        [],
+        { DATABASE_URL: 'mysql://db/loom' },
+        'loom: invalid configuration: invalid DATABASE_URL: must be a SQLite file path, a file: URL, :memory: or a postgres:// URL (got "mysql://db/loom")\n',
+      ],
       [['--frobnicate'], {}, 'loom: invalid configuration: unknown option --frobnicate (see --help)\n'],
     ];
     for (const [args, env, expected] of cases) {
@@ -46,7 +54,9 @@ describe('the server command line', () => {
     try {
       const { code, stderr } = await runServerCommand([], isolatedEnv(dir, { PORT: String(port) }));
       expect(code).toBe(1);
-      expect(stderr).toBe(`loom: cannot start: port ${port} is already in use on 127.0.0.1; stop the other process or choose another PORT\n`);
+      expect(stderr).toBe(
+        `loom: cannot start: port ${port} is already in use on 127.0.0.1; stop the other process or choose another PORT\n`,
+      );
     } finally {
       blocker.close();
       rmSync(dir, { recursive: true, force: true });
@@ -61,7 +71,9 @@ describe('the server command line', () => {
     try {
       const { code, stderr } = await runServerCommand([], isolatedEnv(dir, { GRPC_PORT: String(port) }));
       expect(code).toBe(1);
-      expect(stderr).toBe(`loom: cannot start: gRPC port ${port} is already in use on 127.0.0.1; stop the other process or choose another GRPC_PORT\n`);
+      expect(stderr).toBe(
+        `loom: cannot start: gRPC port ${port} is already in use on 127.0.0.1; stop the other process or choose another GRPC_PORT\n`,
+      );
     } finally {
       blocker.close();
       rmSync(dir, { recursive: true, force: true });

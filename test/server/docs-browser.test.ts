@@ -16,11 +16,21 @@ let browser: Browser;
 
 beforeAll(async () => {
   // Fail loudly rather than skip: CI must install Debian's chromium (`apt-get install -y chromium`).
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`);
   server = await startServerProcess({ env: { LOOM_DEMO: '1' } });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -31,9 +41,12 @@ afterAll(async () => {
 
 /** `METHOD /path` of every operation in a document, sorted. */
 async function operationsOf(id: string): Promise<string[]> {
-  const doc = (await (await fetch(`${server.origin}/docs/openapi/${id}.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+  const doc = (await (await fetch(`${server.origin}/docs/openapi/${id}.json`)).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   const ops: string[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) for (const method of Object.keys(item)) if (HTTP_METHODS.includes(method)) ops.push(`${method.toUpperCase()} ${path}`);
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const method of Object.keys(item)) if (HTTP_METHODS.includes(method)) ops.push(`${method.toUpperCase()} ${path}`);
   return ops.sort();
 }
 
@@ -99,7 +112,9 @@ describe('/docs in Chromium', () => {
 
   it('"Try it out" on GetBIOSSerialNumber calls the Connect route from the page', async () => {
     const page = await open('system');
-    const block = page.locator('.opblock', { has: page.locator('.opblock-summary-path[data-path="/v1alpha1.System/GetBIOSSerialNumber"]') });
+    const block = page.locator('.opblock', {
+      has: page.locator('.opblock-summary-path[data-path="/v1alpha1.System/GetBIOSSerialNumber"]'),
+    });
     await block.locator('.opblock-summary').click();
     const editor = block.locator('textarea.body-param__text');
     if ((await editor.count()) > 0) await editor.fill('{}');

@@ -97,7 +97,9 @@ export async function startServerProcess(
         if (record.msg === 'ready') resolveReady(record);
       }
     });
-    void exited.then(({ code }) => reject(new Error(`server exited with ${code} before it was ready\nstderr: ${stderr}\nlogs: ${JSON.stringify(logs.slice(-5))}`)));
+    void exited.then(({ code }) =>
+      reject(new Error(`server exited with ${code} before it was ready\nstderr: ${stderr}\nlogs: ${JSON.stringify(logs.slice(-5))}`)),
+    );
   });
   let record: LogRecord;
   try {
@@ -126,9 +128,16 @@ export async function startServerProcess(
 }
 
 /** Runs the server command to completion (for `--help` and configuration errors). */
-export function runServerCommand(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runServerCommand(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT_DIR, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      cwd: ROOT_DIR,
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -39,7 +39,9 @@ function relay() {
   return { open, cut };
 }
 
-async function readyz(origin: string): Promise<{ status: number; body: { status: string; checks: Record<string, { status: string; error?: string }> } }> {
+async function readyz(
+  origin: string,
+): Promise<{ status: number; body: { status: string; checks: Record<string, { status: string; error?: string }> } }> {
   const res = await fetch(`${origin}/readyz`);
   return { status: res.status, body: (await res.json()) as never };
 }
@@ -67,11 +69,16 @@ describe('/readyz on PostgreSQL', () => {
       env: { LOOM_SERVICES: 'issues', DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test?schema=${schema}` },
     });
     try {
-      expect((server.ready['facts'] as Record<string, string>)['Database']).toBe(`PostgreSQL postgres://postgres@127.0.0.1:${port}/test?schema=${schema}`);
+      expect((server.ready['facts'] as Record<string, string>)['Database']).toBe(
+        `PostgreSQL postgres://postgres@127.0.0.1:${port}/test?schema=${schema}`,
+      );
       expect(await readyz(server.origin)).toEqual({ status: 200, body: { status: 'ready', checks: { database: { status: 'ok' } } } });
 
       await db.cut();
-      const down = await eventually(() => readyz(server.origin), (r) => r.status === 503);
+      const down = await eventually(
+        () => readyz(server.origin),
+        (r) => r.status === 503,
+      );
       expect(down.body.status).toBe('unavailable');
       expect(down.body.checks['database']!.status).toBe('failed');
       expect(down.body.checks['database']!.error).toEqual(expect.any(String));
@@ -79,7 +86,10 @@ describe('/readyz on PostgreSQL', () => {
       expect(health.status).toBe(200);
 
       await db.open(port);
-      const up = await eventually(() => readyz(server.origin), (r) => r.status === 200);
+      const up = await eventually(
+        () => readyz(server.origin),
+        (r) => r.status === 200,
+      );
       expect(up.body).toEqual({ status: 'ready', checks: { database: { status: 'ok' } } });
     } finally {
       const { code } = await server.stop();

@@ -71,7 +71,8 @@ describe('operations', () => {
     expect(res.headers.get('x-request-id')).toBe('e2e-request-7');
     await res.arrayBuffer();
     // The log line is written before the response is sent, so it is already on stdout or in the pipe.
-    for (let i = 0; i < 100 && !server.logs.some((record) => record['reqId'] === 'e2e-request-7'); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !server.logs.some((record) => record['reqId'] === 'e2e-request-7'); i++)
+      await new Promise((r) => setTimeout(r, 20));
     const line = server.logs.find((record) => record['reqId'] === 'e2e-request-7')!;
     expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/healthz', status: 200 });
     expect(typeof line['durationMs']).toBe('number');
@@ -144,7 +145,9 @@ describe('System service over gRPC', () => {
     const client = new loaded.v1alpha1.System(address, grpc.credentials.createInsecure());
     try {
       const call = <T>(method: string, request: object) =>
-        new Promise<T>((resolve, reject) => client[method]!(request, (error: grpc.ServiceError | null, response: T) => (error ? reject(error) : resolve(response))));
+        new Promise<T>((resolve, reject) =>
+          client[method]!(request, (error: grpc.ServiceError | null, response: T) => (error ? reject(error) : resolve(response))),
+        );
       expect(await call('GetService', { name: 'web' })).toEqual({ displayName: 'Web Server', startType: 'AUTOMATIC', status: 'RUNNING' });
       expect(await call('GetBIOSSerialNumber', {})).toEqual({ serialNumber: 'SIM-0001' });
       await expect(call('GetService', { name: 'no-such-service' })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
@@ -158,12 +161,21 @@ describe('gRPC health checking', () => {
   it('answers grpc.health.v1 Check with SERVING, to a client built from the proto file alone', async () => {
     const definition = protoLoader.loadSync(join(ROOT_DIR, 'schemas/grpc/health/v1/health.proto'), { enums: String, defaults: true });
     const loaded = grpc.loadPackageDefinition(definition) as unknown as {
-      grpc: { health: { v1: { Health: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, Function> } } };
+      grpc: {
+        health: { v1: { Health: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, Function> } };
+      };
     };
-    const client = new loaded.grpc.health.v1.Health((server.ready['endpoints'] as Record<string, string>)['gRPC']!, grpc.credentials.createInsecure());
+    const client = new loaded.grpc.health.v1.Health(
+      (server.ready['endpoints'] as Record<string, string>)['gRPC']!,
+      grpc.credentials.createInsecure(),
+    );
     try {
       const check = (service: string) =>
-        new Promise<unknown>((resolve, reject) => client['check']!({ service }, (error: grpc.ServiceError | null, response: unknown) => (error ? reject(error) : resolve(response))));
+        new Promise<unknown>((resolve, reject) =>
+          client['check']!({ service }, (error: grpc.ServiceError | null, response: unknown) =>
+            error ? reject(error) : resolve(response),
+          ),
+        );
       expect(await check('')).toEqual({ status: 'SERVING' });
       expect(await check('v1alpha1.System')).toEqual({ status: 'SERVING' });
       await expect(check('v1alpha1.Volume')).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
@@ -175,10 +187,16 @@ describe('gRPC health checking', () => {
 
 describe('/docs', () => {
   it('serves both generated documents with servers pointing at this server', async () => {
-    const issues = (await (await fetch(`${server.origin}/docs/openapi/issues.json`)).json()) as { servers: { url: string }[]; paths: object };
+    const issues = (await (await fetch(`${server.origin}/docs/openapi/issues.json`)).json()) as {
+      servers: { url: string }[];
+      paths: object;
+    };
     expect(issues.servers).toEqual([{ url: `${server.origin}/api/v1`, description: 'This server' }]);
     expect(Object.keys(issues.paths)).toContain('/repos/issues/search');
-    const system = (await (await fetch(`${server.origin}/docs/openapi/system.json`)).json()) as { servers: { url: string }[]; paths: object };
+    const system = (await (await fetch(`${server.origin}/docs/openapi/system.json`)).json()) as {
+      servers: { url: string }[];
+      paths: object;
+    };
     expect(system.servers).toEqual([{ url: server.origin, description: 'This server' }]);
     expect(Object.keys(system.paths)).toContain('/v1alpha1.System/GetService');
   });

@@ -134,7 +134,9 @@ describe('graceful shutdown', () => {
     expect((await fetch(`${server.origin}/readyz`)).status).toBe(200);
     const { code } = await server.stop('SIGINT');
     expect(code).toBe(0);
-    expect(server.logs.find((record) => record.msg === 'shutting down: no new connections, finishing in-flight requests')).toMatchObject({ signal: 'SIGINT' });
+    expect(server.logs.find((record) => record.msg === 'shutting down: no new connections, finishing in-flight requests')).toMatchObject({
+      signal: 'SIGINT',
+    });
     expect(server.logs.at(-1)).toMatchObject({ msg: 'stopped cleanly', abandoned: 0, failures: [] });
   });
 });

@@ -14,7 +14,9 @@ let server: ServerProcess;
 let socketPath: string;
 
 beforeAll(async () => {
-  server = await startServerProcess({ env: (dir) => ({ LOOM_SERVICES: 'system', SYSTEM_TOKEN: TOKEN, GRPC_SOCKET: join(dir, 'system.sock') }) });
+  server = await startServerProcess({
+    env: (dir) => ({ LOOM_SERVICES: 'system', SYSTEM_TOKEN: TOKEN, GRPC_SOCKET: join(dir, 'system.sock') }),
+  });
   socketPath = join(server.tempDir, 'system.sock');
 });
 
@@ -26,7 +28,9 @@ type SystemClient = grpc.Client & Record<string, Function>;
 
 function grpcClient(address: string, token?: string): SystemClient {
   const definition = protoLoader.loadSync(join(ROOT_DIR, 'schemas/system/v1alpha1/system.proto'), { enums: String, defaults: true });
-  const loaded = grpc.loadPackageDefinition(definition) as unknown as { v1alpha1: { System: new (a: string, c: grpc.ChannelCredentials) => SystemClient } };
+  const loaded = grpc.loadPackageDefinition(definition) as unknown as {
+    v1alpha1: { System: new (a: string, c: grpc.ChannelCredentials) => SystemClient };
+  };
   const client = new loaded.v1alpha1.System(address, grpc.credentials.createInsecure());
   if (token !== undefined) {
     const call = client['GetService']!.bind(client);
@@ -40,13 +44,19 @@ function grpcClient(address: string, token?: string): SystemClient {
 }
 
 function getService(client: SystemClient, name: string): Promise<unknown> {
-  return new Promise((resolve, reject) => client['GetService']!({ name }, (error: grpc.ServiceError | null, response: unknown) => (error ? reject(error) : resolve(response))));
+  return new Promise((resolve, reject) =>
+    client['GetService']!({ name }, (error: grpc.ServiceError | null, response: unknown) => (error ? reject(error) : resolve(response))),
+  );
 }
 
 describe('SYSTEM_TOKEN and GRPC_SOCKET', () => {
   it('is required on Connect', async () => {
     const call = (headers: Record<string, string>) =>
-      fetch(`${server.origin}/v1alpha1.System/GetService`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"name":"db"}' });
+      fetch(`${server.origin}/v1alpha1.System/GetService`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"name":"db"}',
+      });
     const anonymous = await call({});
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ code: 'unauthenticated' });
@@ -73,7 +83,10 @@ describe('SYSTEM_TOKEN and GRPC_SOCKET', () => {
   });
 
   it('declares the bearer token in the served document, so "Try it out" can send it', async () => {
-    const doc = (await (await fetch(`${server.origin}/docs/openapi/system.json`)).json()) as { security: unknown; components: { securitySchemes: Record<string, unknown> } };
+    const doc = (await (await fetch(`${server.origin}/docs/openapi/system.json`)).json()) as {
+      security: unknown;
+      components: { securitySchemes: Record<string, unknown> };
+    };
     expect(doc.security).toEqual([{ bearerToken: [] }]);
     expect(doc.components.securitySchemes['bearerToken']).toMatchObject({ type: 'http', scheme: 'bearer' });
   });

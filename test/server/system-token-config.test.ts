@@ -13,7 +13,9 @@ describe('SYSTEM_TOKEN at start-up', () => {
   ])('with %s is an invalid configuration: one line on stderr, exit code 2', async (_label, token, problem) => {
     const { code, stdout, stderr } = await runServerCommand([], { SYSTEM_TOKEN: token });
     expect(code).toBe(2);
-    expect(stderr).toBe(`loom: invalid configuration: invalid SYSTEM_TOKEN: ${problem}; use printable ASCII without spaces (it is sent as "authorization: Bearer <token>")\n`);
+    expect(stderr).toBe(
+      `loom: invalid configuration: invalid SYSTEM_TOKEN: ${problem}; use printable ASCII without spaces (it is sent as "authorization: Bearer <token>")\n`,
+    );
     expect(stdout).toBe('');
     expect(stderr).not.toContain('sesame');
   });

@@ -26,7 +26,8 @@ import { SystemHandler } from '../../runtime/system/system-handler.js';
 const REMOTE = '203.0.113.7';
 const REFUSED = {
   code: 'permission_denied',
-  message: 'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: Bearer <token>")',
+  message:
+    'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: Bearer <token>")',
 };
 
 interface Served {
@@ -58,10 +59,16 @@ async function serve(where: { host: string } | { path: string }, options: { toke
     host,
     call: (method, body, headers = {}) =>
       new Promise((resolve, reject) => {
-        const req = httpRequest({ ...target, method: 'POST', path: `/v1alpha1.System/${method}`, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-        });
+        const req = httpRequest(
+          { ...target, method: 'POST', path: `/v1alpha1.System/${method}`, headers: { 'content-type': 'application/json', ...headers } },
+          (res) => {
+            let text = '';
+            res
+              .setEncoding('utf8')
+              .on('data', (chunk: string) => (text += chunk))
+              .on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          },
+        );
         req.on('error', reject).end(body);
       }),
     async close() {
@@ -81,7 +88,10 @@ function statusOf(served: Served, name: string): ServiceStatus {
 describe('System Connect routes without SYSTEM_TOKEN', () => {
   it.each([['127.0.0.1'], ['::1']])('serve a caller on loopback %s, StopService included', async (address) => {
     const served = await serve({ host: address });
-    expect(await served.call('GetService', '{"name":"db"}')).toEqual({ status: 200, body: { displayName: 'Database', startType: 'AUTOMATIC', status: 'RUNNING' } });
+    expect(await served.call('GetService', '{"name":"db"}')).toEqual({
+      status: 200,
+      body: { displayName: 'Database', startType: 'AUTOMATIC', status: 'RUNNING' },
+    });
     expect(await served.call('StopService', '{"name":"db","force":true}')).toEqual({ status: 200, body: {} });
     expect(statusOf(served, 'db')).toBe(ServiceStatus.STOPPED);
   });
@@ -120,7 +130,10 @@ describe('System Connect routes without SYSTEM_TOKEN', () => {
 describe('System Connect routes with SYSTEM_TOKEN', () => {
   it('serve a caller on another host that sends the token, and refuse one that does not with UNAUTHENTICATED', async () => {
     const served = await serve({ host: '127.0.0.1' }, { token: 's3cret', peerAddress: REMOTE });
-    expect(await served.call('StopService', '{"name":"db","force":true}', { authorization: 'Bearer s3cret' })).toEqual({ status: 200, body: {} });
+    expect(await served.call('StopService', '{"name":"db","force":true}', { authorization: 'Bearer s3cret' })).toEqual({
+      status: 200,
+      body: {},
+    });
     expect(statusOf(served, 'db')).toBe(ServiceStatus.STOPPED);
     const anonymous = await served.call('StartService', '{"name":"db"}');
     expect([anonymous.status, (anonymous.body as { code: string }).code]).toEqual([401, 'unauthenticated']);

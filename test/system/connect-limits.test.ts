@@ -30,17 +30,26 @@ interface Answer {
  * POSTs with node:http, writing `chunks` one by one (chunked transfer unless `content-length` is
  * given) and stopping as soon as the answer arrives; the request is never ended when `end` is false.
  */
-function rawPost(baseUrl: string, method: string, headers: Record<string, string>, chunks: Iterable<string | Uint8Array>, end = true): Promise<Answer> {
+function rawPost(
+  baseUrl: string,
+  method: string,
+  headers: Record<string, string>,
+  chunks: Iterable<string | Uint8Array>,
+  end = true,
+): Promise<Answer> {
   const url = new URL(`/v1alpha1.System/${method}`, baseUrl);
   return new Promise((resolve, reject) => {
     let answered = false;
     const req = httpRequest(url, { method: 'POST', headers }, (res) => {
       answered = true;
       let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => {
-        resolve({ status: res.statusCode!, headers: res.headers, body });
-        req.destroy();
-      });
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (body += chunk))
+        .on('end', () => {
+          resolve({ status: res.statusCode!, headers: res.headers, body });
+          req.destroy();
+        });
     });
     // Once answered, the server may close the connection on the rest of the upload: not an error here.
     req.on('error', (error) => (answered ? undefined : reject(error)));
@@ -74,14 +83,23 @@ describe('the token is checked before the body is read', () => {
   ])('a call without the token and with %s is UNAUTHENTICATED', async (_label, contentType, body) => {
     system = await startSystem(new FailingHost(), { token: 's3cret' });
     const answer = await rawPost(system.baseUrl, 'StopService', { 'content-type': contentType }, [body]);
-    expect([answer.status, JSON.parse(answer.body)]).toEqual([401, { code: 'unauthenticated', message: 'this service requires "authorization: Bearer <token>"' }]);
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([
+      401,
+      { code: 'unauthenticated', message: 'this service requires "authorization: Bearer <token>"' },
+    ]);
     const wrong = await rawPost(system.baseUrl, 'StopService', { 'content-type': contentType, authorization: 'Bearer nope' }, [body]);
     expect([wrong.status, JSON.parse(wrong.body).code]).toEqual([401, 'unauthenticated']);
   });
 
   it('a call without the token that declares a huge body is UNAUTHENTICATED, and nothing of the body is awaited', async () => {
     system = await startSystem(new FailingHost(), { token: 's3cret' });
-    const answer = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-length': String(64 * MiB) }, ['{"name":'], false);
+    const answer = await rawPost(
+      system.baseUrl,
+      'GetService',
+      { 'content-type': 'application/json', 'content-length': String(64 * MiB) },
+      ['{"name":'],
+      false,
+    );
     expect([answer.status, JSON.parse(answer.body).code]).toEqual([401, 'unauthenticated']);
   });
 });
@@ -90,17 +108,32 @@ describe('request bodies are capped at 4 MiB', () => {
   it('refuses a declared Content-Length over the limit at once with RESOURCE_EXHAUSTED (429), without waiting for the body', async () => {
     system = await startSystem(new FailingHost());
     // Only the first bytes are ever sent: an answer proves the server did not wait for the rest.
-    const answer = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-length': String(5 * MiB) }, ['{"name":"db"}'], false);
+    const answer = await rawPost(
+      system.baseUrl,
+      'GetService',
+      { 'content-type': 'application/json', 'content-length': String(5 * MiB) },
+      ['{"name":"db"}'],
+      false,
+    );
     expect(answer.status).toBe(429);
-    expect(JSON.parse(answer.body)).toEqual({ code: 'resource_exhausted', message: 'request body of 5242880 bytes is larger than the limit of 4194304 bytes' });
+    expect(JSON.parse(answer.body)).toEqual({
+      code: 'resource_exhausted',
+      message: 'request body of 5242880 bytes is larger than the limit of 4194304 bytes',
+    });
   });
 
   it('refuses a chunked body once it passes the limit, without reading it to the end', async () => {
     system = await startSystem(new FailingHost());
     // Valid JSON all along (a message and 5 MiB of spaces): only its size is wrong.
-    const answer = await rawPost(system.baseUrl, 'StopService', { 'content-type': 'application/json' }, ['{"name":"db","force":true}', ...spaces(5 * MiB)]);
+    const answer = await rawPost(system.baseUrl, 'StopService', { 'content-type': 'application/json' }, [
+      '{"name":"db","force":true}',
+      ...spaces(5 * MiB),
+    ]);
     expect(answer.status).toBe(429);
-    expect(JSON.parse(answer.body)).toEqual({ code: 'resource_exhausted', message: 'request body is larger than the limit of 4194304 bytes' });
+    expect(JSON.parse(answer.body)).toEqual({
+      code: 'resource_exhausted',
+      message: 'request body is larger than the limit of 4194304 bytes',
+    });
     expect((system.handler.host as FailingHost).snapshot().services.find((s) => s.name === 'db')!.status).toBe(ServiceStatus.RUNNING);
   });
 
@@ -108,25 +141,42 @@ describe('request bodies are capped at 4 MiB', () => {
     system = await startSystem(new FailingHost());
     const message = '{"name":"db"}';
     const padding = 4 * MiB - message.length - 16;
-    const answer = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-length': String(message.length + padding) }, [message, ...spaces(padding)]);
+    const answer = await rawPost(
+      system.baseUrl,
+      'GetService',
+      { 'content-type': 'application/json', 'content-length': String(message.length + padding) },
+      [message, ...spaces(padding)],
+    );
     expect([answer.status, JSON.parse(answer.body)]).toEqual([200, { displayName: 'Database', startType: 'AUTOMATIC', status: 'RUNNING' }]);
   });
 });
 
 describe('Connect-Timeout-Ms', () => {
-  it.each([['3000000000'], ['9999999999']])('%s ms (beyond Node\'s longest timer) is no deadline: the call runs and answers', async (timeout) => {
-    // The start takes 50 ms: long enough that a timer Node fired after 1 ms would answer 504 first.
-    system = await startSystem(new FailingHost({ startDelayMs: 50, stopDelayMs: 50 }));
-    const answer = await rawPost(system.baseUrl, 'StartService', { 'content-type': 'application/json', 'connect-timeout-ms': timeout }, ['{"name":"cache"}']);
-    expect([answer.status, answer.body]).toEqual([200, '{}']);
-    expect((system.handler.host as FailingHost).snapshot().services.find((s) => s.name === 'cache')!.status).toBe(ServiceStatus.RUNNING);
-  });
+  it.each([['3000000000'], ['9999999999']])(
+    "%s ms (beyond Node's longest timer) is no deadline: the call runs and answers",
+    async (timeout) => {
+      // The start takes 50 ms: long enough that a timer Node fired after 1 ms would answer 504 first.
+      system = await startSystem(new FailingHost({ startDelayMs: 50, stopDelayMs: 50 }));
+      const answer = await rawPost(system.baseUrl, 'StartService', { 'content-type': 'application/json', 'connect-timeout-ms': timeout }, [
+        '{"name":"cache"}',
+      ]);
+      expect([answer.status, answer.body]).toEqual([200, '{}']);
+      expect((system.handler.host as FailingHost).snapshot().services.find((s) => s.name === 'cache')!.status).toBe(ServiceStatus.RUNNING);
+    },
+  );
 
   it('still ends a call at a deadline a timer can hold, and refuses more than ten digits', async () => {
     system = await startSystem(new FailingHost());
-    const expired = await rawPost(system.baseUrl, 'StartService', { 'content-type': 'application/json', 'connect-timeout-ms': '20' }, ['{"name":"hang"}']);
+    const expired = await rawPost(system.baseUrl, 'StartService', { 'content-type': 'application/json', 'connect-timeout-ms': '20' }, [
+      '{"name":"hang"}',
+    ]);
     expect([expired.status, JSON.parse(expired.body).code]).toEqual([504, 'deadline_exceeded']);
-    const tooLong = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'connect-timeout-ms': '10000000000' }, ['{"name":"db"}']);
+    const tooLong = await rawPost(
+      system.baseUrl,
+      'GetService',
+      { 'content-type': 'application/json', 'connect-timeout-ms': '10000000000' },
+      ['{"name":"db"}'],
+    );
     expect([tooLong.status, JSON.parse(tooLong.body).code]).toEqual([400, 'invalid_argument']);
   });
 });
@@ -134,7 +184,9 @@ describe('Connect-Timeout-Ms', () => {
 describe('JSON requests', () => {
   it('skip fields the message does not have, as binary requests skip unknown field numbers', async () => {
     system = await startSystem(new FailingHost());
-    const answer = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json' }, ['{"name":"db","colour":"red","nested":{"x":[1,2]}}']);
+    const answer = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json' }, [
+      '{"name":"db","colour":"red","nested":{"x":[1,2]}}',
+    ]);
     expect([answer.status, JSON.parse(answer.body)]).toEqual([200, { displayName: 'Database', startType: 'AUTOMATIC', status: 'RUNNING' }]);
   });
 });
@@ -150,7 +202,10 @@ describe('verbs other than POST', () => {
   it('OPTIONS on a method that does not exist is still 404 unimplemented', async () => {
     system = await startSystem(new FailingHost());
     const response = await fetch(`${system.baseUrl}/v1alpha1.System/Reboot`, { method: 'OPTIONS' });
-    expect([response.status, await response.json()]).toEqual([404, { code: 'unimplemented', message: 'v1alpha1.System/Reboot is not implemented' }]);
+    expect([response.status, await response.json()]).toEqual([
+      404,
+      { code: 'unimplemented', message: 'v1alpha1.System/Reboot is not implemented' },
+    ]);
   });
 });
 
@@ -159,27 +214,41 @@ describe('request compression', () => {
 
   it('reads a gzip body, JSON or binary, as connect-es and connect-go clients send it', async () => {
     system = await startSystem(new FailingHost());
-    const json = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, [gzip('{"name":"db"}')]);
+    const json = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, [
+      gzip('{"name":"db"}'),
+    ]);
     expect([json.status, JSON.parse(json.body)]).toEqual([200, { displayName: 'Database', startType: 'AUTOMATIC', status: 'RUNNING' }]);
     // GetServiceRequest { name: "db" }
-    const binary = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/proto', 'content-encoding': 'GZIP' }, [gzip(Uint8Array.from([0x0a, 2, 0x64, 0x62]))]);
+    const binary = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/proto', 'content-encoding': 'GZIP' }, [
+      gzip(Uint8Array.from([0x0a, 2, 0x64, 0x62])),
+    ]);
     expect(binary.status).toBe(200);
   });
 
   it('refuses an encoding it cannot read with unimplemented, naming the ones it can', async () => {
     system = await startSystem(new FailingHost());
-    const answer = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'br' }, ['{"name":"db"}']);
-    expect([answer.status, JSON.parse(answer.body)]).toEqual([501, { code: 'unimplemented', message: 'content-encoding br is not supported; supported: gzip, identity' }]);
+    const answer = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'br' }, [
+      '{"name":"db"}',
+    ]);
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([
+      501,
+      { code: 'unimplemented', message: 'content-encoding br is not supported; supported: gzip, identity' },
+    ]);
   });
 
   it('answers a body that is not gzip with invalid_argument, and one that inflates past the limit with resource_exhausted', async () => {
     system = await startSystem(new FailingHost());
-    const broken = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, ['{"name":"db"}']);
+    const broken = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, [
+      '{"name":"db"}',
+    ]);
     expect([broken.status, JSON.parse(broken.body).code]).toEqual([400, 'invalid_argument']);
     // 5 MiB of spaces compress to a few KiB; inflated they pass the 4 MiB limit.
     const bomb = gzip(`{"name":"db"${' '.repeat(5 * MiB)}}`);
     expect(bomb.byteLength).toBeLessThan(64 * 1024);
     const answer = await rawPost(system.baseUrl, 'GetService', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, [bomb]);
-    expect([answer.status, JSON.parse(answer.body)]).toEqual([429, { code: 'resource_exhausted', message: `request body inflates past the limit of ${4 * MiB} bytes` }]);
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([
+      429,
+      { code: 'resource_exhausted', message: `request body inflates past the limit of ${4 * MiB} bytes` },
+    ]);
   });
 });

@@ -26,7 +26,11 @@ function rawGrpc(address: string, method: string, message: Uint8Array, timeout: 
     frame.writeUInt32BE(message.length, 1);
     frame.set(message, 5);
     const stream = session.request({
-      ':method': 'POST', ':path': `/v1alpha1.System/${method}`, 'content-type': 'application/grpc', te: 'trailers', 'grpc-timeout': timeout,
+      ':method': 'POST',
+      ':path': `/v1alpha1.System/${method}`,
+      'content-type': 'application/grpc',
+      te: 'trailers',
+      'grpc-timeout': timeout,
     });
     let status: string | undefined;
     const take = (headers: Record<string, unknown>) => {
@@ -60,7 +64,9 @@ describe('a call whose deadline passed before it began', () => {
     expect(host.log).toEqual([]);
     // The same call with time to spare does stop it.
     const start = await fetch(`${system.baseUrl}/v1alpha1.System/StartService`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'connect-timeout-ms': '5000' }, body: '{"name":"cache"}',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'connect-timeout-ms': '5000' },
+      body: '{"name":"cache"}',
     });
     expect(start.status).toBe(200);
     expect(host.log).toEqual([{ op: 'start', name: 'cache', outcome: 'ok' }]);

@@ -38,7 +38,12 @@ beforeEach(async () => {
   handle = await serveSystemGrpc(new SystemHandler(new SimulatedHost()), {
     grpcPort: 0,
     token: 'secret-token',
-    health: createGrpcHealth({ services: { 'v1alpha1.System': [hostCheck], 'demo.Other': [otherCheck] }, shutdown: shutdown.signal, timeoutMs: 100, pollMs: 20 }),
+    health: createGrpcHealth({
+      services: { 'v1alpha1.System': [hostCheck], 'demo.Other': [otherCheck] },
+      shutdown: shutdown.signal,
+      timeoutMs: 100,
+      pollMs: 20,
+    }),
   });
   health = createHealthGrpcClient(handle.addresses[0]!);
 });

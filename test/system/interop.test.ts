@@ -13,7 +13,8 @@ import { startSystem, type RunningSystem } from './support/system-server.js';
 const CSI_PROXY_PROTO = '/work/shared/reference/csi-proxy-system-v1alpha1.proto';
 
 type Callback = (error: grpc.ServiceError | null, response?: Record<string, unknown>) => void;
-type DynamicClient = grpc.Client & Record<string, (request: object, metadata: grpc.Metadata, options: grpc.CallOptions, callback: Callback) => void>;
+type DynamicClient = grpc.Client &
+  Record<string, (request: object, metadata: grpc.Metadata, options: grpc.CallOptions, callback: Callback) => void>;
 
 function loadCsiProxyClient(address: string, keepCase: boolean): DynamicClient {
   // democratic-csi's options: keepCase, longs as strings, enums as names, defaults filled in.
@@ -25,12 +26,17 @@ function loadCsiProxyClient(address: string, keepCase: boolean): DynamicClient {
 
 function call(client: DynamicClient, method: string, request: object, metadata = new grpc.Metadata()): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    client[method]!(request, metadata, { deadline: Date.now() + 30_000 }, (error, response) => (error ? reject(error) : resolve(response!)));
+    client[method]!(request, metadata, { deadline: Date.now() + 30_000 }, (error, response) =>
+      error ? reject(error) : resolve(response!),
+    );
   });
 }
 
 async function grpcFailure(promise: Promise<unknown>): Promise<grpc.ServiceError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(Error);
   return error as grpc.ServiceError;
 }
@@ -45,7 +51,7 @@ describe.each([
   ['TCP', false, () => system.grpcAddress],
   ['TCP, keepCase (snake_case fields)', true, () => system.grpcAddress],
   ['the Unix socket', true, () => `unix:${system.socketPath}`],
-])('a grpc-js client built from csi-proxy\'s proto over %s', (_label, keepCase, address) => {
+])("a grpc-js client built from csi-proxy's proto over %s", (_label, keepCase, address) => {
   let client: DynamicClient;
   beforeAll(() => {
     client = loadCsiProxyClient(address(), keepCase);
@@ -58,9 +64,17 @@ describe.each([
 
   it('calls all four RPCs', async () => {
     expect(await call(client, 'GetBIOSSerialNumber', {})).toEqual({ [serial]: 'SIM-0001' });
-    expect(await call(client, 'GetService', { name: 'db' })).toEqual({ [displayName]: 'Database', [startType]: 'AUTOMATIC', status: 'RUNNING' });
+    expect(await call(client, 'GetService', { name: 'db' })).toEqual({
+      [displayName]: 'Database',
+      [startType]: 'AUTOMATIC',
+      status: 'RUNNING',
+    });
     expect(await call(client, 'StartService', { name: 'cache' })).toEqual({});
-    expect(await call(client, 'GetService', { name: 'cache' })).toEqual({ [displayName]: 'Cache', [startType]: 'MANUAL', status: 'RUNNING' });
+    expect(await call(client, 'GetService', { name: 'cache' })).toEqual({
+      [displayName]: 'Cache',
+      [startType]: 'MANUAL',
+      status: 'RUNNING',
+    });
     expect(await call(client, 'StopService', { name: 'cache', force: false })).toEqual({});
     expect((await call(client, 'GetService', { name: 'cache' })).status).toBe('STOPPED');
   });
@@ -71,7 +85,10 @@ describe.each([
     const bad = await grpcFailure(call(client, 'StopService', { name: '../../etc/passwd', force: true }));
     expect(bad.code).toBe(grpc.status.INVALID_ARGUMENT);
     const refused = await grpcFailure(call(client, 'StopService', { name: 'db', force: false }));
-    expect([refused.code, refused.details]).toEqual([grpc.status.FAILED_PRECONDITION, 'cannot stop db: dependent services are running: web (use force to stop them too)']);
+    expect([refused.code, refused.details]).toEqual([
+      grpc.status.FAILED_PRECONDITION,
+      'cannot stop db: dependent services are running: web (use force to stop them too)',
+    ]);
     expect((await grpcFailure(call(client, 'GetService', { name: 'fail-unavailable' }))).code).toBe(grpc.status.UNAVAILABLE);
     expect((await grpcFailure(call(client, 'GetService', { name: 'fail-command_failed' }))).code).toBe(grpc.status.INTERNAL);
     expect((await grpcFailure(call(client, 'GetService', { name: 'fail-permission_denied' }))).code).toBe(grpc.status.PERMISSION_DENIED);
@@ -81,7 +98,11 @@ describe.each([
 
 describe('plain HTTP speaking the Connect protocol', () => {
   const post = (method: string, body: BodyInit, contentType = 'application/json', headers: Record<string, string> = {}) =>
-    fetch(`${system.baseUrl}/v1alpha1.System/${method}`, { method: 'POST', body, headers: { 'content-type': contentType, 'connect-protocol-version': '1', ...headers } });
+    fetch(`${system.baseUrl}/v1alpha1.System/${method}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': contentType, 'connect-protocol-version': '1', ...headers },
+    });
 
   it('answers canonical proto3 JSON: camelCase, enum names, zero values omitted', async () => {
     const res = await post('GetService', '{"name":"db"}');
@@ -109,12 +130,35 @@ describe('plain HTTP speaking the Connect protocol', () => {
 
   it.each([
     ['GetService', '{"name":"nope"}', 404, { code: 'not_found', message: 'service "nope" does not exist' }],
-    ['StopService', '{"name":"db"}', 400, { code: 'failed_precondition', message: 'cannot stop db: dependent services are running: web (use force to stop them too)' }],
-    ['StartService', '{"name":"a/b"}', 400, { code: 'invalid_argument', message: 'invalid service name "a/b": "/" at position 1 is not allowed (allowed: letters, digits and : _ . @ -)' }],
+    [
+      'StopService',
+      '{"name":"db"}',
+      400,
+      { code: 'failed_precondition', message: 'cannot stop db: dependent services are running: web (use force to stop them too)' },
+    ],
+    [
+      'StartService',
+      '{"name":"a/b"}',
+      400,
+      {
+        code: 'invalid_argument',
+        message: 'invalid service name "a/b": "/" at position 1 is not allowed (allowed: letters, digits and : _ . @ -)',
+      },
+    ],
     ['GetService', '{"name":"fail-unavailable"}', 503, { code: 'unavailable', message: 'simulated unavailable for fail-unavailable' }],
-    ['GetService', '{"name":"fail-permission_denied"}', 403, { code: 'permission_denied', message: 'simulated permission_denied for fail-permission_denied' }],
+    [
+      'GetService',
+      '{"name":"fail-permission_denied"}',
+      403,
+      { code: 'permission_denied', message: 'simulated permission_denied for fail-permission_denied' },
+    ],
     ['GetService', '{"name":"fail-timeout"}', 504, { code: 'deadline_exceeded', message: 'simulated timeout for fail-timeout' }],
-    ['GetService', '{"name":"fail-command_failed"}', 500, { code: 'internal', message: 'simulated command_failed for fail-command_failed' }],
+    [
+      'GetService',
+      '{"name":"fail-command_failed"}',
+      500,
+      { code: 'internal', message: 'simulated command_failed for fail-command_failed' },
+    ],
   ])('%s %s answers %i with a Connect error body', async (method, body, status, expected) => {
     const res = await post(method, body);
     expect(res.status).toBe(status);
@@ -129,6 +173,8 @@ describe('plain HTTP speaking the Connect protocol', () => {
       expect(((await res.json()) as { code: string }).code).toBe('invalid_argument');
     }
     // Nothing was stopped.
-    expect(await (await post('GetService', '{"name":"db"}')).text()).toBe('{"displayName":"Database","startType":"AUTOMATIC","status":"RUNNING"}');
+    expect(await (await post('GetService', '{"name":"db"}')).text()).toBe(
+      '{"displayName":"Database","startType":"AUTOMATIC","status":"RUNNING"}',
+    );
   });
 });

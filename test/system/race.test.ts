@@ -70,7 +70,10 @@ describe('50 clients racing on one service', () => {
     const { host, clients } = await raceSetup();
     const next = random(seed);
     const ops: Op[] = ['start', 'stop', 'stop --force'];
-    const plan = Array.from({ length: 50 }, (_, i) => ({ client: clients[i % clients.length]!, op: ops[Math.floor(next() * ops.length)]! }));
+    const plan = Array.from({ length: 50 }, (_, i) => ({
+      client: clients[i % clients.length]!,
+      op: ops[Math.floor(next() * ops.length)]!,
+    }));
     const answers = await Promise.all(plan.map(({ client, op }) => send(client, op, 'db')));
 
     for (const answer of answers) expect(['ok', 'failed_precondition']).toContain(answer);
@@ -78,7 +81,11 @@ describe('50 clients racing on one service', () => {
     expect(host.log).toHaveLength(50);
 
     // Replay the order in which the host applied them on a model of the table.
-    const model = new Map([['db', RUNNING], ['web', RUNNING], ['worker', STOPPED]]);
+    const model = new Map([
+      ['db', RUNNING],
+      ['web', RUNNING],
+      ['worker', STOPPED],
+    ]);
     for (const entry of host.log) {
       let expected = 'ok';
       if (entry.op === 'start') model.set('db', RUNNING);
@@ -89,7 +96,9 @@ describe('50 clients racing on one service', () => {
     }
     expect(host.statuses()).toEqual(model);
     // And the clients heard exactly what the host did.
-    expect(answers.filter((a) => a === 'failed_precondition')).toHaveLength(host.log.filter((e) => e.outcome === 'dependents_running').length);
+    expect(answers.filter((a) => a === 'failed_precondition')).toHaveLength(
+      host.log.filter((e) => e.outcome === 'dependents_running').length,
+    );
   });
 });
 
@@ -100,7 +109,9 @@ describe('50 clients racing across dependent services', () => {
     const ops: Op[] = ['start', 'stop', 'stop --force'];
     const names = ['db', 'web', 'worker'];
     const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => send(clients[i % clients.length]!, ops[Math.floor(next() * 3)]!, names[Math.floor(next() * 3)]!)),
+      Array.from({ length: 50 }, (_, i) =>
+        send(clients[i % clients.length]!, ops[Math.floor(next() * 3)]!, names[Math.floor(next() * 3)]!),
+      ),
     );
     for (const answer of answers) expect(['ok', 'failed_precondition']).toContain(answer);
     expect(host.maxInFlightPerService).toBe(1);

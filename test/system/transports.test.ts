@@ -18,7 +18,10 @@ function clientFor(transport: Transport, system: RunningSystem, headers?: Header
   switch (transport) {
     case 'connect-json':
     case 'connect-binary':
-      return { client: createSystemConnectClient({ baseUrl: system.baseUrl, binary: transport === 'connect-binary', headers }), close() {} };
+      return {
+        client: createSystemConnectClient({ baseUrl: system.baseUrl, binary: transport === 'connect-binary', headers }),
+        close() {},
+      };
     case 'grpc-tcp':
     case 'grpc-unix': {
       const client = createSystemGrpcClient(transport === 'grpc-tcp' ? system.grpcAddress : `unix:${system.socketPath}`, { headers });
@@ -28,7 +31,10 @@ function clientFor(transport: Transport, system: RunningSystem, headers?: Header
 }
 
 async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(RpcError);
   return error as RpcError;
 }
@@ -54,8 +60,16 @@ describe.each(TRANSPORTS)('System over %s', (transport) => {
   });
 
   it('GetService returns display name, start type and status', async () => {
-    expect(await client.getService({ name: 'db' })).toEqual({ displayName: 'Database', startType: StartType.AUTOMATIC, status: ServiceStatus.RUNNING });
-    expect(await client.getService({ name: 'legacy' })).toEqual({ displayName: 'Legacy Agent', startType: StartType.DISABLED, status: ServiceStatus.STOPPED });
+    expect(await client.getService({ name: 'db' })).toEqual({
+      displayName: 'Database',
+      startType: StartType.AUTOMATIC,
+      status: ServiceStatus.RUNNING,
+    });
+    expect(await client.getService({ name: 'legacy' })).toEqual({
+      displayName: 'Legacy Agent',
+      startType: StartType.DISABLED,
+      status: ServiceStatus.STOPPED,
+    });
   });
 
   it('StartService starts a service and its dependency; starting again succeeds', async () => {
@@ -70,7 +84,10 @@ describe.each(TRANSPORTS)('System over %s', (transport) => {
   it('StopService without force refuses while dependents run: FAILED_PRECONDITION', async () => {
     await client.startService({ name: 'web' });
     const error = await rpcError(client.stopService({ name: 'db', force: false }));
-    expect([error.code, error.message]).toEqual(['failed_precondition', 'cannot stop db: dependent services are running: web, worker (use force to stop them too)']);
+    expect([error.code, error.message]).toEqual([
+      'failed_precondition',
+      'cannot stop db: dependent services are running: web, worker (use force to stop them too)',
+    ]);
     expect((await client.getService({ name: 'db' })).status).toBe(ServiceStatus.RUNNING);
   });
 
@@ -84,7 +101,10 @@ describe.each(TRANSPORTS)('System over %s', (transport) => {
     const missing = await rpcError(client.getService({ name: 'nope' }));
     expect([missing.code, missing.message]).toEqual(['not_found', 'service "nope" does not exist']);
     const bad = await rpcError(client.startService({ name: 'db; reboot' }));
-    expect([bad.code, bad.message]).toEqual(['invalid_argument', 'invalid service name "db; reboot": ";" at position 2 is not allowed (allowed: letters, digits and : _ . @ -)']);
+    expect([bad.code, bad.message]).toEqual([
+      'invalid_argument',
+      'invalid service name "db; reboot": ";" at position 2 is not allowed (allowed: letters, digits and : _ . @ -)',
+    ]);
     expect((await rpcError(client.getService({}))).code).toBe('invalid_argument');
   });
 
@@ -93,10 +113,13 @@ describe.each(TRANSPORTS)('System over %s', (transport) => {
     expect([error.code, error.message]).toEqual(['failed_precondition', 'service legacy is disabled and cannot be started']);
   });
 
-  it.each(Object.entries(RPC_CODE_BY_HOST_ERROR) as Array<[HostErrorKind, string]>)('host error %s arrives as %s with its message', async (kind, code) => {
-    const error = await rpcError(client.getService({ name: `fail-${kind}` }));
-    expect([error.code, error.message]).toEqual([code, `simulated ${kind} for fail-${kind}`]);
-  });
+  it.each(Object.entries(RPC_CODE_BY_HOST_ERROR) as Array<[HostErrorKind, string]>)(
+    'host error %s arrives as %s with its message',
+    async (kind, code) => {
+      const error = await rpcError(client.getService({ name: `fail-${kind}` }));
+      expect([error.code, error.message]).toEqual([code, `simulated ${kind} for fail-${kind}`]);
+    },
+  );
 
   it('DEADLINE_EXCEEDED when the client deadline passes during an operation', async () => {
     const error = await rpcError(client.startService({ name: 'hang' }, { timeoutMs: 100 }));

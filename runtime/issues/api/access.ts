@@ -14,7 +14,17 @@ import { forbidden, notFound, unauthorized } from './errors.js';
 export type ScopeCategory = 'issue' | 'repository' | 'admin' | 'organization' | 'user';
 
 /** Every category Gitea knows, for validating scopes of new tokens. */
-export const SCOPE_CATEGORIES = ['activitypub', 'admin', 'issue', 'misc', 'notification', 'organization', 'package', 'repository', 'user'] as const;
+export const SCOPE_CATEGORIES = [
+  'activitypub',
+  'admin',
+  'issue',
+  'misc',
+  'notification',
+  'organization',
+  'package',
+  'repository',
+  'user',
+] as const;
 
 /** The caller of the request, or `null`. */
 export function getCaller(c: Context): Caller | null {
@@ -52,7 +62,8 @@ export function requireSignedIn(caller: Caller | null): Caller {
 export function requireScope(caller: Caller | null, category: ScopeCategory, level: 'read' | 'write'): void {
   if (!caller?.token) return;
   const scopes = caller.token.scopes;
-  const granted = scopes.includes('all') || scopes.includes(`write:${category}`) || (level === 'read' && scopes.includes(`read:${category}`));
+  const granted =
+    scopes.includes('all') || scopes.includes(`write:${category}`) || (level === 'read' && scopes.includes(`read:${category}`));
   if (!granted) {
     const own = scopes.filter((s) => s !== 'public-only').join(',');
     throw forbidden(`token does not have at least one of required scope(s), required=[${level}:${category}], token scope=${own}`);

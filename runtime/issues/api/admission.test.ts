@@ -29,7 +29,9 @@ describe('issuesAdmission', () => {
     const app = new Hono();
     app.onError((error, c) => c.json({ message: error.message }, (error as { status?: 401 | 422 }).status ?? 500));
     app.use('*', issuesAdmission({ store, maxBodyBytes: LIMIT, onTooLarge: (c) => c.json({ message: 'too large' }, 413) }));
-    app.all('/echo', async (c) => c.text(`${c.req.method} ${(await c.req.text()).length} ${c.get('issuesCaller') === null ? 'anonymous' : 'signed in'}`));
+    app.all('/echo', async (c) =>
+      c.text(`${c.req.method} ${(await c.req.text()).length} ${c.get('issuesCaller') === null ? 'anonymous' : 'signed in'}`),
+    );
     server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     port = (server.address() as AddressInfo).port;
@@ -58,8 +60,12 @@ describe('issuesAdmission', () => {
 
   it('answers 401 for a wrong credential and 422 for a body without a Content-Type', async () => {
     expect(await sendBody(port, 'POST', '/echo?token=wrong', ['{}'], { declareLength: true })).toEqual({
-      status: 401, body: '{"message":"invalid username, password or token"}',
+      status: 401,
+      body: '{"message":"invalid username, password or token"}',
     });
-    expect(await sendBody(port, 'POST', '/echo', ['{}'], { declareLength: true })).toEqual({ status: 422, body: '{"message":"[]: Empty Content-Type"}' });
+    expect(await sendBody(port, 'POST', '/echo', ['{}'], { declareLength: true })).toEqual({
+      status: 422,
+      body: '{"message":"[]: Empty Content-Type"}',
+    });
   });
 });

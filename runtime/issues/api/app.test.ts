@@ -13,7 +13,12 @@ describe('createIssuesApp', () => {
     await store.createRepo({ ownerId: alice.id, name: 'proj' });
     // A store whose issue lookup breaks, as a lost database connection would.
     const broken = new Proxy(store, {
-      get: (target, key, receiver) => (key === 'getIssue' ? async () => { throw new Error('connection lost'); } : Reflect.get(target, key, receiver)),
+      get: (target, key, receiver) =>
+        key === 'getIssue'
+          ? async () => {
+              throw new Error('connection lost');
+            }
+          : Reflect.get(target, key, receiver),
     });
     const reported: unknown[] = [];
     const app = createIssuesApp({ store: broken, onUnexpectedError: (e) => reported.push(e), config: { publicUrl: 'http://h/' } });
@@ -23,7 +28,7 @@ describe('createIssuesApp', () => {
     expect((reported[0] as Error).message).toBe('connection lost');
   });
 
-  it('answers unknown routes with Gitea\'s 404 body', async () => {
+  it("answers unknown routes with Gitea's 404 body", async () => {
     store = await createStore(':memory:');
     const res = await createIssuesApp({ store, config: { publicUrl: 'http://h' } }).request('/api/v1/nothing/here');
     expect(res.status).toBe(404);

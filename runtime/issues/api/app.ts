@@ -48,11 +48,14 @@ export function createIssuesApp(options: CreateIssuesAppOptions): Hono {
   const onUnexpected = options.onUnexpectedError;
   app.onError(createIssuesErrorHandler(config, onUnexpected ? { onUnexpected: (e) => onUnexpected(e) } : {}));
   app.notFound(() => giteaJson(apiErrorBody('not found', config.publicUrl), 404));
-  app.use('/api/v1/*', issuesAdmission({
-    store: options.store,
-    maxBodyBytes: config.maxBodyBytes,
-    onTooLarge: () => giteaJson(apiErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`, config.publicUrl), 413),
-  }));
+  app.use(
+    '/api/v1/*',
+    issuesAdmission({
+      store: options.store,
+      maxBodyBytes: config.maxBodyBytes,
+      onTooLarge: () => giteaJson(apiErrorBody(`request body is larger than ${config.maxBodyBytes} bytes`, config.publicUrl), 413),
+    }),
+  );
   const errorOptions = onUnexpected ? { onUnexpected: (e: unknown) => onUnexpected(e) } : {};
   app.route('/', issuesRestApp(services, config, errorOptions));
   return app;

@@ -16,7 +16,11 @@ import { GiteaError, notFound } from './errors.js';
 /** Whether `error` is the decorator runtime's refusal to bind the request (not a handler's answer). */
 export function isBindingError(error: unknown): boolean {
   if (error instanceof GiteaError) return false;
-  return error instanceof BadRequestError || error instanceof ConversionError || (error instanceof HttpError && (error.status === 400 || error.status === 415));
+  return (
+    error instanceof BadRequestError ||
+    error instanceof ConversionError ||
+    (error instanceof HttpError && (error.status === 400 || error.status === 415))
+  );
 }
 
 /**

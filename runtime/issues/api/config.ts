@@ -62,7 +62,9 @@ export function resolveIssuesConfig(partial: Partial<IssuesConfig> = {}): Issues
   try {
     timeZone = canonicalTimeZone(merged.timeZone);
   } catch {
-    throw new RangeError(`IssuesConfig.timeZone must be an IANA time zone such as Europe/Berlin or UTC, got ${JSON.stringify(merged.timeZone)}`);
+    throw new RangeError(
+      `IssuesConfig.timeZone must be an IANA time zone such as Europe/Berlin or UTC, got ${JSON.stringify(merged.timeZone)}`,
+    );
   }
   return { ...merged, publicUrl, timeZone };
 }

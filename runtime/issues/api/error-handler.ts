@@ -81,5 +81,10 @@ function typeMessage(message: string): string {
 
 /** Go's field name for a JSON key: `due_date` → `DueDate`; array indexes stay. */
 function goName(key: string): string {
-  return /^\d+$/.test(key) ? key : key.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  return /^\d+$/.test(key)
+    ? key
+    : key
+        .split('_')
+        .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+        .join('');
 }

@@ -24,9 +24,15 @@ describe('issue event bus', () => {
     const errors: unknown[] = [];
     const bus = createIssueEventBus({ onListenerError: (error) => errors.push(error) });
     let delivered = false;
-    bus.subscribe('issue.title_changed', () => { throw new Error('sync'); });
-    bus.subscribe('issue.title_changed', async () => { throw new Error('async'); });
-    bus.subscribe('issue.title_changed', () => { delivered = true; });
+    bus.subscribe('issue.title_changed', () => {
+      throw new Error('sync');
+    });
+    bus.subscribe('issue.title_changed', async () => {
+      throw new Error('async');
+    });
+    bus.subscribe('issue.title_changed', () => {
+      delivered = true;
+    });
     expect(() => bus.publish('issue.title_changed', event)).not.toThrow();
     await new Promise((r) => setImmediate(r));
     expect(delivered).toBe(true);

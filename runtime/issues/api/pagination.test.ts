@@ -23,10 +23,10 @@ describe('buildLinkHeader (genAPILinks)', () => {
   const link = (total: number, size: number, page: number, query = `limit=${size}&page=${page}`) =>
     buildLinkHeader('http://h/', '/api/v1/repos/o/r/issues', new URLSearchParams(query), total, size, page);
 
-  it('matches Gitea\'s example for total 5, limit 2, page 2', () => {
+  it("matches Gitea's example for total 5, limit 2, page 2", () => {
     expect(link(5, 2, 2)).toBe(
       '<http://h/api/v1/repos/o/r/issues?limit=2&page=3>; rel="next",<http://h/api/v1/repos/o/r/issues?limit=2&page=3>; rel="last",' +
-      '<http://h/api/v1/repos/o/r/issues?limit=2&page=1>; rel="first",<http://h/api/v1/repos/o/r/issues?limit=2&page=1>; rel="prev"',
+        '<http://h/api/v1/repos/o/r/issues?limit=2&page=1>; rel="first",<http://h/api/v1/repos/o/r/issues?limit=2&page=1>; rel="prev"',
     );
   });
 
@@ -36,18 +36,24 @@ describe('buildLinkHeader (genAPILinks)', () => {
   });
 
   it('has only next and last on the first page, only first and prev on the last', () => {
-    expect(link(5, 2, 1)).toBe('<http://h/api/v1/repos/o/r/issues?limit=2&page=2>; rel="next",<http://h/api/v1/repos/o/r/issues?limit=2&page=3>; rel="last"');
-    expect(link(5, 2, 3)).toBe('<http://h/api/v1/repos/o/r/issues?limit=2&page=1>; rel="first",<http://h/api/v1/repos/o/r/issues?limit=2&page=2>; rel="prev"');
+    expect(link(5, 2, 1)).toBe(
+      '<http://h/api/v1/repos/o/r/issues?limit=2&page=2>; rel="next",<http://h/api/v1/repos/o/r/issues?limit=2&page=3>; rel="last"',
+    );
+    expect(link(5, 2, 3)).toBe(
+      '<http://h/api/v1/repos/o/r/issues?limit=2&page=1>; rel="first",<http://h/api/v1/repos/o/r/issues?limit=2&page=2>; rel="prev"',
+    );
   });
 
   it('clamps a page beyond the last to the last', () => {
-    expect(link(5, 2, 40)).toBe('<http://h/api/v1/repos/o/r/issues?limit=2&page=1>; rel="first",<http://h/api/v1/repos/o/r/issues?limit=2&page=2>; rel="prev"');
+    expect(link(5, 2, 40)).toBe(
+      '<http://h/api/v1/repos/o/r/issues?limit=2&page=1>; rel="first",<http://h/api/v1/repos/o/r/issues?limit=2&page=2>; rel="prev"',
+    );
   });
 
-  it('keeps every parameter, sorts keys and escapes like Go\'s QueryEscape', () => {
+  it("keeps every parameter, sorts keys and escapes like Go's QueryEscape", () => {
     expect(link(3, 1, 1, "token=abc&state=all&q=a b!'&limit=1")).toBe(
       '<http://h/api/v1/repos/o/r/issues?limit=1&page=2&q=a+b%21%27&state=all&token=abc>; rel="next",' +
-      '<http://h/api/v1/repos/o/r/issues?limit=1&page=3&q=a+b%21%27&state=all&token=abc>; rel="last"',
+        '<http://h/api/v1/repos/o/r/issues?limit=1&page=3&q=a+b%21%27&state=all&token=abc>; rel="last"',
     );
   });
 });

@@ -59,8 +59,7 @@ export function buildLinkHeader(
   let current = requestedPage <= 0 ? 1 : requestedPage;
   if (totalPages > 0 && current > totalPages) current = totalPages;
   const isLast = total === 0 || current === totalPages;
-  const link = (page: number, rel: string) =>
-    `<${publicUrl}${path.replace(/^\//, '')}?${encodeQueryWithPage(query, page)}>; rel="${rel}"`;
+  const link = (page: number, rel: string) => `<${publicUrl}${path.replace(/^\//, '')}?${encodeQueryWithPage(query, page)}>; rel="${rel}"`;
   const links: string[] = [];
   if (total > current * pageSize) links.push(link(current + 1, 'next'));
   if (!isLast) links.push(link(totalPages, 'last'));

@@ -26,7 +26,11 @@ describe('filter parameters', () => {
     expect(dateParam('since', undefined)).toBeUndefined();
     for (const bad of ['yesterday', '2025-01-01', new Date(Number.NaN)]) {
       let caught: unknown;
-      try { dateParam('since', bad); } catch (error) { caught = error; }
+      try {
+        dateParam('since', bad);
+      } catch (error) {
+        caught = error;
+      }
       expect(caught).toBeInstanceOf(GiteaError);
       expect((caught as GiteaError).status).toBe(422);
     }

@@ -34,7 +34,10 @@ export function typeFilter(value: string | undefined): IssueTypeFilter {
  * commaList(' bug, ,ui'); // ['bug', 'ui']
  */
 export function commaList(value: string | undefined): string[] | undefined {
-  const items = (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return items.length ? items : undefined;
 }
 

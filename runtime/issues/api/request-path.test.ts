@@ -7,7 +7,7 @@ describe('giteaPath', () => {
     expect(giteaPath('/')).toBe('/');
   });
 
-  it('drops trailing slashes and collapses runs of slashes, as Gitea\'s stripSlashesMiddleware', () => {
+  it("drops trailing slashes and collapses runs of slashes, as Gitea's stripSlashesMiddleware", () => {
     expect(giteaPath('/api/v1/repos/o/r/issues/')).toBe('/api/v1/repos/o/r/issues');
     expect(giteaPath('/api/v1/repos/o/r/issues///')).toBe('/api/v1/repos/o/r/issues');
     expect(giteaPath('//api/v1//repos///o/r')).toBe('/api/v1/repos/o/r');

@@ -5,15 +5,20 @@
  * answers installed as the router's exception handler.
  */
 import type { Hono } from 'hono';
-import {
-  AdminRoutes, IssueRoutes, OrganizationRoutes, RepositoryRoutes, UserRoutes,
-} from '../../../generated/issues/openapi.server.js';
+import { AdminRoutes, IssueRoutes, OrganizationRoutes, RepositoryRoutes, UserRoutes } from '../../../generated/issues/openapi.server.js';
 import { createRestRouter } from '../../rest/index.js';
 import { checkBeforeBinding, isBindingError } from './binding-order.js';
 import type { IssuesConfig } from './config.js';
 import { createIssuesErrorHandler, type IssuesErrorHandlerOptions } from './error-handler.js';
 import { GITEA_JSON_TYPE } from './errors.js';
-import { AdminHandlers, IssueHandlers, OrganizationHandlers, RepositoryHandlers, UserHandlers, type IssuesServices } from './handlers/index.js';
+import {
+  AdminHandlers,
+  IssueHandlers,
+  OrganizationHandlers,
+  RepositoryHandlers,
+  UserHandlers,
+  type IssuesServices,
+} from './handlers/index.js';
 
 /**
  * Registers the five generated route classes over the handlers and returns the router's app.

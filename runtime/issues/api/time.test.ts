@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  canonicalTimeZone, endOfDayInOwnOffset, endOfDayInZone, formatTimestamp, isRenderableYear, isZeroOrEpoch, isZeroTime, parseRfc3339,
+  canonicalTimeZone,
+  endOfDayInOwnOffset,
+  endOfDayInZone,
+  formatTimestamp,
+  isRenderableYear,
+  isZeroOrEpoch,
+  isZeroTime,
+  parseRfc3339,
   processTimeZone,
 } from './time.js';
 
@@ -12,11 +19,17 @@ describe('parseRfc3339', () => {
   });
 
   it.each([
-    '2025-02-30T00:00:00Z', '2025-01-01T24:00:00Z', '2025-01-01', '2025-01-01T00:00:00', 'yesterday', '', '2025-01-01T00:00:00+5:00',
-    '2025-01-01T00:00:00+99:99', '2025-01-01T00:00:00+24:00', '2025-01-01T00:00:00-05:60',
-  ])(
-    'rejects %j', (text) => expect(parseRfc3339(text)).toBeUndefined(),
-  );
+    '2025-02-30T00:00:00Z',
+    '2025-01-01T24:00:00Z',
+    '2025-01-01',
+    '2025-01-01T00:00:00',
+    'yesterday',
+    '',
+    '2025-01-01T00:00:00+5:00',
+    '2025-01-01T00:00:00+99:99',
+    '2025-01-01T00:00:00+24:00',
+    '2025-01-01T00:00:00-05:60',
+  ])('rejects %j', (text) => expect(parseRfc3339(text)).toBeUndefined());
 });
 
 describe('offsets at the edges', () => {
@@ -28,14 +41,16 @@ describe('offsets at the edges', () => {
 
 describe('deadlines', () => {
   const t = parseRfc3339('2025-01-31T22:00:00-08:00')!;
-  it('ends the day in the value\'s own offset (edit, create)', () => {
+  it("ends the day in the value's own offset (edit, create)", () => {
     expect(formatTimestamp(endOfDayInOwnOffset(t), 'UTC')).toBe('2025-02-01T07:59:59Z');
   });
   it('ends the day as written in the server zone (deadline endpoint)', () => {
     expect(formatTimestamp(endOfDayInZone(t, 'UTC'), 'UTC')).toBe('2025-01-31T23:59:59Z');
     expect(formatTimestamp(endOfDayInZone(t, 'Europe/Berlin'), 'Europe/Berlin')).toBe('2025-01-31T23:59:59+01:00');
     // Across a DST change (New York switched to EDT on 2025-03-09).
-    expect(formatTimestamp(endOfDayInZone(parseRfc3339('2025-03-09T01:00:00Z')!, 'America/New_York'), 'America/New_York')).toBe('2025-03-09T23:59:59-04:00');
+    expect(formatTimestamp(endOfDayInZone(parseRfc3339('2025-03-09T01:00:00Z')!, 'America/New_York'), 'America/New_York')).toBe(
+      '2025-03-09T23:59:59-04:00',
+    );
   });
   it('recognises the zero time and the epoch', () => {
     expect(isZeroTime(parseRfc3339('0001-01-01T00:00:00Z')!)).toBe(true);
@@ -54,8 +69,8 @@ describe('formatTimestamp', () => {
   it('prints UTC through its fast path exactly as through the general one, at the edges too', () => {
     // Day boundaries, leap days and the century rules (1900 and 2100 are not leap years, 2000 is).
     const samples = [
-      -62135596800, -62135596801, -2208988800, -2203977601, -1, 0, 59, 951782400, 951868799, 1700000000, 4107456000, 4107542399,
-      4107542400, 253370764800, 253402300799, 253402300800, 253402387200,
+      -62135596800, -62135596801, -2208988800, -2203977601, -1, 0, 59, 951782400, 951868799, 1700000000, 4107456000, 4107542399, 4107542400,
+      253370764800, 253402300799, 253402300800, 253402387200,
     ];
     // The layout built field by field, as the general path does.
     const reference = (unix: number) => {
@@ -75,7 +90,9 @@ describe('years outside 1000–9999', () => {
     // Local mean time of Berlin, +00:53:28.
     expect(berlin).toBe(parseRfc3339('0050-06-15T23:59:59Z')!.unix - 3208);
     expect(formatTimestamp(berlin, 'Europe/Berlin')).toBe('0050-06-15T23:59:59+00:53');
-    expect(formatTimestamp(endOfDayInZone(parseRfc3339('0001-01-01T10:00:00Z')!, 'Asia/Tokyo'), 'Asia/Tokyo')).toBe('0001-01-01T23:59:59+09:18');
+    expect(formatTimestamp(endOfDayInZone(parseRfc3339('0001-01-01T10:00:00Z')!, 'Asia/Tokyo'), 'Asia/Tokyo')).toBe(
+      '0001-01-01T23:59:59+09:18',
+    );
     // Year 0 is "1 BC" to the formatter, which must not be read as year 1.
     expect(formatTimestamp(parseRfc3339('0000-06-15T12:00:00Z')!.unix, 'America/New_York')).toBe('0000-06-15T07:03:58-04:56');
   });
@@ -107,7 +124,7 @@ describe('time zones', () => {
     expect(() => canonicalTimeZone('Mars/Olympus')).toThrow(RangeError);
   });
 
-  it('reads the process\'s zone from TZ', () => {
+  it("reads the process's zone from TZ", () => {
     const saved = process.env.TZ;
     try {
       process.env.TZ = 'Asia/Kolkata';

@@ -40,8 +40,12 @@ export async function verifyPasswordHash(password: string, stored: string): Prom
   if (scheme !== 'scrypt' || !saltText || !keyText) return false;
   const expected = Buffer.from(keyText, 'base64');
   const key = await new Promise<Buffer>((resolve, reject) => {
-    scrypt(password, Buffer.from(saltText, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT_PARAMS.maxmem }, (error, derived) =>
-      error ? reject(error) : resolve(derived),
+    scrypt(
+      password,
+      Buffer.from(saltText, 'base64'),
+      expected.length,
+      { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT_PARAMS.maxmem },
+      (error, derived) => (error ? reject(error) : resolve(derived)),
     );
   });
   return key.length === expected.length && timingSafeEqual(key, expected);

@@ -19,9 +19,24 @@ describe('keyword handling', () => {
     expect(keywordWords(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '))).toHaveLength(16);
   });
 
-  it('splits on every character but letters and digits, as both engines\' indexes do', () => {
+  it("splits on every character but letters and digits, as both engines' indexes do", () => {
     expect(keywordWords('main.ts alice@example.com /usr/lib/foo.so v1.2.3 http://example.org/path foo_bar')).toEqual([
-      'main', 'ts', 'alice', 'example', 'com', 'usr', 'lib', 'foo', 'so', 'v1', '2', '3', 'http', 'org', 'path', 'bar',
+      'main',
+      'ts',
+      'alice',
+      'example',
+      'com',
+      'usr',
+      'lib',
+      'foo',
+      'so',
+      'v1',
+      '2',
+      '3',
+      'http',
+      'org',
+      'path',
+      'bar',
     ]);
   });
 

@@ -47,7 +47,13 @@ const DATE_TIME: TextCheck = {
   test: (v) => {
     const m = DATE_TIME_SHAPE.exec(v);
     if (m === null || !realDay(m[1]!, m[2]!, m[3]!)) return false;
-    const [hour, minute, second, offsetHour, offsetMinute] = [m[4], m[5], m[6] ?? '0', m[7] ?? '0', m[8] ?? '0'].map(Number) as [number, number, number, number, number];
+    const [hour, minute, second, offsetHour, offsetMinute] = [m[4], m[5], m[6] ?? '0', m[7] ?? '0', m[8] ?? '0'].map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     return hour <= 23 && minute <= 59 && second <= 60 && offsetHour <= 23 && offsetMinute <= 59;
   },
 };
@@ -212,8 +218,10 @@ export function compileConstraints(options: ParamOptions): ((value: unknown) => 
   }
   if (minimum !== undefined) checks.push((v) => (typeof v === 'number' && v < minimum ? `must be >= ${minimum}` : undefined));
   if (maximum !== undefined) checks.push((v) => (typeof v === 'number' && v > maximum ? `must be <= ${maximum}` : undefined));
-  if (minLength !== undefined) checks.push((v) => (typeof v === 'string' && v.length < minLength ? `must have at least ${minLength} characters` : undefined));
-  if (maxLength !== undefined) checks.push((v) => (typeof v === 'string' && v.length > maxLength ? `must have at most ${maxLength} characters` : undefined));
+  if (minLength !== undefined)
+    checks.push((v) => (typeof v === 'string' && v.length < minLength ? `must have at least ${minLength} characters` : undefined));
+  if (maxLength !== undefined)
+    checks.push((v) => (typeof v === 'string' && v.length > maxLength ? `must have at most ${maxLength} characters` : undefined));
   if (pattern !== undefined) {
     const re = new RegExp(pattern, 'u');
     checks.push((v) => (typeof v === 'string' && !re.test(v) ? `must match ${pattern}` : undefined));

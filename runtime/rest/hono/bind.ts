@@ -50,7 +50,16 @@ function corsMiddleware(options: CorsOptions): MiddlewareHandler {
     if (c.req.method !== 'OPTIONS' || c.req.header('access-control-request-method') !== undefined) return handle(c, next);
     await next();
     const origin = c.req.header('origin');
-    const allowed = origin === undefined ? undefined : typeof origins === 'string' ? origins : Array.isArray(origins) ? (origins.includes(origin) ? origin : undefined) : origins(origin) ?? undefined;
+    const allowed =
+      origin === undefined
+        ? undefined
+        : typeof origins === 'string'
+          ? origins
+          : Array.isArray(origins)
+            ? origins.includes(origin)
+              ? origin
+              : undefined
+            : (origins(origin) ?? undefined);
     if (allowed === undefined) return;
     c.res.headers.set('Access-Control-Allow-Origin', allowed);
     if (allowed !== '*') c.res.headers.append('Vary', 'Origin');
@@ -65,12 +74,24 @@ function honoCors(options: CorsOptions, origins: ReturnType<typeof allowedOrigin
     credentials: options.allowCredentials ?? false,
     ...(options.maxAge !== undefined ? { maxAge: options.maxAge } : {}),
     allowHeaders: [...(options.allowHeaders ?? ['Content-Type', 'Authorization'])],
-    allowMethods: options.methods && options.methods.length > 0 ? [...options.methods] : ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'],
+    allowMethods:
+      options.methods && options.methods.length > 0
+        ? [...options.methods]
+        : ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'],
     exposeHeaders: [...(options.exposeHeaders ?? [])],
   });
 }
 
-const NOT_FOUND_INFO = { className: '', methodName: 'notFound', verb: 'GET', path: '', consumes: [], produces: [], status: 404, order: 0 } as const;
+const NOT_FOUND_INFO = {
+  className: '',
+  methodName: 'notFound',
+  verb: 'GET',
+  path: '',
+  consumes: [],
+  produces: [],
+  status: 404,
+  order: 0,
+} as const;
 
 /**
  * The order routes are tried in: lower `@RouteOrder` first; then literal segments before variables

@@ -20,7 +20,8 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
  */
 export function compileBodyAdmission(limit: number): ((x: Exchange) => Promise<void> | undefined) | undefined {
   if (limit === Number.POSITIVE_INFINITY) return undefined;
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new RegistrationError(`maxBodyBytes must be a whole number of bytes or Infinity, got ${String(limit)}`);
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new RegistrationError(`maxBodyBytes must be a whole number of bytes or Infinity, got ${String(limit)}`);
   return (x) => {
     const chunked = x.c.req.header('transfer-encoding') !== undefined;
     const length = x.c.req.header('content-length');

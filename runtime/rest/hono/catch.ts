@@ -57,7 +57,8 @@ export async function handleError(
   state: RouterState,
   write: (r: RestResponse) => Promise<Response>,
 ): Promise<Response> {
-  const handler = handlers.find((h) => matches(h, error)) ?? (useGlobal ? state.exceptionHandlers.find((h) => matches(h, error)) : undefined);
+  const handler =
+    handlers.find((h) => matches(h, error)) ?? (useGlobal ? state.exceptionHandlers.find((h) => matches(h, error)) : undefined);
   if (!handler) return defaultErrorResponse(error, state, c);
   try {
     const out = await handler.handle(error, c);

@@ -61,13 +61,18 @@ export function compileClass(registered: Registered, state: RouterState, sequenc
   const resolved = resolveClass(registered.cls);
   const routes = resolved.methods.filter((m) => m.verb !== undefined);
   if (routes.length === 0) {
-    throw new RegistrationError(`${resolved.name}: no route methods (decorate a method with @GET, @POST, … or a shorthand such as @Get('/path'))`);
+    throw new RegistrationError(
+      `${resolved.name}: no route methods (decorate a method with @GET, @POST, … or a shorthand such as @Get('/path'))`,
+    );
   }
   const instanceOf = compileInstance(registered, resolved, state);
   return routes.map((method, i) => compileMethod(resolved, method, state, instanceOf, sequenceStart + i));
 }
 
-function headerRules(headers: readonly string[] | undefined, where: string): { statics: [string, string][]; accept: string[]; contentType?: string } {
+function headerRules(
+  headers: readonly string[] | undefined,
+  where: string,
+): { statics: [string, string][]; accept: string[]; contentType?: string } {
   const statics: [string, string][] = [];
   const accept: string[] = [];
   let contentType: string | undefined;
@@ -83,41 +88,73 @@ function headerRules(headers: readonly string[] | undefined, where: string): { s
   return { statics, accept, ...(contentType ? { contentType } : {}) };
 }
 
-function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: RouterState, instanceOf: InstanceFactory, sequence: number): CompiledRoute {
+function compileMethod(
+  cls: ResolvedClass,
+  method: ResolvedMethod,
+  state: RouterState,
+  instanceOf: InstanceFactory,
+  sequence: number,
+): CompiledRoute {
   const where = `${cls.name}.${method.name}`;
   const verb = method.verb!;
   if ((method.verbCount ?? 1) > 1) throw new RegistrationError(`${where}: more than one HTTP verb decorator`);
   if (cls.path === undefined && method.path === undefined) {
-    throw new RegistrationError(`${where}: @${verb} has no path (put @Path on the class or the method, or use @${verb[0]}${verb.slice(1).toLowerCase()}('/path'))`);
+    throw new RegistrationError(
+      `${where}: @${verb} has no path (put @Path on the class or the method, or use @${verb[0]}${verb.slice(1).toLowerCase()}('/path'))`,
+    );
   }
   let template;
   try {
     // A method path's trailing slash is part of it: a schema's `/items/` is not `/items`.
     const joined = joinPaths(state.options.prefix, cls.path, method.path);
-    template = toHonoPath(method.path !== undefined && method.path.length > 1 && method.path.endsWith('/') && joined !== '/' ? `${joined}/` : joined);
+    template = toHonoPath(
+      method.path !== undefined && method.path.length > 1 && method.path.endsWith('/') && joined !== '/' ? `${joined}/` : joined,
+    );
   } catch (e) {
     throw new RegistrationError(`${where}: ${errorMessage(e)}`);
   }
   const status = method.status ?? 200;
-  if (!Number.isInteger(status) || status < 100 || status > 599) throw new RegistrationError(`${where}: @Status(${status}) is not an HTTP status`);
-  if (method.order !== undefined && !Number.isSafeInteger(method.order)) throw new RegistrationError(`${where}: @RouteOrder(${method.order}) is not an integer`);
+  if (!Number.isInteger(status) || status < 100 || status > 599)
+    throw new RegistrationError(`${where}: @Status(${status}) is not an HTTP status`);
+  if (method.order !== undefined && !Number.isSafeInteger(method.order))
+    throw new RegistrationError(`${where}: @RouteOrder(${method.order}) is not an integer`);
 
   const cRules = headerRules(cls.headers, cls.name);
   const mRules = headerRules(method.headers, where);
   const headers = [...cRules.statics, ...mRules.statics];
-  const consumes = method.consumes ?? (mRules.accept.length ? mRules.accept : undefined) ?? cls.consumes ?? (cRules.accept.length ? cRules.accept : []);
+  const consumes =
+    method.consumes ?? (mRules.accept.length ? mRules.accept : undefined) ?? cls.consumes ?? (cRules.accept.length ? cRules.accept : []);
   const writer = method.writer ?? cls.writer;
-  const produces = method.produces ?? (mRules.contentType ? [mRules.contentType] : undefined) ?? cls.produces ?? (cRules.contentType ? [cRules.contentType] : []);
+  const produces =
+    method.produces ??
+    (mRules.contentType ? [mRules.contentType] : undefined) ??
+    cls.produces ??
+    (cRules.contentType ? [cRules.contentType] : []);
   const suppressCheck = method.suppressCheck === true || cls.suppressCheck === true;
   if (writer?.type && method.returns && !suppressCheck) {
     const fits = writer.type === method.returns || method.returns.prototype instanceof writer.type;
-    if (!fits) throw new RegistrationError(`${where}: @ResponseWriter writes ${writer.type.name} but the method returns ${method.returns.name} (add @SuppressCheck() to skip this check)`);
+    if (!fits)
+      throw new RegistrationError(
+        `${where}: @ResponseWriter writes ${writer.type.name} but the method returns ${method.returns.name} (add @SuppressCheck() to skip this check)`,
+      );
   }
 
-  const info: RouteInfo = { className: cls.name, methodName: method.name, verb, path: template.declared, consumes, produces, status, order: method.order ?? 0 };
+  const info: RouteInfo = {
+    className: cls.name,
+    methodName: method.name,
+    verb,
+    path: template.declared,
+    consumes,
+    produces,
+    status,
+    order: method.order ?? 0,
+  };
 
   // Parameters: decorated ones as declared, the rest bound by name (path variable, then query or body by verb).
-  const declared = method.params.length < method.arity || method.params.some((p) => p?.source === undefined) ? parameterList((cls.cls as { prototype: Record<string, Function> }).prototype[method.name]!) : [];
+  const declared =
+    method.params.length < method.arity || method.params.some((p) => p?.source === undefined)
+      ? parameterList((cls.cls as { prototype: Record<string, Function> }).prototype[method.name]!)
+      : [];
   const reader = method.reader ?? cls.reader;
   const contextReader = method.contextReader ?? cls.contextReader;
   const plans: ParamPlan[] = [];
@@ -125,12 +162,18 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   for (let i = 0; i < method.arity; i++) {
     const raw: RawParam = method.params[i] ?? {};
     let source: ParamSource | undefined = raw.source;
-    if (source?.kind === 'context' && source.token === DUPLICATE_SOURCE) throw new RegistrationError(`${where} parameter ${i}: more than one source decorator`);
+    if (source?.kind === 'context' && source.token === DUPLICATE_SOURCE)
+      throw new RegistrationError(`${where} parameter ${i}: more than one source decorator`);
     let options = raw.options;
     if (!source) {
       const name = declared[i]?.name;
-      if (!name || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new RegistrationError(`${where} parameter ${i}: no source decorator and no usable parameter name`);
-      source = template.variables.includes(name) ? { kind: 'path', name } : QUERY_BY_NAME.has(verb) ? { kind: 'query', name } : { kind: 'body' };
+      if (!name || !/^[A-Za-z_$][\w$]*$/.test(name))
+        throw new RegistrationError(`${where} parameter ${i}: no source decorator and no usable parameter name`);
+      source = template.variables.includes(name)
+        ? { kind: 'path', name }
+        : QUERY_BY_NAME.has(verb)
+          ? { kind: 'query', name }
+          : { kind: 'body' };
       // xp-forge: a parameter without a default is required ("Missing argument" is a 400); one with a
       // default gets `undefined` when absent, so that JavaScript applies the default.
       if (options?.required === undefined && !declared[i]!.hasDefault) options = { ...options, required: true };
@@ -169,7 +212,14 @@ function compileMethod(cls: ResolvedClass, method: ResolvedMethod, state: Router
   // Without @Produces, JSON comes first so that `Accept: */*` keeps it; a registered mime writer
   // answers when Accept names its type.
   const anyType = createNegotiator(['application/json', ...state.writers.mimeList, 'text/plain']);
-  const writePlan: WritePlan = { status, staticHeaders: headers, ...(writer ? { writer } : {}), produces, negotiate: produces.length ? createNegotiator(produces) : anyType, state };
+  const writePlan: WritePlan = {
+    status,
+    staticHeaders: headers,
+    ...(writer ? { writer } : {}),
+    produces,
+    negotiate: produces.length ? createNegotiator(produces) : anyType,
+    state,
+  };
   // What an exception handler returns is not written with the method's writer or type (an image or
   // CSV route cannot carry `{status,message}`), but as a route without @Produces would write it.
   const errorPlan: WritePlan = { status, staticHeaders: [], produces: [], negotiate: anyType, state };
@@ -248,7 +298,9 @@ function blockingModuleUrl(module: string | URL, where: string): string {
   // Before the scheme test: a Windows drive (`C:\\…`) looks like one.
   if (isAbsolute(module)) return pathToFileURL(module).href;
   if (/^[a-z][a-z0-9+.-]+:/i.test(module)) return new URL(module).href;
-  throw new RegistrationError(`${where}: @Blocking module "${module}" is relative; pass new URL('${module}', import.meta.url) or an absolute path`);
+  throw new RegistrationError(
+    `${where}: @Blocking module "${module}" is relative; pass new URL('${module}', import.meta.url) or an absolute path`,
+  );
 }
 
 /** Writes an exception handler's answer; when `Accept` fits nothing produced, falls back to JSON. */

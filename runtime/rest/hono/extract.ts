@@ -54,7 +54,9 @@ export function compileParam(param: RawParam, source: ParamSource, scope: ParamS
   switch (source.kind) {
     case 'path':
       if (scope.variables && !scope.variables.includes(source.name)) {
-        throw new RegistrationError(`${scope.where}: @PathParam('${source.name}') names no variable of the path (variables: ${scope.variables.join(', ') || 'none'})`);
+        throw new RegistrationError(
+          `${scope.where}: @PathParam('${source.name}') names no variable of the path (variables: ${scope.variables.join(', ') || 'none'})`,
+        );
       }
       return stringPlan(param, source, scope, options, pathReader(param, source.name, scope));
     case 'query': {
@@ -62,7 +64,9 @@ export function compileParam(param: RawParam, source: ParamSource, scope: ParamS
       const name = source.name;
       // `@Raw`: the value as sent, one value like any other query parameter unless `array`.
       const read = param.raw
-        ? options.array === true ? (x: Exchange) => x.rawQuery(name) : (x: Exchange) => x.rawQuery(name)?.[0]
+        ? options.array === true
+          ? (x: Exchange) => x.rawQuery(name)
+          : (x: Exchange) => x.rawQuery(name)?.[0]
         : options.array === true
           ? (x: Exchange) => x.c.req.queries(name)
           : (x: Exchange) => x.c.req.query(name);
@@ -78,10 +82,13 @@ export function compileParam(param: RawParam, source: ParamSource, scope: ParamS
         return values === undefined ? undefined : options.array ? values : values[0];
       });
     case 'form':
-      return { ...stringPlan(param, source, scope, options, (x) => {
-        const v = x.form?.[source.name];
-        return Array.isArray(v) && options.array !== true ? v[0] : v;
-      }), needs: 'form' };
+      return {
+        ...stringPlan(param, source, scope, options, (x) => {
+          const v = x.form?.[source.name];
+          return Array.isArray(v) && options.array !== true ? v[0] : v;
+        }),
+        needs: 'form',
+      };
     case 'body':
       return bodyPlan(param, scope, options);
     case 'bean':
@@ -130,10 +137,14 @@ function checkReaderType(reader: ValueReader | undefined, type: TypeRef | undefi
   if (!reader?.type || type === undefined || scope.suppressCheck) return;
   const fits =
     reader.type === type ||
-    (typeof reader.type === 'function' && typeof type === 'function' && (reader.type.prototype instanceof type || type.prototype instanceof reader.type)) ||
+    (typeof reader.type === 'function' &&
+      typeof type === 'function' &&
+      (reader.type.prototype instanceof type || type.prototype instanceof reader.type)) ||
     typeName(reader.type) === typeName(type);
   if (!fits) {
-    throw new RegistrationError(`${scope.where}: ${what} reader produces ${typeName(reader.type)} but the parameter is ${typeName(type)} (add @SuppressCheck() to skip this check)`);
+    throw new RegistrationError(
+      `${scope.where}: ${what} reader produces ${typeName(reader.type)} but the parameter is ${typeName(type)} (add @SuppressCheck() to skip this check)`,
+    );
   }
 }
 
@@ -179,7 +190,8 @@ function stringPlan(
     if (options.array && !Array.isArray(value)) value = [value];
     if (Array.isArray(value)) {
       const out = new Array<unknown>(value.length);
-      for (let i = 0; i < value.length; i++) out[i] = typeof value[i] === 'string' || value[i] instanceof File ? one(value[i], x) : value[i];
+      for (let i = 0; i < value.length; i++)
+        out[i] = typeof value[i] === 'string' || value[i] instanceof File ? one(value[i], x) : value[i];
       return out;
     }
     return typeof value === 'string' || value instanceof File ? one(value, x) : value;
@@ -243,7 +255,13 @@ function atRegistration<T>(scope: ParamScope, compile: () => T): T {
  * An object-valued query parameter: its fields gathered from the query as `style` says, converted
  * by type as form fields are, then validated as a whole; violations are named `filter/age`.
  */
-function objectQueryPlan(param: RawParam, source: ParamSource & { name: string }, scope: ParamScope, options: ParamOptions, object: ObjectQuery): ParamPlan {
+function objectQueryPlan(
+  param: RawParam,
+  source: ParamSource & { name: string },
+  scope: ParamScope,
+  options: ParamOptions,
+  object: ObjectQuery,
+): ParamPlan {
   const name = source.name;
   const validator = compileValidator(options, scope);
   const typed = atRegistration(scope, () => formBody(object.fields, validator ? { validate: validator } : {}));
@@ -255,7 +273,8 @@ function objectQueryPlan(param: RawParam, source: ParamSource & { name: string }
     const form: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
     if (object.style === 'deepObject') {
       for (const [key, values] of Object.entries(x.c.req.queries())) {
-        if (key.length > name.length + 2 && key.startsWith(`${name}[`) && key.endsWith(']')) form[key.slice(name.length + 1, -1)] = values.length === 1 ? values[0]! : values;
+        if (key.length > name.length + 2 && key.startsWith(`${name}[`) && key.endsWith(']'))
+          form[key.slice(name.length + 1, -1)] = values.length === 1 ? values[0]! : values;
       }
     } else if (explode) {
       for (const field of fieldNames) {
@@ -295,7 +314,6 @@ function compileValidator(options: ParamOptions, scope: ParamScope): ValidateFun
     throw new RegistrationError(`${scope.where}: invalid JSON Schema: ${errorMessage(e)}`);
   }
 }
-
 
 /** The request body: read before extraction (see `readBody`), then defaulted, required and validated here. */
 function bodyPlan(param: RawParam, scope: ParamScope, options: ParamOptions): ParamPlan {
@@ -349,14 +367,19 @@ function compileBodyConversion(type: ParamOptions['type']): ((value: unknown) =>
   if (type === undefined || type === 'string' || type === String || type === 'json' || type === 'file') return undefined;
   const fromText = compileConversion(type);
   const scalar: ((value: unknown) => boolean) | undefined =
-    type === 'number' || type === Number ? (v) => typeof v === 'number'
-    : type === 'integer' || type === 'int64' ? (v) => Number.isSafeInteger(v)
-    : type === 'boolean' || type === Boolean ? (v) => typeof v === 'boolean'
-    : type === 'date' || type === 'date-time' || type === Date ? () => false
-    : undefined;
+    type === 'number' || type === Number
+      ? (v) => typeof v === 'number'
+      : type === 'integer' || type === 'int64'
+        ? (v) => Number.isSafeInteger(v)
+        : type === 'boolean' || type === Boolean
+          ? (v) => typeof v === 'boolean'
+          : type === 'date' || type === 'date-time' || type === Date
+            ? () => false
+            : undefined;
   return (value) => {
     if (typeof value === 'string') return fromText(value);
-    if (scalar && !scalar(value)) throw new ConversionError(`must be ${typeName(type)}, got ${JSON.stringify(value)?.slice(0, 40) ?? String(value)}`);
+    if (scalar && !scalar(value))
+      throw new ConversionError(`must be ${typeName(type)}, got ${JSON.stringify(value)?.slice(0, 40) ?? String(value)}`);
     return value;
   };
 }
@@ -366,11 +389,13 @@ function beanPlan(bean: Class, scope: ParamScope): ParamPlan {
   const resolved = resolveClass(bean);
   const fieldPlans: [string, ParamPlan][] = [];
   for (const [field, raw] of resolved.fields) {
-    if (!raw.source) throw new RegistrationError(`${scope.where}: bean ${resolved.name} field ${field} has modifiers but no source decorator`);
+    if (!raw.source)
+      throw new RegistrationError(`${scope.where}: bean ${resolved.name} field ${field} has modifiers but no source decorator`);
     fieldPlans.push([field, compileParam(raw, raw.source, { ...scope, where: `${scope.where} (bean ${resolved.name}.${field})` })]);
   }
   const ctorPlans = resolved.ctorParams.map((raw, i) => {
-    if (!raw?.source) throw new RegistrationError(`${scope.where}: bean ${resolved.name} constructor parameter ${i} has no source decorator`);
+    if (!raw?.source)
+      throw new RegistrationError(`${scope.where}: bean ${resolved.name} constructor parameter ${i} has no source decorator`);
     return compileParam(raw, raw.source, { ...scope, where: `${scope.where} (bean ${resolved.name} constructor parameter ${i})` });
   });
   if (fieldPlans.length === 0 && ctorPlans.length === 0) {
@@ -469,4 +494,3 @@ function contextPlan(param: RawParam, token: unknown, scope: ParamScope): ParamP
   };
   return { extract, source, needs: 'none', async: true };
 }
-

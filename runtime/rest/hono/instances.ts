@@ -27,10 +27,14 @@ export function compileInstance(registered: Registered, resolved: ResolvedClass,
   const fieldPlans: [string, ParamPlan][] = [];
   for (const [field, raw] of resolved.fields) {
     if (!raw.source) throw new RegistrationError(`${resolved.name} field ${field}: modifiers without a source decorator`);
-    fieldPlans.push([field, compileParam(raw, raw.source, { where: `${resolved.name} field ${field}`, variables: undefined, state, suppressCheck: false })]);
+    fieldPlans.push([
+      field,
+      compileParam(raw, raw.source, { where: `${resolved.name} field ${field}`, variables: undefined, state, suppressCheck: false }),
+    ]);
   }
   for (const [field, plan] of fieldPlans) {
-    if (plan.needs !== 'none') throw new RegistrationError(`${resolved.name} field ${field}: body and form values cannot be injected into fields`);
+    if (plan.needs !== 'none')
+      throw new RegistrationError(`${resolved.name} field ${field}: body and form values cannot be injected into fields`);
   }
   const cls = registered.cls as new () => object;
   const create = (): object => (state.injector ? (state.injector.getInstance(cls) as object) : new cls());

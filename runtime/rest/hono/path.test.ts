@@ -59,7 +59,10 @@ describe('names and slashes as OpenAPI has them', () => {
 
 describe('positions from the end', () => {
   it('count whole-segment variables from the end of the path', () => {
-    expect([...toHonoPath('/a/{x}/b/{y}').fromEnd]).toEqual([['y', 1], ['x', 3]]);
+    expect([...toHonoPath('/a/{x}/b/{y}').fromEnd]).toEqual([
+      ['y', 1],
+      ['x', 3],
+    ]);
   });
   it('stop at a variable that may span segments', () => {
     const t = toHonoPath('/a/{x}/{rest:.+}/{y:[0-9]+}');

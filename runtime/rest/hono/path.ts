@@ -59,7 +59,9 @@ export function joinPaths(...parts: (string | undefined)[]): string {
   return `/${joined}`;
 }
 
-type Token = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'var'; readonly name: string; readonly regex: string | undefined };
+type Token =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'var'; readonly name: string; readonly regex: string | undefined };
 
 /** A variable's expression when none is given: one segment, as JAX-RS and Hono have it. */
 const SEGMENT = '[^/]+';
@@ -161,7 +163,9 @@ export function toHonoPath(path: string): PathTemplate {
     const param = `__loom_s${index}`;
     out.push(`:${param}{${tokens.map((t) => (t.kind === 'text' ? escapeRegex(t.text) : `(?:${t.regex ?? SEGMENT})`)).join('')}}`);
     const group = (name: string) => `v${vars.findIndex((v) => v.name === name)}`;
-    const pattern = new RegExp(`^${tokens.map((t) => (t.kind === 'text' ? escapeRegex(t.text) : `(?<${group(t.name)}>${t.regex ?? SEGMENT})`)).join('')}$`);
+    const pattern = new RegExp(
+      `^${tokens.map((t) => (t.kind === 'text' ? escapeRegex(t.text) : `(?<${group(t.name)}>${t.regex ?? SEGMENT})`)).join('')}$`,
+    );
     for (const v of vars) compound.set(v.name, { param, pattern, group: group(v.name) });
     ranks.push(2);
   });

@@ -14,8 +14,14 @@ function hasRole(user: RestUser, role: string): boolean {
 }
 
 /** Compiles the security check of a route, or `undefined` when the route has none. */
-export function compileSecurity(method: ResolvedMethod, cls: ResolvedClass, state: RouterState, info: RouteInfo): ((x: Exchange) => Promise<void>) | undefined {
-  const authn = method.authenticate !== undefined ? method.authenticate : cls.authenticate !== undefined ? cls.authenticate : state.authenticate;
+export function compileSecurity(
+  method: ResolvedMethod,
+  cls: ResolvedClass,
+  state: RouterState,
+  info: RouteInfo,
+): ((x: Exchange) => Promise<void>) | undefined {
+  const authn =
+    method.authenticate !== undefined ? method.authenticate : cls.authenticate !== undefined ? cls.authenticate : state.authenticate;
   const authz = method.authorize !== undefined ? method.authorize : cls.authorize !== undefined ? cls.authorize : state.authorize;
   const roles = method.roles ?? cls.roles;
   // A provider of another shape would fail on every request (`authorize is not a function`): say so now.
@@ -24,7 +30,9 @@ export function compileSecurity(method: ResolvedMethod, cls: ResolvedClass, stat
     throw new RegistrationError(`${where}: an authentication provider needs provideCredentials(c) and authenticate(credentials, c)`);
   }
   if (authz && typeof authz.authorize !== 'function') {
-    throw new RegistrationError(`${where}: the authorization provider${authz.id ? ` '${authz.id}'` : ''} needs authorize(user, c, route), returning true to allow (requirePermissions(id, ...permissions) builds one)`);
+    throw new RegistrationError(
+      `${where}: the authorization provider${authz.id ? ` '${authz.id}'` : ''} needs authorize(user, c, route), returning true to allow (requirePermissions(id, ...permissions) builds one)`,
+    );
   }
   // `@PermitAll` beside `@Authorize` on the same method or class says two opposite things.
   if (method.roles?.kind === 'permitAll' && method.authorize) {
@@ -42,7 +50,8 @@ export function compileSecurity(method: ResolvedMethod, cls: ResolvedClass, stat
   return async (x) => {
     if (authn) {
       const credentials = await authn.provideCredentials(x.c);
-      const user = credentials === null || credentials === undefined ? undefined : ((await authn.authenticate(credentials, x.c)) ?? undefined);
+      const user =
+        credentials === null || credentials === undefined ? undefined : ((await authn.authenticate(credentials, x.c)) ?? undefined);
       if (!user && !permitAll) throw new UnauthorizedError();
       x.user = user;
     }

@@ -95,7 +95,14 @@ function putHeader(target: Headers, name: string, value: string): void {
  * Writes an entity with a status, honouring a `type()` override and extra headers. An error's
  * `{status, message}` is always JSON: the route's type (an image, a CSV) cannot carry it.
  */
-async function writeEntity(plan: WritePlan, x: Exchange, value: unknown, status: number, extra: RestResponse | undefined, error = false): Promise<Response> {
+async function writeEntity(
+  plan: WritePlan,
+  x: Exchange,
+  value: unknown,
+  status: number,
+  extra: RestResponse | undefined,
+  error = false,
+): Promise<Response> {
   const headers = new Headers();
   addHeaders(headers, plan, x);
   let body: WriterOutput = null;
@@ -138,7 +145,14 @@ export function writeResult(plan: WritePlan, x: Exchange, result: unknown): Resp
   if (result instanceof RestResponse) return writeBuilt(plan, x, result);
   if (result instanceof globalThis.Response) return result;
   // Not async: the JSON fast path below returns without a promise.
-  if (isStreamable(result)) return writeBuilt(plan, x, RestResponse.status(plan.status).type(plan.produces[0] ?? 'application/octet-stream').stream(result as AsyncIterable<Uint8Array>));
+  if (isStreamable(result))
+    return writeBuilt(
+      plan,
+      x,
+      RestResponse.status(plan.status)
+        .type(plan.produces[0] ?? 'application/octet-stream')
+        .stream(result as AsyncIterable<Uint8Array>),
+    );
   // The common case: a plain object, JSON produced, no extra headers. Built without a Headers object.
   if (
     plan.writer === undefined &&
@@ -148,7 +162,11 @@ export function writeResult(plan: WritePlan, x: Exchange, result: unknown): Resp
     result !== null &&
     !(result instanceof Uint8Array) &&
     !plan.state.writers.hasTypes &&
-    (plan.produces.length === 0 ? !plan.state.writers.hasMimes : plan.produces.length === 1 && plan.produces[0] === JSON_TYPE && (x.accepted ?? plan.negotiate(x.c.req.header('accept'))) !== undefined)
+    (plan.produces.length === 0
+      ? !plan.state.writers.hasMimes
+      : plan.produces.length === 1 &&
+        plan.produces[0] === JSON_TYPE &&
+        (x.accepted ?? plan.negotiate(x.c.req.header('accept'))) !== undefined)
   ) {
     return new Response(JSON.stringify(plainResult(result)), { status: plan.status, headers: { 'content-type': plan.state.jsonType } });
   }
@@ -156,7 +174,12 @@ export function writeResult(plan: WritePlan, x: Exchange, result: unknown): Resp
 }
 
 function isStreamable(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && (Symbol.asyncIterator in value || value instanceof ReadableStream);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (Symbol.asyncIterator in value || value instanceof ReadableStream)
+  );
 }
 
 async function writeBuilt(plan: WritePlan, x: Exchange, r: RestResponse): Promise<Response> {
@@ -172,7 +195,11 @@ async function writeBuilt(plan: WritePlan, x: Exchange, r: RestResponse): Promis
       const headers = new Headers();
       addHeaders(headers, plan, x);
       addBuiltHeaders(headers, r);
-      headers.set('content-type', r.contentType ?? (content.kind === 'bytes' && typeof content.value === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream'));
+      headers.set(
+        'content-type',
+        r.contentType ??
+          (content.kind === 'bytes' && typeof content.value === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream'),
+      );
       if (content.kind === 'bytes') {
         const bytes = typeof content.value === 'string' ? UTF8.encode(content.value) : content.value;
         headers.set('content-length', String(bytes.byteLength));

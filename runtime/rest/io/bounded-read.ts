@@ -9,7 +9,10 @@
  * came. The reader's lock is released, the stream never cancelled: under `@hono/node-server`
  * cancelling destroys the socket, and the answer refusing the body with it.
  */
-export async function readWithin(stream: ReadableStream<Uint8Array<ArrayBuffer>>, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+export async function readWithin(
+  stream: ReadableStream<Uint8Array<ArrayBuffer>>,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const reader = stream.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;

@@ -18,7 +18,11 @@ describe('parameterList', () => {
     ]);
   });
   it('reads method parameters', () => {
-    class K { m(id: string, q: string) { return id + q; } }
+    class K {
+      m(id: string, q: string) {
+        return id + q;
+      }
+    }
     expect(parameterList(K.prototype.m).map((p) => p.name)).toEqual(['id', 'q']);
   });
   it('a function without parameters has none', () => {

@@ -37,8 +37,32 @@ function chain(cls: Function): RawClass[] {
   return records;
 }
 
-const COMMON_KEYS = ['path', 'consumes', 'produces', 'headers', 'catchWith', 'authenticate', 'authorize', 'roles', 'reader', 'writer', 'contextReader', 'suppressCheck'] as const;
-const METHOD_KEYS = [...COMMON_KEYS, 'verb', 'verbCount', 'status', 'order', 'events', 'validateResult', 'validateResultStatus', 'blocking', 'returns'] as const;
+const COMMON_KEYS = [
+  'path',
+  'consumes',
+  'produces',
+  'headers',
+  'catchWith',
+  'authenticate',
+  'authorize',
+  'roles',
+  'reader',
+  'writer',
+  'contextReader',
+  'suppressCheck',
+] as const;
+const METHOD_KEYS = [
+  ...COMMON_KEYS,
+  'verb',
+  'verbCount',
+  'status',
+  'order',
+  'events',
+  'validateResult',
+  'validateResultStatus',
+  'blocking',
+  'returns',
+] as const;
 
 function nearest<T extends object, K extends keyof T>(records: readonly T[], key: K): T[K] | undefined {
   for (const r of records) if (r[key] !== undefined) return r[key];
@@ -121,7 +145,10 @@ export function parameterList(fn: Function): DeclaredParameter[] {
       }
     }
   }
-  const inner = src.slice(open + 1, end).replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const inner = src
+    .slice(open + 1, end)
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '');
   const parts: string[] = [];
   let current = '';
   depth = 0;
@@ -135,7 +162,10 @@ export function parameterList(fn: Function): DeclaredParameter[] {
   }
   if (current.trim()) parts.push(current);
   return parts.map((p) => {
-    const [name = '', ...rest] = p.trim().replace(/^\.\.\./, '').split('=');
+    const [name = '', ...rest] = p
+      .trim()
+      .replace(/^\.\.\./, '')
+      .split('=');
     return { name: name.trim(), hasDefault: rest.length > 0 };
   });
 }

@@ -3,8 +3,20 @@
  * Raw decorator input, exactly as the decorators saw it, before inheritance is resolved.
  */
 import type {
-  AuthenticationProvider, AuthorizationProvider, Class, ContextProvider, Conversion, ErrorClass, ExceptionHandler,
-  HttpVerb, ParamOptions, ResponseWriter, RestEvent, TypeKey, ValidateFunction, ValueReader,
+  AuthenticationProvider,
+  AuthorizationProvider,
+  Class,
+  ContextProvider,
+  Conversion,
+  ErrorClass,
+  ExceptionHandler,
+  HttpVerb,
+  ParamOptions,
+  ResponseWriter,
+  RestEvent,
+  TypeKey,
+  ValidateFunction,
+  ValueReader,
 } from '../types.js';
 
 /** Where a parameter's value comes from. */
@@ -31,7 +43,10 @@ export interface RawParam {
 }
 
 /** Role rules (`@RolesAllowed`, `@PermitAll`, `@DenyAll`). */
-export type RoleRule = { readonly kind: 'roles'; readonly roles: readonly string[] } | { readonly kind: 'permitAll' } | { readonly kind: 'denyAll' };
+export type RoleRule =
+  | { readonly kind: 'roles'; readonly roles: readonly string[] }
+  | { readonly kind: 'permitAll' }
+  | { readonly kind: 'denyAll' };
 
 /** One `@Events` entry. */
 export interface EventBinding {

@@ -72,11 +72,13 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const task of this.queue.splice(0)) task.reject(new HttpError(503, `Worker pool ${this.name} is closed`));
-    await Promise.all(this.slots.splice(0).map((s) => {
-      if (s.timer) clearTimeout(s.timer);
-      s.task?.reject(new HttpError(503, `Worker pool ${this.name} is closed`));
-      return s.worker.terminate();
-    }));
+    await Promise.all(
+      this.slots.splice(0).map((s) => {
+        if (s.timer) clearTimeout(s.timer);
+        s.task?.reject(new HttpError(503, `Worker pool ${this.name} is closed`));
+        return s.worker.terminate();
+      }),
+    );
   }
 
   private spawn(): Slot {

@@ -44,7 +44,8 @@ export const createIssuesModule: ServiceFactory = async ({ config, logger, rootD
       env: { LOOM_ADMIN_USER: config.adminUser, LOOM_ADMIN_PASSWORD: config.adminPassword },
       onUnexpectedError: (error) => logger.error({ err: error }, 'unexpected error in the Issues API'),
     });
-    if (service.bootstrappedAdmin !== undefined) logger.info({ admin: service.bootstrappedAdmin.name }, 'created the bootstrap administrator');
+    if (service.bootstrappedAdmin !== undefined)
+      logger.info({ admin: service.bootstrappedAdmin.name }, 'created the bootstrap administrator');
     let demo: DemoSeedResult | undefined;
     if (config.demo && empty) {
       try {
@@ -57,9 +58,17 @@ export const createIssuesModule: ServiceFactory = async ({ config, logger, rootD
       } catch (error) {
         throw new StartupError(`cannot seed demo data: ${error instanceof Error ? error.message : String(error)} (LOOM_DEMO=0 skips it)`);
       }
-      logger.info({ issues: demo.issues, repos: demo.repos.length, users: demo.accounts.map((account) => account.user.name) }, 'demo data ready');
+      logger.info(
+        { issues: demo.issues, repos: demo.repos.length, users: demo.accounts.map((account) => account.user.name) },
+        'demo data ready',
+      );
     }
-    const demoState = demo !== undefined ? `seeded: ${demo.issues} issues in ${demo.repos.length} repositories` : !config.demo ? 'off (LOOM_DEMO=0)' : 'not seeded (database not empty)';
+    const demoState =
+      demo !== undefined
+        ? `seeded: ${demo.issues} issues in ${demo.repos.length} repositories`
+        : !config.demo
+          ? 'off (LOOM_DEMO=0)'
+          : 'not seeded (database not empty)';
     return {
       name: 'issues',
       checks: [{ name: 'database', check: async () => void (await store.countUsers()) }],

@@ -27,7 +27,8 @@ async function open(env: Record<string, string>): Promise<{ records: Record<stri
   const records: Record<string, unknown>[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') records.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim() !== '') records.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -78,16 +79,25 @@ describe('the System module in the running server', () => {
     };
     try {
       const url = `http://127.0.0.1:${server.port}`;
-      const stop = await fetch(`${url}/v1alpha1.System/StopService`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"db","force":true}' });
+      const stop = await fetch(`${url}/v1alpha1.System/StopService`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"db","force":true}',
+      });
       expect(stop.status).toBe(403);
       expect(await stop.json()).toEqual({
         code: 'permission_denied',
-        message: 'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: Bearer <token>")',
+        message:
+          'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: Bearer <token>")',
       });
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       // From this machine again: served, and db was never stopped.
       proto._getpeername = original;
-      const get = await fetch(`${url}/v1alpha1.System/GetService`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"db"}' });
+      const get = await fetch(`${url}/v1alpha1.System/GetService`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"db"}',
+      });
       expect([get.status, await get.json()]).toEqual([200, { displayName: 'Database', startType: 'AUTOMATIC', status: 'RUNNING' }]);
     } finally {
       proto._getpeername = original;

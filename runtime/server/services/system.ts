@@ -53,7 +53,10 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
   if (config.systemToken === undefined && !isLoopbackHost(config.host)) {
     // HOST listens beyond this machine, but without a token the Connect routes refuse such callers:
     // say so once, so that an operator who sees PERMISSION_DENIED knows which setting to change.
-    logger.info({ host: config.host }, 'System Connect calls from other hosts are refused because SYSTEM_TOKEN is not set; set SYSTEM_TOKEN to allow them');
+    logger.info(
+      { host: config.host },
+      'System Connect calls from other hosts are refused because SYSTEM_TOKEN is not set; set SYSTEM_TOKEN to allow them',
+    );
   }
   // grpc-js writes its own diagnostics to stderr; route them into the structured log instead,
   // where the operator's log pipeline (and LOG_LEVEL) applies.
@@ -104,7 +107,9 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
         });
       } catch (error) {
         if (error instanceof GrpcListenError && error.addressInUse) {
-          throw new StartupError(`gRPC port ${config.grpcPort} is already in use on ${config.grpcHost}; stop the other process or choose another GRPC_PORT`);
+          throw new StartupError(
+            `gRPC port ${config.grpcPort} is already in use on ${config.grpcHost}; stop the other process or choose another GRPC_PORT`,
+          );
         }
         throw new StartupError(`${error instanceof Error ? error.message : String(error)} (GRPC_PORT, GRPC_HOST, GRPC_SOCKET)`);
       }
@@ -117,12 +122,19 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
       const grpcAddress = grpc?.addresses.find((address) => !address.startsWith('unix:'));
       const examples = [`curl -H 'content-type: application/json' ${auth}-d '${request}' ${origin}/v1alpha1.System/GetService`];
       if (grpcAddress !== undefined) {
-        examples.push(`grpcurl -plaintext ${auth}-import-path schemas/system/v1alpha1 -proto system.proto -d '${request}' ${grpcAddress} v1alpha1.System/GetService`);
+        examples.push(
+          `grpcurl -plaintext ${auth}-import-path schemas/system/v1alpha1 -proto system.proto -d '${request}' ${grpcAddress} v1alpha1.System/GetService`,
+        );
       }
       return {
         facts: [
           ['Host adapter', config.hostAdapter === 'auto' ? `${host.kind} (detected; HOST_ADAPTER=auto)` : host.kind],
-          ['System token', config.systemToken === undefined ? 'not set: Connect calls from other hosts are refused (set SYSTEM_TOKEN to allow them)' : 'required'],
+          [
+            'System token',
+            config.systemToken === undefined
+              ? 'not set: Connect calls from other hosts are refused (set SYSTEM_TOKEN to allow them)'
+              : 'required',
+          ],
         ],
         examples,
       };

@@ -31,30 +31,47 @@ describe('host table files', () => {
     ['- a\n- b', 'hosts.yaml: top level: expected a mapping with biosSerial and services, got a list'],
     ['biosSerial: X', 'hosts.yaml: services: expected a list, got nothing'],
     ['services: [{ name: x }]\nextra: 1', 'hosts.yaml: extra: unknown key (expected biosSerial, services)'],
-    ['services: [{ name: x, stauts: RUNNING }]', 'hosts.yaml: services[0].stauts: unknown key (expected name, displayName, startType, status, dependsOn)'],
+    [
+      'services: [{ name: x, stauts: RUNNING }]',
+      'hosts.yaml: services[0].stauts: unknown key (expected name, displayName, startType, status, dependsOn)',
+    ],
     ['services: [{ name: "a;b" }]', 'hosts.yaml: services[0].name: invalid service name "a;b": ";" at position 1 is not allowed'],
     ['services: [{ displayName: X }]', 'hosts.yaml: services[0].name: expected a service name, got nothing'],
     ['services: [{ name: x }, { name: x }]', 'hosts.yaml: services[1].name: duplicate service "x"'],
-    ['services: [{ name: x, startType: AUTO }]', 'hosts.yaml: services[0].startType: expected one of BOOT, SYSTEM, AUTOMATIC, MANUAL, DISABLED, got "AUTO"'],
-    ['services: [{ name: x, status: PAUSED }]', 'hosts.yaml: services[0].status: only RUNNING or STOPPED can be configured (pending states settle by themselves)'],
-    ['services: [{ name: x, status: 9 }]', 'hosts.yaml: services[0].status: expected one of UNKNOWN, STOPPED, START_PENDING, STOP_PENDING, RUNNING, CONTINUE_PENDING, PAUSE_PENDING, PAUSED, got 9'],
+    [
+      'services: [{ name: x, startType: AUTO }]',
+      'hosts.yaml: services[0].startType: expected one of BOOT, SYSTEM, AUTOMATIC, MANUAL, DISABLED, got "AUTO"',
+    ],
+    [
+      'services: [{ name: x, status: PAUSED }]',
+      'hosts.yaml: services[0].status: only RUNNING or STOPPED can be configured (pending states settle by themselves)',
+    ],
+    [
+      'services: [{ name: x, status: 9 }]',
+      'hosts.yaml: services[0].status: expected one of UNKNOWN, STOPPED, START_PENDING, STOP_PENDING, RUNNING, CONTINUE_PENDING, PAUSE_PENDING, PAUSED, got 9',
+    ],
     ['services: [{ name: x, dependsOn: y }]', 'hosts.yaml: services[0].dependsOn: expected a list of service names, got string "y"'],
     ['services: [{ name: x, dependsOn: [y] }]', 'hosts.yaml: services[0].dependsOn: unknown service "y"'],
     ['services: [{ name: a, dependsOn: [b] }, { name: b, dependsOn: [a] }]', 'hosts.yaml: services: dependency cycle: a -> b -> a'],
-    ['services: [{ name: a, status: RUNNING, dependsOn: [b] }, { name: b }]', 'hosts.yaml: services[0]: a is RUNNING but its dependency b is not'],
+    [
+      'services: [{ name: a, status: RUNNING, dependsOn: [b] }, { name: b }]',
+      'hosts.yaml: services[0]: a is RUNNING but its dependency b is not',
+    ],
     ['services: [{ name: x }]\nservices: []', 'hosts.yaml: not valid YAML: Map keys must be unique'],
   ])('refuses %j', (text, message) => {
     expect(parseError(text)).toContain(message);
   });
 
   it('reads .json files as strict JSON', () => {
-    expect(parseError("{ services: [] }", 'hosts.json')).toMatch(/^hosts\.json: not valid JSON: /);
+    expect(parseError('{ services: [] }', 'hosts.json')).toMatch(/^hosts\.json: not valid JSON: /);
   });
 
   it('names a missing file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'loom-table-'));
     try {
-      await expect(loadHostTableFile(join(dir, 'missing.yaml'), rules)).rejects.toThrow(`cannot read simulated host file ${join(dir, 'missing.yaml')}: ENOENT`);
+      await expect(loadHostTableFile(join(dir, 'missing.yaml'), rules)).rejects.toThrow(
+        `cannot read simulated host file ${join(dir, 'missing.yaml')}: ENOENT`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

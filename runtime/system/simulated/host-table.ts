@@ -74,7 +74,9 @@ export function parseHostTableText(text: string, source: string, rules: ServiceN
   try {
     value = source.endsWith('.json') ? JSON.parse(text) : parseYaml(text, { uniqueKeys: true });
   } catch (error) {
-    throw new HostTableError(`${source}: not valid ${source.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`);
+    throw new HostTableError(
+      `${source}: not valid ${source.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   return parseHostTable(value, source, rules);
 }
@@ -90,7 +92,8 @@ export function parseHostTable(value: unknown, source: string, rules: ServiceNam
     if (key !== 'biosSerial' && key !== 'services') fail(key, 'unknown key (expected biosSerial, services)');
   }
   const biosSerial = root.biosSerial ?? 'SIM-0001';
-  if (typeof biosSerial !== 'string' && typeof biosSerial !== 'number') fail('biosSerial', `expected a string, got ${typeName(biosSerial)}`);
+  if (typeof biosSerial !== 'string' && typeof biosSerial !== 'number')
+    fail('biosSerial', `expected a string, got ${typeName(biosSerial)}`);
   if (!Array.isArray(root.services)) fail('services', `expected a list, got ${typeName(root.services)}`);
 
   const byKey = new Map<string, SimulatedServiceSpec>();
@@ -130,12 +133,7 @@ export function parseHostTable(value: unknown, source: string, rules: ServiceNam
   return { biosSerial: String(biosSerial), services };
 }
 
-function normalizeName(
-  raw: unknown,
-  where: string,
-  rules: ServiceNameRules,
-  fail: (where: string, message: string) => never,
-): string {
+function normalizeName(raw: unknown, where: string, rules: ServiceNameRules, fail: (where: string, message: string) => never): string {
   if (typeof raw !== 'string') return fail(where, `expected a service name, got ${typeName(raw)}`);
   try {
     return rules.normalize(raw).name;
@@ -157,10 +155,7 @@ function enumValue<E extends Record<string, number>>(
 }
 
 /** Depth-first search for a cycle; returns it as a path (`a -> b -> a`) or undefined. */
-function findCycle(
-  services: readonly SimulatedServiceSpec[],
-  lookup: (name: string) => SimulatedServiceSpec,
-): string[] | undefined {
+function findCycle(services: readonly SimulatedServiceSpec[], lookup: (name: string) => SimulatedServiceSpec): string[] | undefined {
   const state = new Map<SimulatedServiceSpec, 'visiting' | 'done'>();
   const path: string[] = [];
   const visit = (spec: SimulatedServiceSpec): string[] | undefined => {

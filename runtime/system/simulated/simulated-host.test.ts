@@ -34,7 +34,10 @@ function host(options: SimulatedHostOptions = {}): { host: SimulatedHost; events
 }
 
 async function hostError(promise: Promise<unknown>): Promise<HostError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(HostError);
   return error as HostError;
 }
@@ -85,7 +88,9 @@ describe('SimulatedHost with the default table', () => {
     const direct = await hostError(h.startService('off'));
     expect(direct.kind).toBe('precondition_failed');
     expect(direct.message).toBe('service off is disabled and cannot be started');
-    expect((await hostError(h.startService('needs-off'))).message).toBe('service off is disabled and cannot be started (needed by needs-off)');
+    expect((await hostError(h.startService('needs-off'))).message).toBe(
+      'service off is disabled and cannot be started (needed by needs-off)',
+    );
     expect((await h.getService('needs-off')).status).toBe(STOPPED);
   });
 });
@@ -142,9 +147,17 @@ describe('SimulatedHost dependencies and force', () => {
   it('a stop of a dependency racing a start of its dependent never leaves the dependent running alone', async () => {
     const { host: h } = host({ table: CHAIN });
     await h.stopService('a', { force: true });
-    await Promise.allSettled([h.startService('c'), h.stopService('a', { force: true }), h.startService('b'), h.stopService('b', { force: true })]);
+    await Promise.allSettled([
+      h.startService('c'),
+      h.stopService('a', { force: true }),
+      h.startService('b'),
+      h.stopService('b', { force: true }),
+    ]);
     const byName = new Map(h.snapshot().services.map((s) => [s.name, s.status]));
-    for (const [dependent, dependency] of [['c', 'b'], ['b', 'a']] as const) {
+    for (const [dependent, dependency] of [
+      ['c', 'b'],
+      ['b', 'a'],
+    ] as const) {
       if (byName.get(dependent) === RUNNING) expect(byName.get(dependency)).toBe(RUNNING);
     }
     for (const status of byName.values()) expect([RUNNING, STOPPED]).toContain(status);
@@ -189,13 +202,16 @@ describe('SimulatedHost persistence and host files', () => {
 
   it('loads the YAML table of the issue', async () => {
     const file = join(dir, 'host.yaml');
-    await writeFile(file, [
-      'biosSerial: SIM-0001',
-      'services:',
-      '  - { name: db, displayName: Database, startType: AUTOMATIC, status: RUNNING }',
-      '  - { name: web, displayName: Web Server, startType: AUTOMATIC, status: RUNNING, dependsOn: [db] }',
-      '',
-    ].join('\n'));
+    await writeFile(
+      file,
+      [
+        'biosSerial: SIM-0001',
+        'services:',
+        '  - { name: db, displayName: Database, startType: AUTOMATIC, status: RUNNING }',
+        '  - { name: web, displayName: Web Server, startType: AUTOMATIC, status: RUNNING, dependsOn: [db] }',
+        '',
+      ].join('\n'),
+    );
     const h = await createSimulatedHost({ tableFile: file, startDelayMs: 1, stopDelayMs: 1 });
     expect(h.snapshot()).toEqual({
       biosSerial: 'SIM-0001',
@@ -224,7 +240,11 @@ describe('SimulatedHost persistence and host files', () => {
     await first.close();
     const saved = JSON.parse(await readFile(stateFile, 'utf8'));
     expect(saved.services.map((s: { name: string; status: string }) => `${s.name}=${s.status}`)).toEqual([
-      'db=STOPPED', 'web=STOPPED', 'worker=STOPPED', 'cache=RUNNING', 'legacy=STOPPED',
+      'db=STOPPED',
+      'web=STOPPED',
+      'worker=STOPPED',
+      'cache=RUNNING',
+      'legacy=STOPPED',
     ]);
     const second = await createSimulatedHost({ stateFile });
     expect((await second.getService('db')).status).toBe(STOPPED);
@@ -236,7 +256,15 @@ describe('SimulatedHost persistence and host files', () => {
     const table = join(dir, 'host.yaml');
     const stateFile = join(dir, 'state.json');
     // Saved while web did not depend on db yet.
-    await writeFile(stateFile, JSON.stringify({ services: [{ name: 'db', status: 'STOPPED' }, { name: 'web', status: 'RUNNING' }] }));
+    await writeFile(
+      stateFile,
+      JSON.stringify({
+        services: [
+          { name: 'db', status: 'STOPPED' },
+          { name: 'web', status: 'RUNNING' },
+        ],
+      }),
+    );
     await writeFile(table, 'services: [{ name: db, status: STOPPED }, { name: web, dependsOn: [db] }]');
     await expect(createSimulatedHost({ tableFile: table, stateFile })).rejects.toThrow(
       `simulated host table with the statuses saved in ${stateFile} (delete it to start from the statuses of the host table): services[1]: web is RUNNING but its dependency db is not`,
@@ -247,7 +275,9 @@ describe('SimulatedHost persistence and host files', () => {
     const stateFile = join(dir, 'sim.json');
     await writeFile(stateFile, '{ not json');
     await expect(createSimulatedHost({ stateFile })).rejects.toThrow(
-      new RegExp(`^${escape(stateFile)}: not valid JSON: .* \\(delete ${escape(stateFile)} to start from the statuses of the host table\\)$`),
+      new RegExp(
+        `^${escape(stateFile)}: not valid JSON: .* \\(delete ${escape(stateFile)} to start from the statuses of the host table\\)$`,
+      ),
     );
   });
 
@@ -262,56 +292,81 @@ describe('SimulatedHost persistence and host files', () => {
       const stateFile = join(dir, label.replaceAll(' ', '-'));
       if (content === undefined) await mkdir(stateFile);
       else await writeFile(stateFile, content);
-      const error = await createSimulatedHost({ stateFile }).then(() => undefined, (e: unknown) => e as Error);
+      const error = await createSimulatedHost({ stateFile }).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
       expect(error?.message, label).toContain(problem);
       expect(error?.message, label).toMatch(new RegExp(`\\(delete ${escape(stateFile)} to start from the statuses of the host table\\)$`));
     }
   });
 
   it.each([
-    ['a start', { startDelayMs: 60_000, stopDelayMs: 1 }, 'cache', 'web', ['db=RUNNING', 'web=STOPPED', 'worker=STOPPED', 'cache=STOPPED', 'legacy=STOPPED']],
-    ['a stop', { startDelayMs: 1, stopDelayMs: 60_000 }, 'web', 'cache', ['db=RUNNING', 'web=RUNNING', 'worker=STOPPED', 'cache=RUNNING', 'legacy=STOPPED']],
-  ] as const)('saves the status %s in flight is leaving, so that a crash leaves a file the next start takes', async (_label, delays, slow, quick, expected) => {
-    const stateFile = join(dir, 'state.json');
-    const crashed = join(dir, 'crashed.json');
-    const first = await createSimulatedHost({ stateFile, ...delays });
-    try {
-      // The slow transition stays pending; the quick one settles and saves while it is.
-      const slowOp = slow === 'cache' ? first.startService('cache') : first.stopService('web', { force: false });
-      if (quick === 'web') await first.stopService('web', { force: false });
-      else await first.startService('cache');
-      expect((await first.getService(slow)).status).toBe(slow === 'cache' ? START_PENDING : STOP_PENDING);
-      const saved = async () => {
-        const text = await readFile(stateFile, 'utf8').catch(() => '{"services":[]}');
-        return (JSON.parse(text).services as { name: string; status: string }[]).map((s) => `${s.name}=${s.status}`);
-      };
-      await expect.poll(saved).toEqual(expected);
-      // What a crash (kill -9) now would leave behind: this file, the slow transition unfinished.
-      await writeFile(crashed, await readFile(stateFile));
-      const restarted = await createSimulatedHost({ stateFile: crashed });
-      expect((await restarted.getService(slow)).status).toBe(slow === 'cache' ? STOPPED : RUNNING);
-      await restarted.close();
-      await first.close();
-      await slowOp;
-    } finally {
-      await first.close();
-    }
-  });
+    [
+      'a start',
+      { startDelayMs: 60_000, stopDelayMs: 1 },
+      'cache',
+      'web',
+      ['db=RUNNING', 'web=STOPPED', 'worker=STOPPED', 'cache=STOPPED', 'legacy=STOPPED'],
+    ],
+    [
+      'a stop',
+      { startDelayMs: 1, stopDelayMs: 60_000 },
+      'web',
+      'cache',
+      ['db=RUNNING', 'web=RUNNING', 'worker=STOPPED', 'cache=RUNNING', 'legacy=STOPPED'],
+    ],
+  ] as const)(
+    'saves the status %s in flight is leaving, so that a crash leaves a file the next start takes',
+    async (_label, delays, slow, quick, expected) => {
+      const stateFile = join(dir, 'state.json');
+      const crashed = join(dir, 'crashed.json');
+      const first = await createSimulatedHost({ stateFile, ...delays });
+      try {
+        // The slow transition stays pending; the quick one settles and saves while it is.
+        const slowOp = slow === 'cache' ? first.startService('cache') : first.stopService('web', { force: false });
+        if (quick === 'web') await first.stopService('web', { force: false });
+        else await first.startService('cache');
+        expect((await first.getService(slow)).status).toBe(slow === 'cache' ? START_PENDING : STOP_PENDING);
+        const saved = async () => {
+          const text = await readFile(stateFile, 'utf8').catch(() => '{"services":[]}');
+          return (JSON.parse(text).services as { name: string; status: string }[]).map((s) => `${s.name}=${s.status}`);
+        };
+        await expect.poll(saved).toEqual(expected);
+        // What a crash (kill -9) now would leave behind: this file, the slow transition unfinished.
+        await writeFile(crashed, await readFile(stateFile));
+        const restarted = await createSimulatedHost({ stateFile: crashed });
+        expect((await restarted.getService(slow)).status).toBe(slow === 'cache' ? STOPPED : RUNNING);
+        await restarted.close();
+        await first.close();
+        await slowOp;
+      } finally {
+        await first.close();
+      }
+    },
+  );
 
   it('reads a pending status saved by an older version as the status the transition started from', async () => {
     const stateFile = join(dir, 'old.json');
-    await writeFile(stateFile, JSON.stringify({
-      services: [
-        { name: 'db', status: 'RUNNING' },
-        { name: 'web', status: 'STOP_PENDING' },
-        { name: 'worker', status: STOP_PENDING },
-        { name: 'cache', status: 'START_PENDING' },
-        { name: 'legacy', status: START_PENDING },
-      ],
-    }));
+    await writeFile(
+      stateFile,
+      JSON.stringify({
+        services: [
+          { name: 'db', status: 'RUNNING' },
+          { name: 'web', status: 'STOP_PENDING' },
+          { name: 'worker', status: STOP_PENDING },
+          { name: 'cache', status: 'START_PENDING' },
+          { name: 'legacy', status: START_PENDING },
+        ],
+      }),
+    );
     const h = await createSimulatedHost({ stateFile });
     expect(h.snapshot().services.map((s) => `${s.name}=${STATUS_NAME[s.status]}`)).toEqual([
-      'db=RUNNING', 'web=RUNNING', 'worker=RUNNING', 'cache=STOPPED', 'legacy=STOPPED',
+      'db=RUNNING',
+      'web=RUNNING',
+      'worker=RUNNING',
+      'cache=STOPPED',
+      'legacy=STOPPED',
     ]);
     await h.close();
   });

@@ -23,13 +23,7 @@
  */
 import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/system.types.js';
 import { raceAbort } from '../abort.js';
-import {
-  HostError,
-  type HostAdapter,
-  type ServiceInfo,
-  type ServiceOperationOptions,
-  type StopServiceOptions,
-} from '../host-adapter.js';
+import { HostError, type HostAdapter, type ServiceInfo, type ServiceOperationOptions, type StopServiceOptions } from '../host-adapter.js';
 import { createSimulatedNameRules, type ServiceNameRules } from '../service-name.js';
 import { DEFAULT_HOST_TABLE } from './default-table.js';
 import { loadHostTableFile, parseHostTable, type SimulatedHostTable, type SimulatedServiceSpec } from './host-table.js';
@@ -235,7 +229,10 @@ export class SimulatedHost implements HostAdapter {
       if (active.length > 0) {
         if (!force) {
           const names = active.map((d) => this.#entry(d).spec.name).join(', ');
-          throw new HostError('dependents_running', `cannot stop ${entry.spec.name}: dependent services are running: ${names} (use force to stop them too)`);
+          throw new HostError(
+            'dependents_running',
+            `cannot stop ${entry.spec.name}: dependent services are running: ${names} (use force to stop them too)`,
+          );
         }
         // Each dependent stops its own dependents first, so the deepest stop first.
         await Promise.all(active.map((d) => this.#stop(d, true)));

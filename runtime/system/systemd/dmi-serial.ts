@@ -32,7 +32,9 @@ export async function readDmiSerial(
       throw new HostError('permission_denied', `cannot read the BIOS serial from ${path}: only root may read it`, { cause: error });
     }
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new HostError('unavailable', `no BIOS serial on this host: ${path} does not exist (no SMBIOS/DMI, e.g. in a container)`, { cause: error });
+      throw new HostError('unavailable', `no BIOS serial on this host: ${path} does not exist (no SMBIOS/DMI, e.g. in a container)`, {
+        cause: error,
+      });
     }
     throw new HostError('unavailable', `cannot read the BIOS serial from ${path}: ${(error as Error).message}`, { cause: error });
   }

@@ -111,7 +111,10 @@ export class SystemdHost implements HostAdapter {
       .filter((d) => d.endsWith('.service'));
     const active = dependents.length > 0 ? await this.#activeUnits(dependents, options.signal) : [];
     if (active.length > 0 && !options.force) {
-      throw new HostError('dependents_running', `cannot stop ${unit}: dependent units are running: ${active.join(', ')} (use force to stop them too)`);
+      throw new HostError(
+        'dependents_running',
+        `cannot stop ${unit}: dependent units are running: ${active.join(', ')} (use force to stop them too)`,
+      );
     }
     // One transaction: systemd orders the stops itself, dependents first.
     await this.#settle(unit, 'stop', ['stop', '--no-ask-password', '--', ...active, unit], ServiceStatus.STOPPED, options.signal);
@@ -133,7 +136,10 @@ export class SystemdHost implements HostAdapter {
         const status = toServiceStatus(props);
         if (status === target) return;
         if (props.get('ActiveState') === 'failed') {
-          throw new HostError('command_failed', `unit ${unit} failed to ${action}: ActiveState=failed SubState=${props.get('SubState') ?? ''}`);
+          throw new HostError(
+            'command_failed',
+            `unit ${unit} failed to ${action}: ActiveState=failed SubState=${props.get('SubState') ?? ''}`,
+          );
         }
         // A oneshot unit that ran and exited is inactive after a successful start: the job is done.
         if (action === 'start' && status === ServiceStatus.STOPPED) return;

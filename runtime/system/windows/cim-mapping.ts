@@ -6,14 +6,14 @@ import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/sys
 import { HostError, type HostErrorKind } from '../host-adapter.js';
 
 const STATES: Readonly<Record<string, ServiceStatus>> = {
-  'Unknown': ServiceStatus.UNKNOWN,
-  'Stopped': ServiceStatus.STOPPED,
+  Unknown: ServiceStatus.UNKNOWN,
+  Stopped: ServiceStatus.STOPPED,
   'Start Pending': ServiceStatus.START_PENDING,
   'Stop Pending': ServiceStatus.STOP_PENDING,
-  'Running': ServiceStatus.RUNNING,
+  Running: ServiceStatus.RUNNING,
   'Continue Pending': ServiceStatus.CONTINUE_PENDING,
   'Pause Pending': ServiceStatus.PAUSE_PENDING,
-  'Paused': ServiceStatus.PAUSED,
+  Paused: ServiceStatus.PAUSED,
 };
 
 const START_MODES: Readonly<Record<string, StartType>> = {

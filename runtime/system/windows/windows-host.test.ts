@@ -17,7 +17,10 @@ function decodedScript(args: readonly string[]): string {
 }
 
 async function hostError(promise: Promise<unknown>): Promise<HostError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(HostError);
   return error as HostError;
 }
@@ -28,8 +31,14 @@ const ISCSI = '{"startMode":"Manual","ok":true,"state":"Stopped","displayName":"
 describe('WindowsHost', () => {
   it('passes the name as an environment variable, never inside the script', async () => {
     const name = 'MSSQL$SQLEXPRESS';
-    const { host, runner } = windows([{ reply: ok('{"ok":true,"displayName":"SQL Server (SQLEXPRESS)","state":"Running","startMode":"Auto"}\r\n') }]);
-    expect(await host.getService(name)).toEqual({ displayName: 'SQL Server (SQLEXPRESS)', startType: StartType.AUTOMATIC, status: ServiceStatus.RUNNING });
+    const { host, runner } = windows([
+      { reply: ok('{"ok":true,"displayName":"SQL Server (SQLEXPRESS)","state":"Running","startMode":"Auto"}\r\n') },
+    ]);
+    expect(await host.getService(name)).toEqual({
+      displayName: 'SQL Server (SQLEXPRESS)',
+      startType: StartType.AUTOMATIC,
+      status: ServiceStatus.RUNNING,
+    });
     const [call] = runner.calls;
     const script = decodedScript(call!.args);
     expect(script).toBe(GET_SERVICE_SCRIPT);
@@ -40,8 +49,17 @@ describe('WindowsHost', () => {
 
   it('maps Win32_Service State and StartMode strings', async () => {
     const { host } = windows([{ reply: ok(ISCSI) }]);
-    expect(await host.getService('MSiSCSI')).toEqual({ displayName: 'Microsoft iSCSI Initiator Service', startType: StartType.MANUAL, status: ServiceStatus.STOPPED });
-    for (const [state, status] of [['Start Pending', ServiceStatus.START_PENDING], ['Paused', ServiceStatus.PAUSED], ['Continue Pending', ServiceStatus.CONTINUE_PENDING], ['Odd', ServiceStatus.UNKNOWN]] as const) {
+    expect(await host.getService('MSiSCSI')).toEqual({
+      displayName: 'Microsoft iSCSI Initiator Service',
+      startType: StartType.MANUAL,
+      status: ServiceStatus.STOPPED,
+    });
+    for (const [state, status] of [
+      ['Start Pending', ServiceStatus.START_PENDING],
+      ['Paused', ServiceStatus.PAUSED],
+      ['Continue Pending', ServiceStatus.CONTINUE_PENDING],
+      ['Odd', ServiceStatus.UNKNOWN],
+    ] as const) {
       const { host: h } = windows([{ reply: ok(JSON.stringify({ ok: true, displayName: 'X', state, startMode: 'Boot' })) }]);
       expect(await h.getService('x')).toEqual({ displayName: 'X', startType: StartType.BOOT, status });
     }
@@ -76,7 +94,10 @@ describe('WindowsHost', () => {
   });
 
   it.each([
-    ['{"ok":false,"kind":"dependents_running","message":"cannot stop LanmanWorkstation: dependent services are running: Netlogon (use force to stop them too)"}', 'dependents_running'],
+    [
+      '{"ok":false,"kind":"dependents_running","message":"cannot stop LanmanWorkstation: dependent services are running: Netlogon (use force to stop them too)"}',
+      'dependents_running',
+    ],
     ['{"ok":false,"kind":"timeout","message":"timed out after 5000 ms waiting for service Spooler to stop"}', 'timeout'],
     ['{"ok":false,"kind":"permission_denied","message":"Access denied"}', 'permission_denied'],
     ['{"ok":false,"kind":"win32","code":2,"service":"Spooler"}', 'permission_denied'],
@@ -91,13 +112,18 @@ describe('WindowsHost', () => {
 
   it('explains a Win32 return value', async () => {
     const { host } = windows([{ reply: ok('{"ok":false,"kind":"win32","code":14,"service":"Spooler"}') }]);
-    expect((await hostError(host.startService('Spooler'))).message).toBe('StartService of Spooler failed with return value 14: the service has been disabled from the system');
+    expect((await hostError(host.startService('Spooler'))).message).toBe(
+      'StartService of Spooler failed with return value 14: the service has been disabled from the system',
+    );
   });
 
-  it('reports output that is not a result as command_failed, with PowerShell\'s words', async () => {
-    const { host } = windows([{ reply: failed(1, "Get-CimInstance : Invalid namespace\r\nAt line:1 char:1\r\n") }]);
+  it("reports output that is not a result as command_failed, with PowerShell's words", async () => {
+    const { host } = windows([{ reply: failed(1, 'Get-CimInstance : Invalid namespace\r\nAt line:1 char:1\r\n') }]);
     const error = await hostError(host.getService('x'));
-    expect([error.kind, error.message]).toEqual(['command_failed', 'powershell.exe exited with 1 without a result: Get-CimInstance : Invalid namespace At line:1 char:1']);
+    expect([error.kind, error.message]).toEqual([
+      'command_failed',
+      'powershell.exe exited with 1 without a result: Get-CimInstance : Invalid namespace At line:1 char:1',
+    ]);
   });
 
   it('answers unavailable where PowerShell does not exist (like here)', async () => {
@@ -129,15 +155,27 @@ describe('WindowsHost process pools', () => {
     // Start and stop scripts get LOOM_TIMEOUT_MS (they wait for the service inside PowerShell); queries do not.
     const runner = new GatedRunner({
       isJob: (call) => call.env?.LOOM_TIMEOUT_MS !== undefined,
-      reply: (call) => ok(call.env?.LOOM_TIMEOUT_MS !== undefined
-        ? '{"ok":true,"changed":true}\r\n'
-        : JSON.stringify({ ok: true, displayName: `${call.env?.LOOM_SERVICE_NAME} service`, state: 'Running', startMode: 'Auto' })),
+      reply: (call) =>
+        ok(
+          call.env?.LOOM_TIMEOUT_MS !== undefined
+            ? '{"ok":true,"changed":true}\r\n'
+            : JSON.stringify({ ok: true, displayName: `${call.env?.LOOM_SERVICE_NAME} service`, state: 'Running', startMode: 'Auto' }),
+        ),
     });
     const host = new WindowsHost({ runner, waitTimeoutMs: 5000 });
-    const jobs = [host.startService('A'), host.stopService('B', { force: true }), host.startService('C'), host.startService('D'), host.startService('E')];
+    const jobs = [
+      host.startService('A'),
+      host.stopService('B', { force: true }),
+      host.startService('C'),
+      host.startService('D'),
+      host.startService('E'),
+    ];
     await runner.jobsRunning(4);
     // Generous bound, only so that a regression fails here instead of hanging until the test timeout.
-    const answered = await Promise.race([host.getService('Spooler'), new Promise((resolve) => setTimeout(resolve, 10_000, 'still waiting'))]);
+    const answered = await Promise.race([
+      host.getService('Spooler'),
+      new Promise((resolve) => setTimeout(resolve, 10_000, 'still waiting')),
+    ]);
     expect(answered).toEqual({ displayName: 'Spooler service', startType: StartType.AUTOMATIC, status: ServiceStatus.RUNNING });
     runner.release();
     await Promise.all(jobs);

@@ -23,13 +23,7 @@ import {
 } from '../host-adapter.js';
 import { WINDOWS_NAME_RULES } from '../service-name.js';
 import { toServiceStatus, toStartType, win32ReturnError } from './cim-mapping.js';
-import {
-  BIOS_SERIAL_SCRIPT,
-  GET_SERVICE_SCRIPT,
-  START_SERVICE_SCRIPT,
-  STOP_SERVICE_SCRIPT,
-  encodeScript,
-} from './powershell-scripts.js';
+import { BIOS_SERIAL_SCRIPT, GET_SERVICE_SCRIPT, START_SERVICE_SCRIPT, STOP_SERVICE_SCRIPT, encodeScript } from './powershell-scripts.js';
 
 /** Options of {@link WindowsHost}. */
 export interface WindowsHostOptions {
@@ -47,7 +41,14 @@ export interface WindowsHostOptions {
 
 /** Slack for PowerShell's own start-up on top of the wait inside the script. */
 const STARTUP_SLACK_MS = 15_000;
-const SCRIPT_KINDS = new Set<HostErrorKind>(['not_found', 'dependents_running', 'precondition_failed', 'timeout', 'permission_denied', 'command_failed']);
+const SCRIPT_KINDS = new Set<HostErrorKind>([
+  'not_found',
+  'dependents_running',
+  'precondition_failed',
+  'timeout',
+  'permission_denied',
+  'command_failed',
+]);
 
 type ScriptResult = Record<string, unknown> & { ok: true };
 
@@ -97,7 +98,12 @@ export class WindowsHost implements HostAdapter {
   }
 
   async stopService(name: string, options: StopServiceOptions): Promise<void> {
-    await this.#invoke(STOP_SERVICE_SCRIPT, { ...this.#env(name), LOOM_FORCE: options.force ? 'true' : 'false' }, options.signal, 'StopService');
+    await this.#invoke(
+      STOP_SERVICE_SCRIPT,
+      { ...this.#env(name), LOOM_FORCE: options.force ? 'true' : 'false' },
+      options.signal,
+      'StopService',
+    );
   }
 
   async close(): Promise<void> {
@@ -138,7 +144,11 @@ export class WindowsHost implements HostAdapter {
 
 /** The JSON object on the last line that holds one (PowerShell may print warnings before it). */
 export function parseScriptOutput(stdout: string): Record<string, unknown> | undefined {
-  const lines = stdout.replace(/^\uFEFF/, '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l.startsWith('{'));
+  const lines = stdout
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('{'));
   const last = lines.at(-1);
   if (last === undefined) return undefined;
   try {

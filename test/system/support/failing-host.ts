@@ -4,7 +4,12 @@
  * `fail-<kind>` (e.g. `fail-permission_denied`) fails every operation with that HostError kind,
  * and `hang` never finishes starting until the caller's signal aborts.
  */
-import { HostError, type HostErrorKind, type ServiceOperationOptions, type StopServiceOptions } from '../../../runtime/system/host-adapter.js';
+import {
+  HostError,
+  type HostErrorKind,
+  type ServiceOperationOptions,
+  type StopServiceOptions,
+} from '../../../runtime/system/host-adapter.js';
 import { SimulatedHost } from '../../../runtime/system/simulated/simulated-host.js';
 
 export class FailingHost extends SimulatedHost {

@@ -4,7 +4,12 @@
  * finished, and the most operations ever in flight on one service at once.
  */
 import type { ServiceStatus } from '../../../generated/system/v1alpha1/system.types.js';
-import { isHostError, type HostAdapter, type ServiceOperationOptions, type StopServiceOptions } from '../../../runtime/system/host-adapter.js';
+import {
+  isHostError,
+  type HostAdapter,
+  type ServiceOperationOptions,
+  type StopServiceOptions,
+} from '../../../runtime/system/host-adapter.js';
 
 export interface RecordedOperation {
   readonly op: 'start' | 'stop' | 'stop --force';

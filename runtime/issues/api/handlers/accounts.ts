@@ -7,8 +7,13 @@ import type { Context } from 'hono';
 import type { RepoRow, UserRow, Visibility } from '../../store/store.js';
 import { getCaller, loadRepo, requireCaller, requireScope, SCOPE_CATEGORIES } from '../access.js';
 import type {
-  AdminCreateUserInput, CreateCurrentUserRepoInput, CreateOrgRepoInput, CreateRepoOption, OrgCreateInput,
-  RepoAddCollaboratorInput, UserCreateTokenInput,
+  AdminCreateUserInput,
+  CreateCurrentUserRepoInput,
+  CreateOrgRepoInput,
+  CreateRepoOption,
+  OrgCreateInput,
+  RepoAddCollaboratorInput,
+  UserCreateTokenInput,
 } from '../contract-shapes.js';
 import { forbidden, GiteaError, notFound, unauthorized, validationError } from '../errors.js';
 import { renderOrganization, renderRepository } from '../render/repository.js';
@@ -33,10 +38,14 @@ export async function adminCreateUser(s: IssuesServices, input: AdminCreateUserI
   const name = checkUserName(form.username, 'Username');
   if (!EMAIL.test(form.email)) throw validationError('[Email]: Email');
   const user = await mapStoreErrors(
-    () => s.store.createUser({
-      name, email: form.email, password: form.password || undefined, fullName: form.full_name ?? '',
-      visibility: visibility(form.visibility),
-    }),
+    () =>
+      s.store.createUser({
+        name,
+        email: form.email,
+        password: form.password || undefined,
+        fullName: form.full_name ?? '',
+        visibility: visibility(form.visibility),
+      }),
     {
       conflict: [422, `user already exists [name: ${name}]`],
       // Gitea's `ErrEmailAlreadyUsed`, answered 422 by its admin handler.
@@ -57,10 +66,10 @@ export async function userCreateToken(s: IssuesServices, input: UserCreateTokenI
   const name = input.body.name.trim();
   if (name === '') throw validationError('[Name]: Required');
   const scopes = normalizeScopes(input.body.scopes ?? []);
-  const created = await mapStoreErrors(
-    () => s.store.createAccessToken({ userId: target.id, name, scopes }),
-    { conflict: [400, 'access token name has been used already'], invalid: [400] },
-  );
+  const created = await mapStoreErrors(() => s.store.createAccessToken({ userId: target.id, name, scopes }), {
+    conflict: [400, 'access token name has been used already'],
+    invalid: [400],
+  });
   const tz = s.config.timeZone;
   return {
     id: created.row.id,
@@ -87,10 +96,17 @@ export async function orgCreate(s: IssuesServices, input: OrgCreateInput, c: Con
   const form = input.body;
   const name = checkUserName(form.username, 'UserName');
   const org = await mapStoreErrors(
-    () => s.store.createOrg({
-      name, ownerId: caller.user.id, fullName: form.full_name ?? '', email: form.email ?? '', description: form.description ?? '',
-      website: form.website ?? '', location: form.location ?? '', visibility: visibility(form.visibility),
-    }),
+    () =>
+      s.store.createOrg({
+        name,
+        ownerId: caller.user.id,
+        fullName: form.full_name ?? '',
+        email: form.email ?? '',
+        description: form.description ?? '',
+        website: form.website ?? '',
+        location: form.location ?? '',
+        visibility: visibility(form.visibility),
+      }),
     { conflict: [422, `user already exists [name: ${name}]`], invalid: [422] },
   );
   return renderOrganization(org, s.config);
@@ -158,10 +174,15 @@ function visibility(value: string | null | undefined): Visibility {
  * `read:`/`write:` of a known category.
  */
 function normalizeScopes(scopes: readonly string[]): string[] {
-  const flat = scopes.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const flat = scopes
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   for (const scope of flat) {
     const [level, category] = scope.split(':');
-    const ok = scope === 'all' || scope === 'public-only' ||
+    const ok =
+      scope === 'all' ||
+      scope === 'public-only' ||
       ((level === 'read' || level === 'write') && (SCOPE_CATEGORIES as readonly string[]).includes(category ?? ''));
     if (!ok) throw new GiteaError(400, `invalid access token scope provided: ${scope}`);
   }

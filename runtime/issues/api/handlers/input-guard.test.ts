@@ -25,32 +25,40 @@ describe('guardInput', () => {
 
   it('replaces lone surrogates with U+FFFD, as Go decodes JSON, and leaves pairs alone', () => {
     const input = { owner: 'a', body: { title: 'a\ud800b', body: 'pair \ud83d\udc1b ok', labels: [1], assignees: ['\udc00x'] } };
-    expect(guardInput(input)).toEqual({ owner: 'a', body: { title: 'a\ufffdb', body: 'pair \ud83d\udc1b ok', labels: [1], assignees: ['\ufffdx'] } });
+    expect(guardInput(input)).toEqual({
+      owner: 'a',
+      body: { title: 'a\ufffdb', body: 'pair \ud83d\udc1b ok', labels: [1], assignees: ['\ufffdx'] },
+    });
     const clean = { owner: 'a', body: { title: 'emoji \ud83d\udc1b' } };
     expect(guardInput(clean)).toBe(clean);
   });
 
   it('names a body field in Go style, with array positions', () => {
     expect(failure(() => guardInput({ owner: 'a', body: { due_date: '2025\u0000' } }))).toEqual({
-      status: 422, message: '[DueDate]: must not contain NUL characters',
+      status: 422,
+      message: '[DueDate]: must not contain NUL characters',
     });
     expect(failure(() => guardInput({ owner: 'a', body: { assignees: ['ok', 'b\u0000b'] } }))).toEqual({
-      status: 422, message: '[Assignees.1]: must not contain NUL characters',
+      status: 422,
+      message: '[Assignees.1]: must not contain NUL characters',
     });
   });
 
   it('names a query parameter by its own name', () => {
     expect(failure(() => guardInput({ owner: 'a', labels: 'bug\u0000' }))).toEqual({
-      status: 422, message: '[labels]: must not contain NUL characters',
+      status: 422,
+      message: '[labels]: must not contain NUL characters',
     });
   });
 
   it('names a query parameter as sent, not by its camel-cased input key', () => {
     expect(failure(() => guardInput({ owner: 'a', repo: 'r', createdBy: 'bob\u0000' }))).toEqual({
-      status: 422, message: '[created_by]: must not contain NUL characters',
+      status: 422,
+      message: '[created_by]: must not contain NUL characters',
     });
     expect(failure(() => guardInput({ priorityRepoId: 1, owner: 'x', mentionedBy: ['\u0000'] }, new Set()))).toEqual({
-      status: 422, message: '[mentioned_by.0]: must not contain NUL characters',
+      status: 422,
+      message: '[mentioned_by.0]: must not contain NUL characters',
     });
   });
 

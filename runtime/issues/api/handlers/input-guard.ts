@@ -74,7 +74,6 @@ export function isStorableId(value: number): boolean {
   return Number.isSafeInteger(value) && value > 0;
 }
 
-
 /** Where the first NUL in `value` is, as Gitea names fields (`[Assignees.1]`), or `undefined`. */
 function nulPath(value: unknown, path: string[]): string[] | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
@@ -103,5 +102,8 @@ export function wireName(key: string): string {
 }
 
 function goName(key: string): string {
-  return key.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  return key
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 }

@@ -44,17 +44,23 @@ export async function loadSearchIssues(s: IssuesServices, caller: Caller | null,
   }
   if (input.team) {
     // Loom has no teams; Gitea answers an unknown team (or one without owner) with 400 too.
-    throw new GiteaError(400, ownerId === undefined ? 'Owner organisation is required for filtering on team' : `team does not exist [name: ${input.team}]`);
+    throw new GiteaError(
+      400,
+      ownerId === undefined ? 'Owner organisation is required for filtering on team' : `team does not exist [name: ${input.team}]`,
+    );
   }
   const repoIds = await s.store.listVisibleRepoIds(caller?.user.id ?? null, { publicOnly: isPublicOnly(caller), ownerId });
   const me = caller?.user.id;
   // The personal filters apply only to a signed-in caller; anonymous callers get them ignored.
-  const personal: Partial<IssueFilter> = me === undefined ? {} : {
-    ...(input.assigned ? { assigneeId: me } : {}),
-    ...(input.created ? { posterId: me } : {}),
-    ...(input.mentioned ? { mentionedId: me } : {}),
-    ...(input.reviewRequested ? { reviewRequestedId: me } : {}),
-  };
+  const personal: Partial<IssueFilter> =
+    me === undefined
+      ? {}
+      : {
+          ...(input.assigned ? { assigneeId: me } : {}),
+          ...(input.created ? { posterId: me } : {}),
+          ...(input.mentioned ? { mentionedId: me } : {}),
+          ...(input.reviewRequested ? { reviewRequestedId: me } : {}),
+        };
   const labels = commaList(input.labels);
   const milestones = commaList(input.milestones);
   const filter: IssueFilter = {
@@ -174,7 +180,22 @@ async function searchWithKeyword(
   if (keyword === undefined) return s.store.searchIssues(filter);
   const ranked = await s.store.searchIssues({ ...filter, keyword, sort: 'relevance' });
   if (ranked.total > 0 || !(await fallback())) return ranked;
-  const anyMatch = await s.store.searchIssues({ ...filter, keyword, state: 'all', type: 'all', labels: undefined, milestones: undefined, posterId: undefined, assigneeId: undefined, mentionedId: undefined, reviewRequestedId: undefined, since: undefined, before: undefined, page: 1, limit: 1 });
+  const anyMatch = await s.store.searchIssues({
+    ...filter,
+    keyword,
+    state: 'all',
+    type: 'all',
+    labels: undefined,
+    milestones: undefined,
+    posterId: undefined,
+    assigneeId: undefined,
+    mentionedId: undefined,
+    reviewRequestedId: undefined,
+    since: undefined,
+    before: undefined,
+    page: 1,
+    limit: 1,
+  });
   return anyMatch.total > 0 ? ranked : s.store.searchIssues(filter);
 }
 

@@ -8,14 +8,18 @@ import type { Context } from 'hono';
 import type { IssuePatch, IssueRow, RepoRow, UpdateIssueResult, UserRow } from '../../store/store.js';
 import { canWrite, getCaller, loadRepo, requireCaller, requireScope, requireSignedIn } from '../access.js';
 import type { Caller } from '../auth.js';
-import type {
-  CreateIssueOption, IssueCreateIssueInput, IssueEditIssueDeadlineInput, IssueEditIssueInput,
-} from '../contract-shapes.js';
+import type { CreateIssueOption, IssueCreateIssueInput, IssueEditIssueDeadlineInput, IssueEditIssueInput } from '../contract-shapes.js';
 import { forbidden, forbiddenEmpty, GiteaError, notFound, validationError } from '../errors.js';
 import { loadIssueReferences, renderIssue } from '../render/issue.js';
 import type { ApiIssue, ApiIssueDeadline } from '../render/wire-types.js';
 import {
-  endOfDayInOwnOffset, endOfDayInZone, formatTimestamp, isRenderableYear, isZeroOrEpoch, isZeroTime, parseRfc3339,
+  endOfDayInOwnOffset,
+  endOfDayInZone,
+  formatTimestamp,
+  isRenderableYear,
+  isZeroOrEpoch,
+  isZeroTime,
+  parseRfc3339,
 } from '../time.js';
 import { assigneeNames, resolveAssignees } from './assignees.js';
 import { isStorableId } from './input-guard.js';
@@ -158,11 +162,19 @@ export async function applyPatch(
   for (const comment of result.events) {
     if (comment.type === 'title') {
       s.events.publish('issue.title_changed', {
-        repo, issue: result.issue, actor, comment, oldTitle: comment.oldValue ?? '', newTitle: comment.newValue ?? '',
+        repo,
+        issue: result.issue,
+        actor,
+        comment,
+        oldTitle: comment.oldValue ?? '',
+        newTitle: comment.newValue ?? '',
       });
     } else if (comment.type === 'state') {
       s.events.publish('issue.state_changed', {
-        repo, issue: result.issue, actor, comment,
+        repo,
+        issue: result.issue,
+        actor,
+        comment,
         oldState: comment.oldValue === 'closed' ? 'closed' : 'open',
         newState: comment.newValue === 'closed' ? 'closed' : 'open',
       });

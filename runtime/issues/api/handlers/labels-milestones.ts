@@ -5,7 +5,10 @@
 import type { Context } from 'hono';
 import { canWrite, getCaller, loadRepo, requireCaller, requireScope } from '../access.js';
 import type {
-  IssueCreateLabelInput, IssueCreateMilestoneInput, IssueGetMilestonesListInput, IssueListLabelsInput,
+  IssueCreateLabelInput,
+  IssueCreateMilestoneInput,
+  IssueGetMilestonesListInput,
+  IssueListLabelsInput,
 } from '../contract-shapes.js';
 import { forbidden, validationError } from '../errors.js';
 import { pageOffset, resolvePage } from '../pagination.js';
@@ -25,9 +28,17 @@ export async function createLabel(s: IssuesServices, input: IssueCreateLabelInpu
   const name = input.body.name.trim();
   if (name === '') throw validationError('[Name]: Required');
   const color = input.body.color.trim();
-  if (!/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(color)) throw validationError(`[Color]: invalid color ${JSON.stringify(input.body.color)}`);
+  if (!/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(color))
+    throw validationError(`[Color]: invalid color ${JSON.stringify(input.body.color)}`);
   const label = await mapStoreErrors(
-    () => s.store.createLabel({ repoId: repo.id, name, color, description: input.body.description ?? '', exclusive: input.body.exclusive ?? false }),
+    () =>
+      s.store.createLabel({
+        repoId: repo.id,
+        name,
+        color,
+        description: input.body.description ?? '',
+        exclusive: input.body.exclusive ?? false,
+      }),
     { conflict: [422, `label already exists [name: ${name}]`], invalid: [422] },
   );
   return renderLabel(label, `repos/${repoPath(repo)}`, s.config);
@@ -57,7 +68,14 @@ export async function createMilestone(s: IssuesServices, input: IssueCreateMiles
     deadlineUnix = parsed.unix;
   }
   const milestone = await mapStoreErrors(
-    () => s.store.createMilestone({ repoId: repo.id, title, description: input.body.description ?? '', state: input.body.state === 'closed' ? 'closed' : 'open', deadlineUnix }),
+    () =>
+      s.store.createMilestone({
+        repoId: repo.id,
+        title,
+        description: input.body.description ?? '',
+        state: input.body.state === 'closed' ? 'closed' : 'open',
+        deadlineUnix,
+      }),
     { conflict: [422, `milestone already exists [title: ${title}]`], invalid: [422] },
   );
   return renderMilestone(milestone, s.config);
@@ -69,11 +87,18 @@ export async function listMilestones(s: IssuesServices, input: IssueGetMilestone
   requireScope(caller, 'issue', 'read');
   const { repo } = await loadRepo(s.store, input.owner, input.repo, caller);
   const needle = (input.name ?? '').toLowerCase();
-  const all = (await s.store.listMilestones(repo.id, stateFilter(input.state)))
-    .filter((m) => needle === '' || m.title.toLowerCase().includes(needle));
+  const all = (await s.store.listMilestones(repo.id, stateFilter(input.state))).filter(
+    (m) => needle === '' || m.title.toLowerCase().includes(needle),
+  );
   const page = resolvePage(input.page, input.limit, { defaultLimit: s.config.defaultPagingNum, maxLimit: s.config.maxResponseItems });
   const start = pageOffset(page);
-  return pagedResponse(c, s.config, all.slice(start, start + page.limit).map((m) => renderMilestone(m, s.config)), all.length, page);
+  return pagedResponse(
+    c,
+    s.config,
+    all.slice(start, start + page.limit).map((m) => renderMilestone(m, s.config)),
+    all.length,
+    page,
+  );
 }
 
 /** A repository the caller may write issues in (401 anonymous, 403 reader, 423 archived). */

@@ -34,14 +34,24 @@ export async function createPullRequest(s: IssuesServices, input: RepoCreatePull
   const extra = writer ? await writerFields(s, repo, form) : {};
   const reviewRequestIds = writer ? await resolveReviewers(s, assigneeNames(undefined, form.reviewers)) : [];
   const issue = await s.store.createIssue({
-    repoId: repo.id, posterId: caller.user.id, title, body: form.body ?? '', ref: `refs/heads/${head}`,
-    pull: { merged: false, draft: false, mergedUnix: null }, reviewRequestIds, ...extra,
+    repoId: repo.id,
+    posterId: caller.user.id,
+    title,
+    body: form.body ?? '',
+    ref: `refs/heads/${head}`,
+    pull: { merged: false, draft: false, mergedUnix: null },
+    reviewRequestIds,
+    ...extra,
   });
   return renderPullRequest(s, issue, repo, caller.user, { head, base });
 }
 
 /** `POST /repos/{owner}/{repo}/pulls/{index}/requested_reviewers`: 201 with the new review requests. */
-export async function createReviewRequests(s: IssuesServices, input: RepoCreatePullReviewRequestsInput, c: Context): Promise<ApiPullReview[]> {
+export async function createReviewRequests(
+  s: IssuesServices,
+  input: RepoCreatePullReviewRequestsInput,
+  c: Context,
+): Promise<ApiPullReview[]> {
   const caller0 = getCaller(c);
   requireScope(caller0, 'repository', 'write');
   const { repo, permission } = await loadRepo(s.store, input.owner, input.repo, caller0);
@@ -60,9 +70,20 @@ export async function createReviewRequests(s: IssuesServices, input: RepoCreateP
     const user = users.find((u) => u.id === id);
     return {
       // Loom keeps review requests as a set of users, without review records of their own.
-      id: 0, user: user ? renderUser(user, caller.user, s.config) : null, team: null, state: 'REQUEST_REVIEW',
-      body: '', commit_id: '', stale: false, official: false, dismissed: false, comments_count: 0,
-      submitted_at: now, updated_at: now, html_url: pullUrl, pull_request_url: pullUrl,
+      id: 0,
+      user: user ? renderUser(user, caller.user, s.config) : null,
+      team: null,
+      state: 'REQUEST_REVIEW',
+      body: '',
+      commit_id: '',
+      stale: false,
+      official: false,
+      dismissed: false,
+      comments_count: 0,
+      submitted_at: now,
+      updated_at: now,
+      html_url: pullUrl,
+      pull_request_url: pullUrl,
     };
   });
 }
@@ -79,7 +100,11 @@ async function resolveReviewers(s: IssuesServices, names: readonly string[]): Pr
 }
 
 async function renderPullRequest(
-  s: IssuesServices, issue: IssueRow, repo: RepoRow, viewer: UserRow, branches: { head: string; base: string },
+  s: IssuesServices,
+  issue: IssueRow,
+  repo: RepoRow,
+  viewer: UserRow,
+  branches: { head: string; base: string },
 ): Promise<ApiPullRequest> {
   const fresh = (await s.store.getIssueById(issue.id)) ?? issue;
   const refs = await loadIssueReferences(s.store, [fresh]);

@@ -94,14 +94,15 @@ export function renderIssue(issue: IssueRow, refs: IssueReferences, viewer: User
     closed_at: issue.closedUnix === null ? null : formatTimestamp(issue.closedUnix, tz),
     due_date: issue.deadlineUnix === null ? null : formatTimestamp(issue.deadlineUnix, tz),
     time_estimate: issue.timeEstimate,
-    pull_request: issue.isPull && issue.pull
-      ? {
-          merged: issue.pull.merged,
-          merged_at: issue.pull.mergedUnix === null ? null : formatTimestamp(issue.pull.mergedUnix, tz),
-          draft: issue.pull.draft,
-          html_url: `${web}/pulls/${issue.index}`,
-        }
-      : null,
+    pull_request:
+      issue.isPull && issue.pull
+        ? {
+            merged: issue.pull.merged,
+            merged_at: issue.pull.mergedUnix === null ? null : formatTimestamp(issue.pull.mergedUnix, tz),
+            draft: issue.pull.draft,
+            html_url: `${web}/pulls/${issue.index}`,
+          }
+        : null,
     repository: renderRepositoryMeta(repo),
     pin_order: issue.pinOrder,
   };

@@ -50,11 +50,29 @@ export function renderUser(user: UserRow, viewer: UserRow | null, config: Issues
 /** The ghost user shown in place of a deleted poster. */
 export function renderGhostUser(config: IssuesConfig): ApiUser {
   return {
-    id: GHOST_USER_ID, login: 'Ghost', login_name: '', source_id: 0, full_name: 'Ghost',
-    email: noReplyAddress('ghost', config), avatar_url: `${config.publicUrl}assets/img/avatar_default.png`,
-    html_url: `${config.publicUrl}Ghost`, language: '', is_admin: false, last_login: ZERO_TIME, created: ZERO_TIME,
-    restricted: false, active: false, prohibit_login: false, location: '', website: '', description: '',
-    visibility: 'public', followers_count: 0, following_count: 0, starred_repos_count: 0, username: 'Ghost',
+    id: GHOST_USER_ID,
+    login: 'Ghost',
+    login_name: '',
+    source_id: 0,
+    full_name: 'Ghost',
+    email: noReplyAddress('ghost', config),
+    avatar_url: `${config.publicUrl}assets/img/avatar_default.png`,
+    html_url: `${config.publicUrl}Ghost`,
+    language: '',
+    is_admin: false,
+    last_login: ZERO_TIME,
+    created: ZERO_TIME,
+    restricted: false,
+    active: false,
+    prohibit_login: false,
+    location: '',
+    website: '',
+    description: '',
+    visibility: 'public',
+    followers_count: 0,
+    following_count: 0,
+    starred_repos_count: 0,
+    username: 'Ghost',
   };
 }
 

@@ -30,9 +30,8 @@ export const postgresDialect: SqlDialect = {
   keywordRank: (words) => sql`-ts_rank(i.search_vector, to_tsquery('simple', ${tsQuery(words)}))`,
   rankBeforeTotal: true,
   // pg sends a JS array as an array literal; the cast gives it its element type.
-  valueSet: (values) => typeof values[0] === 'string'
-    ? sql`(SELECT unnest(${values}::text[]))`
-    : sql`(SELECT unnest(${values}::bigint[]))`,
+  valueSet: (values) =>
+    typeof values[0] === 'string' ? sql`(SELECT unnest(${values}::text[]))` : sql`(SELECT unnest(${values}::bigint[]))`,
   idArray: (value, from, orderBy) => sql`ARRAY(SELECT ${value} ${from} ORDER BY ${orderBy})`,
   // pg parses bigint[] to strings (only the scalar bigint parser is set to numbers).
   idList: (value) => (value as readonly (string | number)[]).map(Number),

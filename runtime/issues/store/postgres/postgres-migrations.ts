@@ -29,7 +29,8 @@ function searchTextSql(): string {
   // `]`, `\`, `^`, `-` and `[` are escaped inside a bracket expression; the other characters are literal.
   const bracket = (chars: string) => `[${[...chars].map((c) => (']\\^-['.includes(c) ? `\\${c}` : c)).join('')}]`;
   let folded = 't';
-  for (const [base, letters] of Object.entries(ACCENT_FOLDS)) folded = `regexp_replace(${folded}, $r$${bracket(letters)}$r$, '${base}', 'g')`;
+  for (const [base, letters] of Object.entries(ACCENT_FOLDS))
+    folded = `regexp_replace(${folded}, $r$${bracket(letters)}$r$, '${base}', 'g')`;
   folded = `regexp_replace(${folded}, $r$${bracket(DROPPED_MARKS)}$r$, '', 'g')`;
   const accented = bracket(Object.values(ACCENT_FOLDS).join('') + DROPPED_MARKS);
   return `SELECT regexp_replace(CASE WHEN t ~ $r$${accented}$r$ THEN ${folded} ELSE t END, $r$${bracket(SEPARATORS)}+$r$, ' ', 'g')`;

@@ -20,7 +20,9 @@ const INT8_OID = 20;
 // Ids, counts and Unix times are BIGINT; all stay far below 2^53, so numbers are exact.
 const types = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format),
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format),
 };
 
 /** Splits `?schema=` off a URL (pg does not know it) and hides the password for display. */
@@ -65,7 +67,13 @@ export async function openPostgresStore(config: PostgresStoreConfig, options: Sq
       if (!postgresDialect.isUniqueViolation(error) && (error as { code?: string }).code !== '42P06') throw error;
     }
     const schemaVersion = await migrate(driver, postgresDialect, POSTGRES_MIGRATIONS);
-    return new SqlStore(driver, driver, postgresDialect, { engine: 'postgres', location: `${display} (schema ${schema})`, schemaVersion }, options);
+    return new SqlStore(
+      driver,
+      driver,
+      postgresDialect,
+      { engine: 'postgres', location: `${display} (schema ${schema})`, schemaVersion },
+      options,
+    );
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;

@@ -70,8 +70,13 @@ describe.each(TEST_ENGINES)('combined lookups on %s', (engine) => {
     const docs = await store.createLabel({ repoId: pub.id, name: 'docs', color: '00ff00' });
     await store.createIssue({ repoId: pub.id, posterId: alice.id, title: 'first' });
     const created = await store.createIssue({
-      repoId: pub.id, posterId: alice.id, title: 'second', labelIds: [docs.id, bug.id], assigneeIds: [bob.id, alice.id],
-      pull: {}, reviewRequestIds: [carol.id],
+      repoId: pub.id,
+      posterId: alice.id,
+      title: 'second',
+      labelIds: [docs.id, bug.id],
+      assigneeIds: [bob.id, alice.id],
+      pull: {},
+      reviewRequestIds: [carol.id],
     });
     const got = await store.getIssue(pub.id, created.index);
     expect(got).toEqual(created);

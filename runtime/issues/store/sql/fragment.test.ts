@@ -17,7 +17,10 @@ describe('sql fragments', () => {
   it('inlines nested fragments and keeps parameter order', () => {
     const cond = and([sql`a = ${1}`, sql`b IN ${list([2, 3])}`]);
     const query = sql`SELECT 1 WHERE ${cond} ORDER BY ${raw('id DESC')} LIMIT ${4}`;
-    expect(query.compile((i) => `$${i}`)).toEqual({ text: 'SELECT 1 WHERE a = $1 AND b IN ($2, $3) ORDER BY id DESC LIMIT $4', values: [1, 2, 3, 4] });
+    expect(query.compile((i) => `$${i}`)).toEqual({
+      text: 'SELECT 1 WHERE a = $1 AND b IN ($2, $3) ORDER BY id DESC LIMIT $4',
+      values: [1, 2, 3, 4],
+    });
   });
 
   it('gives an empty IN list that matches nothing and an empty AND that matches everything', () => {
@@ -40,9 +43,13 @@ describe('sql fragments', () => {
     expect(sql`id IN ${inList(sqliteDialect, short)}`.compile(() => '?').values).toHaveLength(MAX_INLINE_LIST);
     const long = [...short, MAX_INLINE_LIST];
     expect(sql`id IN ${inList(sqliteDialect, long)}`.compile(() => '?')).toEqual({
-      text: 'id IN (SELECT value FROM json_each(?))', values: [JSON.stringify(long)],
+      text: 'id IN (SELECT value FROM json_each(?))',
+      values: [JSON.stringify(long)],
     });
-    expect(sql`id IN ${inList(postgresDialect, long)}`.compile((i) => `$${i}`)).toEqual({ text: 'id IN (SELECT unnest($1::bigint[]))', values: [long] });
+    expect(sql`id IN ${inList(postgresDialect, long)}`.compile((i) => `$${i}`)).toEqual({
+      text: 'id IN (SELECT unnest($1::bigint[]))',
+      values: [long],
+    });
     const names = long.map(String);
     expect(sql`n IN ${inList(postgresDialect, names)}`.compile((i) => `$${i}`).text).toBe('n IN (SELECT unnest($1::text[]))');
   });

@@ -36,7 +36,9 @@ export function issueConditions(filter: ResolvedIssueFilter, dialect: SqlDialect
   const type = filter.type ?? 'all';
   if (type !== 'all') conditions.push(sql`i.is_pull = ${type === 'pulls'}`);
   if (filter.resolvedLabelIds) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN ${inList(dialect, filter.resolvedLabelIds)})`);
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id IN ${inList(dialect, filter.resolvedLabelIds)})`,
+    );
   }
   if (filter.resolvedMilestoneIds) conditions.push(sql`i.milestone_id IN ${inList(dialect, filter.resolvedMilestoneIds)}`);
   if (filter.words) conditions.push(dialect.keywordCondition(filter.words));
@@ -51,9 +53,7 @@ export function issueConditions(filter: ResolvedIssueFilter, dialect: SqlDialect
   }
   if (filter.reviewRequestedId !== undefined) {
     conditions.push(sql`i.is_pull = ${true}`);
-    conditions.push(
-      sql`EXISTS (SELECT 1 FROM review_requests rr WHERE rr.issue_id = i.id AND rr.user_id = ${filter.reviewRequestedId})`,
-    );
+    conditions.push(sql`EXISTS (SELECT 1 FROM review_requests rr WHERE rr.issue_id = i.id AND rr.user_id = ${filter.reviewRequestedId})`);
   }
   return and(conditions);
 }
@@ -71,7 +71,9 @@ function sortTerms(sort: IssueSort, filter: ResolvedIssueFilter, dialect: SqlDia
     case 'mostcomment':
       return raw('i.num_comments DESC, i.created_unix DESC, i.id DESC');
     case 'relevance':
-      return filter.words ? sql`${rank ?? dialect.keywordRank(filter.words)} ASC, i.created_unix DESC, i.id DESC` : raw('i.created_unix DESC, i.id DESC');
+      return filter.words
+        ? sql`${rank ?? dialect.keywordRank(filter.words)} ASC, i.created_unix DESC, i.id DESC`
+        : raw('i.created_unix DESC, i.id DESC');
     default:
       return assertNever(sort);
   }

@@ -58,9 +58,16 @@ describe.each([
       { title: 'other', body: 'crash maybe', created: 5 },
     ];
     const filler = Array.from({ length: fillers }, (_, i) => ({ title: `filler ${i}`, body: 'nothing to see', created: 2 * i }));
-    await store.importIssues([...specs, ...filler].map((spec) => ({
-      repoId, posterId: user.id, title: spec.title, body: spec.body, createdUnix: spec.created, closed: 'closed' in spec && spec.closed === true,
-    })));
+    await store.importIssues(
+      [...specs, ...filler].map((spec) => ({
+        repoId,
+        posterId: user.id,
+        title: spec.title,
+        body: spec.body,
+        createdUnix: spec.created,
+        closed: 'closed' in spec && spec.closed === true,
+      })),
+    );
     expected = await rankedCrashMatches(store, repoId);
   });
 
@@ -76,7 +83,19 @@ describe.each([
   });
 
   it.each([
-    [1, 5], [2, 5], [3, 5], [4, 5], [5, 5], [1, 7], [2, 7], [1, 6], [2, 6], [3, 6], [1, 16], [2, 16], [9, 2],
+    [1, 5],
+    [2, 5],
+    [3, 5],
+    [4, 5],
+    [5, 5],
+    [1, 7],
+    [2, 7],
+    [1, 6],
+    [2, 6],
+    [3, 6],
+    [1, 16],
+    [2, 16],
+    [9, 2],
   ])('gives page %i of %i as the slice of the ranked order, with the full total', async (page, limit) => {
     const result = await store.searchIssues({ repoIds: [repoId], keyword: 'crash', sort: 'relevance', page, limit });
     expect(result.total).toBe(16);
@@ -84,7 +103,10 @@ describe.each([
   });
 
   it('answers a keyword without matches with an empty page and total 0', async () => {
-    expect(await store.searchIssues({ repoIds: [repoId], keyword: 'nomatchword', sort: 'relevance', limit: 5 })).toEqual({ items: [], total: 0 });
+    expect(await store.searchIssues({ repoIds: [repoId], keyword: 'nomatchword', sort: 'relevance', limit: 5 })).toEqual({
+      items: [],
+      total: 0,
+    });
   });
 });
 
@@ -122,9 +144,16 @@ describe.each([
       add(200, (i) => ({ repo: repoId, title: `other ${i}`, body: 'crash in the body', created: 100 + (i % 150) }));
       add(200, (i) => ({ repo: repoId, title: `filler ${i}`, body: 'nothing', created: 300 + i }));
     }
-    await store.importIssues(specs.map((spec) => ({
-      repoId: spec.repo, posterId: user.id, title: spec.title, body: spec.body, createdUnix: spec.created, closed: spec.closed === true,
-    })));
+    await store.importIssues(
+      specs.map((spec) => ({
+        repoId: spec.repo,
+        posterId: user.id,
+        title: spec.title,
+        body: spec.body,
+        createdUnix: spec.created,
+        closed: spec.closed === true,
+      })),
+    );
     expected = await rankedCrashMatches(store, repoId);
   });
 
@@ -132,14 +161,22 @@ describe.each([
     await store.close();
   });
 
-  it.each([[1, 5], [2, 5], [12, 5], [13, 5], [14, 5], [1, 30], [2, 30], [3, 30], [1, 100], [21, 5]])(
-    'gives page %i of %i as the slice of the ranked order, with the full total',
-    async (page, limit) => {
-      const result = await store.searchIssues({ repoIds: [repoId], keyword: 'crash', sort: 'relevance', page, limit });
-      expect(result.total).toBe(expected.length);
-      expect(result.items.map((issue) => issue.id)).toEqual(expected.slice((page - 1) * limit, page * limit));
-    },
-  );
+  it.each([
+    [1, 5],
+    [2, 5],
+    [12, 5],
+    [13, 5],
+    [14, 5],
+    [1, 30],
+    [2, 30],
+    [3, 30],
+    [1, 100],
+    [21, 5],
+  ])('gives page %i of %i as the slice of the ranked order, with the full total', async (page, limit) => {
+    const result = await store.searchIssues({ repoIds: [repoId], keyword: 'crash', sort: 'relevance', page, limit });
+    expect(result.total).toBe(expected.length);
+    expect(result.items.map((issue) => issue.id)).toEqual(expected.slice((page - 1) * limit, page * limit));
+  });
 
   it('gives the same pages under filters that keep every match (type, dates, poster)', async () => {
     const filters = { type: 'issues', since: 0, before: 2 ** 31, posterId } as const;

@@ -129,7 +129,11 @@ function issueColumns(d: SqlDialect): SqlFragment {
   let columns = issueColumnsByDialect.get(d);
   if (!columns) {
     const assignees = d.idArray(raw('a.user_id'), raw('FROM issue_assignees a WHERE a.issue_id = i.id'), raw('a.position'));
-    const labels = d.idArray(raw('l.id'), raw('FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = i.id'), raw('l.name, l.id'));
+    const labels = d.idArray(
+      raw('l.id'),
+      raw('FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = i.id'),
+      raw('l.name, l.id'),
+    );
     const reviewers = d.idArray(raw('rr.user_id'), raw('FROM review_requests rr WHERE rr.issue_id = i.id'), raw('rr.user_id'));
     columns = sql`${ISSUE_COLUMNS}, ${assignees} AS assignee_ids, ${labels} AS label_ids, ${reviewers} AS review_request_ids`;
     issueColumnsByDialect.set(d, columns);
@@ -247,18 +251,20 @@ export class SqlStore implements IssueStore {
     const name = checkName('user', input.name);
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const now = this.now();
-    return this.atomic((tx) => tx.guard(`user ${name}`, async () => {
-      // The name first, as Gitea checks it first; the unique index still settles a race.
-      const named = await tx.first(sql`SELECT 1 AS one FROM users WHERE lower_name = ${name.toLowerCase()}`);
-      if (named) throw new IssueStoreError('conflict', `user ${name} already exists`);
-      await tx.checkEmailFree(input.email);
-      const row = await tx.first(sql`
+    return this.atomic((tx) =>
+      tx.guard(`user ${name}`, async () => {
+        // The name first, as Gitea checks it first; the unique index still settles a race.
+        const named = await tx.first(sql`SELECT 1 AS one FROM users WHERE lower_name = ${name.toLowerCase()}`);
+        if (named) throw new IssueStoreError('conflict', `user ${name} already exists`);
+        await tx.checkEmailFree(input.email);
+        const row = await tx.first(sql`
         INSERT INTO users (name, lower_name, type, full_name, email, password_hash, is_admin, description, website, location, visibility, created_unix, updated_unix)
         VALUES (${name}, ${name.toLowerCase()}, 'user', ${input.fullName ?? ''}, ${input.email}, ${passwordHash}, ${input.isAdmin ?? false},
           ${input.description ?? ''}, ${input.website ?? ''}, ${input.location ?? ''}, ${input.visibility ?? 'public'}, ${now}, ${now})
         RETURNING id`);
-      return (await tx.getUserById(num(row!.id)))!;
-    }));
+        return (await tx.getUserById(num(row!.id)))!;
+      }),
+    );
   }
 
   /**
@@ -312,7 +318,9 @@ export class SqlStore implements IssueStore {
 
   async setPassword(userId: number, password: string): Promise<void> {
     const hash = await hashPassword(password);
-    const changed = await this.db.run(sql`UPDATE users SET password_hash = ${hash}, updated_unix = ${this.now()} WHERE id = ${userId} AND type = 'user'`);
+    const changed = await this.db.run(
+      sql`UPDATE users SET password_hash = ${hash}, updated_unix = ${this.now()} WHERE id = ${userId} AND type = 'user'`,
+    );
     if (changed === 0) throw new IssueStoreError('not_found', `user ${userId} does not exist`);
   }
 
@@ -343,8 +351,13 @@ export class SqlStore implements IssueStore {
       FROM access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ${hashToken(token)}`);
     if (!row) return undefined;
     const tokenRow = toAccessToken({
-      id: row.t_id, user_id: row.t_user_id, name: row.t_name, token_last_eight: row.t_token_last_eight,
-      scopes: row.t_scopes, created_unix: row.t_created_unix, updated_unix: row.t_updated_unix,
+      id: row.t_id,
+      user_id: row.t_user_id,
+      name: row.t_name,
+      token_last_eight: row.t_token_last_eight,
+      scopes: row.t_scopes,
+      created_unix: row.t_created_unix,
+      updated_unix: row.t_updated_unix,
     });
     return { user: toUser(row), token: tokenRow };
   }
@@ -388,7 +401,9 @@ export class SqlStore implements IssueStore {
 
   async listOrgsOwnedBy(userId: number): Promise<UserRow[]> {
     return (
-      await this.db.all<DbRow>(sql`SELECT ${USER_COLUMNS} FROM users u JOIN org_owners o ON o.org_id = u.id WHERE o.user_id = ${userId} ORDER BY u.id`)
+      await this.db.all<DbRow>(
+        sql`SELECT ${USER_COLUMNS} FROM users u JOIN org_owners o ON o.org_id = u.id WHERE o.user_id = ${userId} ORDER BY u.id`,
+      )
     ).map(toUser);
   }
 
@@ -407,7 +422,9 @@ export class SqlStore implements IssueStore {
   }
 
   async findRepo(ownerName: string, repoName: string): Promise<RepoRow | undefined> {
-    const row = await this.first(sql`${REPO_SELECT} WHERE u.lower_name = ${ownerName.toLowerCase()} AND r.lower_name = ${repoName.toLowerCase()}`);
+    const row = await this.first(
+      sql`${REPO_SELECT} WHERE u.lower_name = ${ownerName.toLowerCase()} AND r.lower_name = ${repoName.toLowerCase()}`,
+    );
     return row && toRepo(row);
   }
 
@@ -446,7 +463,9 @@ export class SqlStore implements IssueStore {
         OR EXISTS (SELECT 1 FROM collaborators c WHERE c.repo_id = r.id AND c.user_id = ${viewer.id})
         OR EXISTS (SELECT 1 FROM org_owners oo WHERE oo.org_id = r.owner_id AND oo.user_id = ${viewer.id}))`);
     }
-    const rows = await this.db.all<DbRow>(sql`SELECT r.id FROM repos r JOIN users o ON o.id = r.owner_id WHERE ${and(conditions)} ORDER BY r.id`);
+    const rows = await this.db.all<DbRow>(
+      sql`SELECT r.id FROM repos r JOIN users o ON o.id = r.owner_id WHERE ${and(conditions)} ORDER BY r.id`,
+    );
     return rows.map((row) => num(row.id));
   }
 
@@ -555,7 +574,9 @@ export class SqlStore implements IssueStore {
 
   async listMilestones(repoId: number, state: IssueStateFilter = 'all'): Promise<MilestoneRow[]> {
     const stateCondition = state === 'all' ? raw('1 = 1') : sql`m.is_closed = ${state === 'closed'}`;
-    return (await this.db.all<DbRow>(sql`${MILESTONE_SELECT} WHERE m.repo_id = ${repoId} AND ${stateCondition} ORDER BY m.id`)).map(toMilestone);
+    return (await this.db.all<DbRow>(sql`${MILESTONE_SELECT} WHERE m.repo_id = ${repoId} AND ${stateCondition} ORDER BY m.id`)).map(
+      toMilestone,
+    );
   }
 
   async getMilestone(id: number): Promise<MilestoneRow | undefined> {
@@ -578,11 +599,13 @@ export class SqlStore implements IssueStore {
   /** The issues of rows selected with {@link issueColumns}. */
   private hydrate(rows: readonly DbRow[]): IssueRow[] {
     const d = this.dialect;
-    return rows.map((row) => toIssue(row, {
-      assigneeIds: d.idList(row.assignee_ids),
-      labelIds: d.idList(row.label_ids),
-      reviewRequestIds: d.idList(row.review_request_ids),
-    }));
+    return rows.map((row) =>
+      toIssue(row, {
+        assigneeIds: d.idList(row.assignee_ids),
+        labelIds: d.idList(row.label_ids),
+        reviewRequestIds: d.idList(row.review_request_ids),
+      }),
+    );
   }
 
   /** The columns of an issue row with its lists (see {@link issueColumns}). */
@@ -622,7 +645,11 @@ export class SqlStore implements IssueStore {
     if (rows.length !== wanted.length) throw new IssueStoreError('invalid', 'a user does not exist');
   }
 
-  private async replaceSet(table: 'issue_assignees' | 'issue_labels' | 'review_requests', issueId: number, ids: readonly number[]): Promise<void> {
+  private async replaceSet(
+    table: 'issue_assignees' | 'issue_labels' | 'review_requests',
+    issueId: number,
+    ids: readonly number[],
+  ): Promise<void> {
     const column = raw(table === 'issue_labels' ? 'label_id' : 'user_id');
     await this.db.run(sql`DELETE FROM ${raw(table)} WHERE issue_id = ${issueId}`);
     const wanted = unique(ids);
@@ -705,9 +732,11 @@ export class SqlStore implements IssueStore {
       await this.checkMilestone(issue.repoId, patch.milestoneId);
       sets.push(sql`milestone_id = ${patch.milestoneId}`);
     }
-    if (patch.deadlineUnix !== undefined && patch.deadlineUnix !== issue.deadlineUnix) sets.push(sql`deadline_unix = ${patch.deadlineUnix}`);
+    if (patch.deadlineUnix !== undefined && patch.deadlineUnix !== issue.deadlineUnix)
+      sets.push(sql`deadline_unix = ${patch.deadlineUnix}`);
     if (patch.isLocked !== undefined && patch.isLocked !== issue.isLocked) sets.push(sql`is_locked = ${patch.isLocked}`);
-    if (patch.timeEstimate !== undefined && patch.timeEstimate !== issue.timeEstimate) sets.push(sql`time_estimate = ${patch.timeEstimate}`);
+    if (patch.timeEstimate !== undefined && patch.timeEstimate !== issue.timeEstimate)
+      sets.push(sql`time_estimate = ${patch.timeEstimate}`);
     if (patch.pinOrder !== undefined && patch.pinOrder !== issue.pinOrder) sets.push(sql`pin_order = ${patch.pinOrder}`);
 
     let nextState = patch.state ?? issue.state;
@@ -788,13 +817,17 @@ export class SqlStore implements IssueStore {
   private async resolveMilestones(filter: IssueFilter): Promise<number[] | undefined> {
     const values = filter.milestones?.map((value) => value.trim()).filter(Boolean) ?? [];
     if (values.length === 0) return undefined;
-    const byName = await this.db.all<DbRow>(sql`SELECT id, title FROM milestones WHERE repo_id IN ${this.in(filter.repoIds)} AND title IN ${this.in([...new Set(values)])}`);
+    const byName = await this.db.all<DbRow>(
+      sql`SELECT id, title FROM milestones WHERE repo_id IN ${this.in(filter.repoIds)} AND title IN ${this.in([...new Set(values)])}`,
+    );
     const ids = new Set(byName.map((row) => num(row.id)));
     if (filter.milestoneIdsAllowed) {
       const titles = new Set(byName.map((row) => String(row.title)));
       const numeric = values.filter((value) => !titles.has(value) && /^\d{1,15}$/.test(value)).map(Number);
       if (numeric.length > 0) {
-        const byId = await this.db.all<DbRow>(sql`SELECT id FROM milestones WHERE repo_id IN ${this.in(filter.repoIds)} AND id IN ${this.in(numeric)}`);
+        const byId = await this.db.all<DbRow>(
+          sql`SELECT id FROM milestones WHERE repo_id IN ${this.in(filter.repoIds)} AND id IN ${this.in(numeric)}`,
+        );
         for (const row of byId) ids.add(num(row.id));
       }
     }
@@ -866,9 +899,15 @@ export class SqlStore implements IssueStore {
     const keywordCount = this.dialect.keywordCount;
     if (!keywordCount || !filter.words) return undefined;
     const filtered =
-      (filter.type ?? 'all') !== 'all' || filter.resolvedLabelIds !== undefined || filter.resolvedMilestoneIds !== undefined ||
-      filter.since !== undefined || filter.before !== undefined || filter.posterId !== undefined || filter.assigneeId !== undefined ||
-      filter.mentionedId !== undefined || filter.reviewRequestedId !== undefined;
+      (filter.type ?? 'all') !== 'all' ||
+      filter.resolvedLabelIds !== undefined ||
+      filter.resolvedMilestoneIds !== undefined ||
+      filter.since !== undefined ||
+      filter.before !== undefined ||
+      filter.posterId !== undefined ||
+      filter.assigneeId !== undefined ||
+      filter.mentionedId !== undefined ||
+      filter.reviewRequestedId !== undefined;
     if (filtered) return undefined;
     const searched = new Set(filter.repoIds);
     let repos: RepoSelection = { only: [...searched] };
@@ -909,21 +948,27 @@ export class SqlStore implements IssueStore {
     // A title holding every word is a match of the whole keyword, so the title tier needs no
     // keyword condition beside its own: the small title match set drives the query alone.
     const others = issueConditions({ ...filter, words: undefined }, this.dialect);
-    const titled = (await this.titleMatchesInWindow(filter, others, titleTier, offset + limit, total)) ??
-      (await this.db.all<DbRow>(planFor(filter, sql`SELECT i.id FROM issues i WHERE ${others} AND ${titleTier} ORDER BY ${NEWEST_FIRST} LIMIT ${offset + limit}`)));
+    const titled =
+      (await this.titleMatchesInWindow(filter, others, titleTier, offset + limit, total)) ??
+      (await this.db.all<DbRow>(
+        planFor(filter, sql`SELECT i.id FROM issues i WHERE ${others} AND ${titleTier} ORDER BY ${NEWEST_FIRST} LIMIT ${offset + limit}`),
+      ));
     const ids = titled.slice(offset).map((row) => num(row.id));
     // Fewer title matches than the page reaches: the title tier is exhausted and has exactly
     // `titled.length` rows; the rest of the page comes from the body-only tier.
     if (titled.length < offset + limit) {
       const skip = Math.max(0, offset - titled.length);
       const keywordFilter = this.dialect.keywordFilter;
-      const matching = keywordFilter && (await this.walkPaysOff(filter, total, skip + limit - ids.length))
-        ? sql`${others} AND ${keywordFilter(filter.words!)}`
-        : where;
-      const body = await this.db.all<DbRow>(planFor(
-        filter,
-        sql`SELECT i.id FROM issues i WHERE ${matching} AND NOT (${titleTier}) ORDER BY ${NEWEST_FIRST} LIMIT ${limit - ids.length} OFFSET ${skip}`,
-      ));
+      const matching =
+        keywordFilter && (await this.walkPaysOff(filter, total, skip + limit - ids.length))
+          ? sql`${others} AND ${keywordFilter(filter.words!)}`
+          : where;
+      const body = await this.db.all<DbRow>(
+        planFor(
+          filter,
+          sql`SELECT i.id FROM issues i WHERE ${matching} AND NOT (${titleTier}) ORDER BY ${NEWEST_FIRST} LIMIT ${limit - ids.length} OFFSET ${skip}`,
+        ),
+      );
       ids.push(...body.map((row) => num(row.id)));
     }
     return ids;
@@ -951,18 +996,21 @@ export class SqlStore implements IssueStore {
     const size = Math.ceil((needed * (await this.issuesInState(state)) * TITLE_WINDOW_MARGIN) / total);
     if (size > MAX_TITLE_WINDOW) return undefined;
     const window = sql`SELECT ${FILTERED_COLUMNS} FROM issues i WHERE i.is_closed = ${state === 'closed'} ORDER BY ${NEWEST_FIRST} LIMIT ${size}`;
-    const rows = await this.db.all<DbRow>(planFor(filter, sql`SELECT i.id FROM (${window}) i WHERE ${others} AND ${titleTier} ORDER BY ${NEWEST_FIRST} LIMIT ${needed}`));
+    const rows = await this.db.all<DbRow>(
+      planFor(filter, sql`SELECT i.id FROM (${window}) i WHERE ${others} AND ${titleTier} ORDER BY ${NEWEST_FIRST} LIMIT ${needed}`),
+    );
     return rows.length === needed ? rows : undefined;
   }
 
   /** How many issues are in `state`, in the repositories `repoIds` or in all, from the repositories' counters. */
   private async issuesInState(state: OpenClosed, repoIds?: readonly number[]): Promise<number> {
-    const inState = state === 'open'
-      ? raw('num_issues - num_closed_issues + num_pulls - num_closed_pulls')
-      : raw('num_closed_issues + num_closed_pulls');
-    const row = await this.first(repoIds === undefined
-      ? sql`SELECT SUM(${inState}) AS n FROM repos`
-      : sql`SELECT SUM(${inState}) AS n FROM repos WHERE id IN ${this.in(repoIds)}`);
+    const inState =
+      state === 'open' ? raw('num_issues - num_closed_issues + num_pulls - num_closed_pulls') : raw('num_closed_issues + num_closed_pulls');
+    const row = await this.first(
+      repoIds === undefined
+        ? sql`SELECT SUM(${inState}) AS n FROM repos`
+        : sql`SELECT SUM(${inState}) AS n FROM repos WHERE id IN ${this.in(repoIds)}`,
+    );
     return num(row?.n ?? 0);
   }
 
@@ -996,8 +1044,8 @@ export class SqlStore implements IssueStore {
       const isPull = input.pull !== undefined;
       const closed = input.closed === true || input.pull?.merged === true;
       entry.count++;
-      if (isPull) (entry.pulls++, closed && entry.closedPulls++);
-      else (entry.issues++, closed && entry.closedIssues++);
+      if (isPull) entry.pulls++, closed && entry.closedPulls++;
+      else entry.issues++, closed && entry.closedIssues++;
       perRepo.set(input.repoId, entry);
     }
     const nextIndex = new Map<number, number>();
@@ -1084,7 +1132,9 @@ export class SqlStore implements IssueStore {
     return this.atomic((tx) =>
       tx.guard('comment', async () => {
         const now = input.createdUnix ?? this.now();
-        const changed = await tx.db.run(sql`UPDATE issues SET num_comments = num_comments + 1, updated_unix = ${now} WHERE id = ${input.issueId}`);
+        const changed = await tx.db.run(
+          sql`UPDATE issues SET num_comments = num_comments + 1, updated_unix = ${now} WHERE id = ${input.issueId}`,
+        );
         if (changed === 0) throw new IssueStoreError('not_found', `issue ${input.issueId} does not exist`);
         const row = await tx.first(sql`
           INSERT INTO comments (issue_id, poster_id, type, body, created_unix, updated_unix)
@@ -1113,7 +1163,9 @@ export class SqlStore implements IssueStore {
         ) SELECT 1 AS one FROM chain WHERE id = ${issueId}`);
       if (loop) throw new IssueStoreError('circular', 'the dependency would create a circular dependency');
       await tx.guard('dependency', () =>
-        tx.db.run(sql`INSERT INTO issue_dependencies (issue_id, blocked_by_id, created_unix) VALUES (${issueId}, ${blockedById}, ${this.now()})`),
+        tx.db.run(
+          sql`INSERT INTO issue_dependencies (issue_id, blocked_by_id, created_unix) VALUES (${issueId}, ${blockedById}, ${this.now()})`,
+        ),
       );
     });
   }

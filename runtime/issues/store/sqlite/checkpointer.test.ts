@@ -67,7 +67,12 @@ describe('the SQLite checkpointer', () => {
     const path = join(tempDir(), 'issues.db');
     const store = await writeIssues(path, 20, 20);
     try {
-      expect(await eventually(() => issuesInMainFile(path), (n) => n === 20)).toBe(20);
+      expect(
+        await eventually(
+          () => issuesInMainFile(path),
+          (n) => n === 20,
+        ),
+      ).toBe(20);
     } finally {
       await store.close();
     }
@@ -112,7 +117,10 @@ describe('the SQLite checkpointer', () => {
     const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
     const checkpointer = startCheckpointer(db, path, { intervalMs: 5, restartFrames: 300 });
     try {
-      await eventually(() => db.pragma('wal_autocheckpoint', { simple: true }), (pages) => pages === 0);
+      await eventually(
+        () => db.pragma('wal_autocheckpoint', { simple: true }),
+        (pages) => pages === 0,
+      );
       // 8,000 commits of 2 KB, one a turn of the event loop as the store's requests come: about
       // 16,000 frames, 66 MB of log. A PASSIVE checkpoint alone never caught up with them, and the
       // log file grew to hold them all; started over, it stays at what a few ticks write.
@@ -135,9 +143,11 @@ describe('the SQLite checkpointer', () => {
     const db = { pragma: (source: string) => void pragmas.push(source) } as unknown as SqliteDatabase;
     const warning = new Promise<Error>((resolve) => process.once('warning', resolve));
     // A thread that starts, then fails as a broken checkpoint would.
-    const failing = new URL(`data:text/javascript,${encodeURIComponent(
-      "import { parentPort } from 'node:worker_threads'; parentPort.postMessage('ready'); setTimeout(() => { throw new Error('disk I/O error'); }, 50);",
-    )}`);
+    const failing = new URL(
+      `data:text/javascript,${encodeURIComponent(
+        "import { parentPort } from 'node:worker_threads'; parentPort.postMessage('ready'); setTimeout(() => { throw new Error('disk I/O error'); }, 50);",
+      )}`,
+    );
     startCheckpointer(db, '/unused', { intervalMs: 20, workerUrl: failing });
     expect((await warning).message).toMatch(/checkpointer thread failed \(disk I\/O error\)/);
     expect(pragmas).toEqual(['wal_autocheckpoint = 0', 'wal_autocheckpoint = 1000']);

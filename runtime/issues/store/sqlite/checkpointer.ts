@@ -48,7 +48,10 @@ export interface CheckpointerOptions {
  * await checkpointer.close();
  */
 export function startCheckpointer(db: SqliteDatabase, path: string, options: CheckpointerOptions): Checkpointer {
-  const worker = new Worker(options.workerUrl ?? WORKER_URL, { workerData: { path, intervalMs: options.intervalMs, restartFrames: options.restartFrames ?? RESTART_AFTER_FRAMES }, name: 'sqlite-checkpointer' });
+  const worker = new Worker(options.workerUrl ?? WORKER_URL, {
+    workerData: { path, intervalMs: options.intervalMs, restartFrames: options.restartFrames ?? RESTART_AFTER_FRAMES },
+    name: 'sqlite-checkpointer',
+  });
   // The checkpointer must not keep a process alive that has nothing else to do.
   worker.unref();
   let running = false;
@@ -67,10 +70,12 @@ export function startCheckpointer(db: SqliteDatabase, path: string, options: Che
     checkpointOnCommit();
     process.emitWarning(`the SQLite checkpointer thread failed (${error.message}); checkpoints happen on commit again`);
   });
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => {
-    checkpointOnCommit();
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      checkpointOnCommit();
+      resolve();
+    }),
+  );
   return {
     async close() {
       if (closing) return exited;

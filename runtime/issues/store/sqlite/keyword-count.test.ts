@@ -111,7 +111,13 @@ describe('keyword totals in a SQLite database migrated from schema 3', () => {
     const db = new Database(path);
     db.pragma('foreign_keys = ON');
     const driver = new SqliteDriver(db);
-    expect(await migrate(driver, sqliteDialect, SQLITE_MIGRATIONS.filter((m) => m.version <= 3))).toBe(3);
+    expect(
+      await migrate(
+        driver,
+        sqliteDialect,
+        SQLITE_MIGRATIONS.filter((m) => m.version <= 3),
+      ),
+    ).toBe(3);
     const old = new SqlStore(driver, driver, sqliteDialect, { engine: 'sqlite', location: path, schemaVersion: 3 }, {});
     const alice = await old.createUser({ name: 'alice', email: 'alice@example.com' });
     const repo = await old.createRepo({ ownerId: alice.id, name: 'proj' });

@@ -56,7 +56,13 @@ export async function openSqliteStore(config: SqliteStoreConfig, options: SqlSto
     const intervalMs = Math.max(0, Math.floor(config.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS));
     // After the migrations, so that the thread opens a file that exists and is in WAL mode.
     if (!inMemory && intervalMs > 0) checkpointer = startCheckpointer(db, config.path, { intervalMs });
-    return new SqlStore(driver, driver, sqliteDialect, { engine: 'sqlite', location: inMemory ? ':memory:' : config.path, schemaVersion }, options);
+    return new SqlStore(
+      driver,
+      driver,
+      sqliteDialect,
+      { engine: 'sqlite', location: inMemory ? ':memory:' : config.path, schemaVersion },
+      options,
+    );
   } catch (error) {
     await checkpointer?.close();
     db.close();

@@ -10,7 +10,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ACCENT_FOLDS, DROPPED_MARKS, keywordWords, SEPARATORS } from '../keyword.js';
 
 /** Ranges checked one character at a time. */
-const RANGES = [[0x20, 0x7e], [0xa0, 0x24f], [0x300, 0x36f], [0x400, 0x45f], [0x1e00, 0x1eff], [0x2000, 0x206f], [0x3000, 0x3003], [0xff01, 0xff0f]] as const;
+const RANGES = [
+  [0x20, 0x7e],
+  [0xa0, 0x24f],
+  [0x300, 0x36f],
+  [0x400, 0x45f],
+  [0x1e00, 0x1eff],
+  [0x2000, 0x206f],
+  [0x3000, 0x3003],
+  [0xff01, 0xff0f],
+] as const;
 
 /**
  * Where the two differ, because FTS5 carries Unicode 6.1's tables: it folds the micro sign to a
@@ -30,7 +39,8 @@ describe('keyword words and FTS5 tokens', () => {
     const insert = db.prepare('INSERT INTO t (rowid, x) VALUES (?, ?)');
     db.transaction(() => texts.forEach((text, i) => insert.run(i + 1, text)))();
     const out = texts.map((): string[] => []);
-    for (const row of db.prepare('SELECT doc, term FROM v ORDER BY doc, offset').all() as { doc: number; term: string }[]) out[row.doc - 1]!.push(row.term);
+    for (const row of db.prepare('SELECT doc, term FROM v ORDER BY doc, offset').all() as { doc: number; term: string }[])
+      out[row.doc - 1]!.push(row.term);
     return out;
   }
 
