@@ -30,7 +30,7 @@ import { type BenchResult, median, printResults, result, round } from './results
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PEERS = join(ROOT, 'bench', 'peers');
-const GITEA = resolve(ROOT, '..', 'shared', 'reference', 'gitea-swagger-v1.25.3.json');
+const GITEA = resolve(ROOT, 'test', 'fixtures', 'reference', 'gitea-swagger-v1.25.3.json');
 const RUNS = Number(process.env.BENCH_GENERATE_RUNS ?? 5);
 
 interface Command {

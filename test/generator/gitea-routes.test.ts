@@ -14,7 +14,7 @@ let server: Record<string, new (api: object) => object>;
 
 beforeAll(async () => {
   const generated = await generateInline('gitea-routes', {
-    'gitea.json': readFileSync('/work/shared/reference/gitea-swagger-v1.25.3.json', 'utf8'),
+    'gitea.json': readFileSync(new URL('../fixtures/reference/gitea-swagger-v1.25.3.json', import.meta.url), 'utf8'),
   });
   cleanup = generated.cleanup;
   server = await import(/* @vite-ignore */ join(generated.dir, 'gitea.server.ts'));

@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../generator/cli/cli.js';
 import { REPO, typeCheck } from './tsc-check.js';
@@ -54,7 +54,10 @@ export interface GetServiceResponse {`);
   });
 
   it('Gitea issues subset (Swagger 2.0): body validators and types type-check', async () => {
-    const gen = await generate('gitea-subset', '/work/shared/reference/gitea-issues-swagger-subset.json');
+    const gen = await generate(
+      'gitea-subset',
+      fileURLToPath(new URL('../fixtures/reference/gitea-issues-swagger-subset.json', import.meta.url)),
+    );
     const types = readFileSync(join(gen, 'gitea-issues-swagger-subset.types.ts'), 'utf8');
     expect(types).toContain('export interface CreateIssueOption {');
     expect(types).toMatch(/^ {2}title: string;$/m);
@@ -94,7 +97,7 @@ export interface GetServiceResponse {`);
   });
 
   it("Gitea's whole API (467 operations): every file type-checks", async () => {
-    const gen = await generate('gitea-full', '/work/shared/reference/gitea-swagger-v1.25.3.json');
+    const gen = await generate('gitea-full', fileURLToPath(new URL('../fixtures/reference/gitea-swagger-v1.25.3.json', import.meta.url)));
     const doc = JSON.parse(readFileSync(join(gen, 'gitea-swagger-v1.25.3.openapi.json'), 'utf8'));
     const operations = Object.values(doc.paths as Record<string, object>).reduce((n, item) => n + Object.keys(item).length, 0);
     expect(operations).toBe(467);

@@ -5,12 +5,13 @@
  */
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSchemas } from '../../generator/loaders/index.js';
 import { plain, removeSchemas, writeSchemas } from '../../generator/loaders/testing.js';
 import type { HttpOperation, MessageType, SchemaFile } from '../../generator/model/model.js';
 
-const REFERENCE = '/work/shared/reference';
+const REFERENCE = fileURLToPath(new URL('../fixtures/reference/', import.meta.url));
 
 let root: string;
 let full: SchemaFile;

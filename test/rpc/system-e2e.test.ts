@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindLoopback } from './loopback.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
@@ -22,7 +23,7 @@ import type { GrpcServiceOptions } from '../../runtime/rpc/grpc-server.js';
 import type { RpcCallOptions, RpcContext } from '../../runtime/rpc/types.js';
 import { generateSystem, typeCheck } from './generate-system.js';
 
-const CSI_PROXY_PROTO = '/work/shared/reference/csi-proxy-system-v1alpha1.proto';
+const CSI_PROXY_PROTO = fileURLToPath(new URL('../fixtures/reference/csi-proxy-system-v1alpha1.proto', import.meta.url));
 
 type Client = Record<string, (request?: object, options?: RpcCallOptions) => Promise<unknown>>;
 

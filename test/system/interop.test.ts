@@ -5,12 +5,13 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailingHost } from './support/failing-host.js';
 import { startSystem, type RunningSystem } from './support/system-server.js';
 
-const CSI_PROXY_PROTO = '/work/shared/reference/csi-proxy-system-v1alpha1.proto';
+const CSI_PROXY_PROTO = fileURLToPath(new URL('../fixtures/reference/csi-proxy-system-v1alpha1.proto', import.meta.url));
 
 type Callback = (error: grpc.ServiceError | null, response?: Record<string, unknown>) => void;
 type DynamicClient = grpc.Client &
