@@ -13,13 +13,19 @@ export const GENERATOR_VERSION = '0.1.0';
 
 export interface GeneratorOptions {
   /**
-   * How generated code imports Loom's runtime entries (`server`, `client`).
-   * A package base such as `loom/runtime` (the default for users), or a path
-   * relative to the output root starting with `.` (this repository uses
-   * `../runtime/codegen`).
-   * @default 'loom/runtime'
+   * How generated code imports Loom's runtime entries (`rest`, `client`, `connect`,
+   * `connect/server`, `grpc`). A package name such as `loom` (the default for users, giving
+   * `loom/rest`), or a path relative to the output root starting with `.` (this repository
+   * uses `../runtime/entries`, the folder those entries are built from).
+   * @default 'loom'
    */
   readonly runtimeImport: string;
+  /**
+   * The options that shaped the output, as the command line spelled them
+   * (`--runtime ../runtime/entries`): every file's header records them, so a file says how to
+   * regenerate it identically.
+   */
+  readonly parameters?: string;
   /** Handlebars templates, built-ins overlaid by user directories. */
   readonly templates: Templates;
   /**
@@ -120,7 +126,7 @@ export function emit(files: readonly SchemaFile[], emitters: readonly Emitter[],
       const f = new GeneratedFile({
         path,
         runtimeImport: options.runtimeImport,
-        preamble: { generator: `${GENERATOR_NAME} ${GENERATOR_VERSION}`, source: source.path },
+        preamble: { generator: `${GENERATOR_NAME} ${GENERATOR_VERSION}`, source: source.path, parameters: options.parameters },
       });
       generated.push(f);
       return f;

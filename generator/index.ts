@@ -6,7 +6,7 @@
  * @example
  * import { BUILTIN_EMITTERS, emit, loadSchemas, loadTemplates } from 'loom/generator';
  * const files = await loadSchemas(['schemas'], { root: 'schemas' });
- * const { files: out } = emit(files, BUILTIN_EMITTERS, { runtimeImport: 'loom/runtime', templates: loadTemplates() });
+ * const { files: out } = emit(files, BUILTIN_EMITTERS, { runtimeImport: 'loom', templates: loadTemplates() });
  */
 export type * from './model/model.js';
 export { loadSchemas, SchemaError, formatDiagnostic, formatLocation, type LoadOptions } from './loaders/index.js';

@@ -14,7 +14,7 @@ describe('parseArgs', () => {
         'vendor',
         '-Ithird_party',
         '--runtime',
-        '../runtime/codegen',
+        '../runtime/entries',
         '--templates',
         't1',
         '--templates=t2',
@@ -28,7 +28,7 @@ describe('parseArgs', () => {
       inputs: ['schemas', 'more/api.yaml'],
       out: 'gen',
       importPaths: ['vendor', 'third_party'],
-      runtime: '../runtime/codegen',
+      runtime: '../runtime/entries',
       templates: ['t1', 't2'],
       plugins: ['./p.mjs'],
       check: true,
@@ -38,7 +38,7 @@ describe('parseArgs', () => {
   });
 
   it('defaults the runtime to the package entry', () => {
-    expect(parseArgs(['generate', 'a.proto', '-o', 'out'])).toMatchObject({ runtime: 'loom/runtime', check: false, watch: false });
+    expect(parseArgs(['generate', 'a.proto', '-o', 'out'])).toMatchObject({ runtime: 'loom', check: false, watch: false });
   });
 
   it('routes help and version', () => {

@@ -4,6 +4,9 @@
  * is small, and cold start matters (the generator is benchmarked as a fresh process).
  */
 
+/** Where generated code imports the runtime from unless `--runtime` says otherwise: the `loom` package. */
+export const DEFAULT_RUNTIME = 'loom';
+
 /** Options of `loom generate`. */
 export interface GenerateArgs {
   readonly command: 'generate';
@@ -12,7 +15,7 @@ export interface GenerateArgs {
   readonly out: string;
   /** `-I` proto import folders. */
   readonly importPaths: readonly string[];
-  /** Import base of the runtime entries in generated code. @default 'loom/runtime' */
+  /** Import base of the runtime entries in generated code. @default 'loom' */
   readonly runtime: string;
   readonly templates: readonly string[];
   readonly plugins: readonly string[];
@@ -59,7 +62,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const templates: string[] = [];
   const plugins: string[] = [];
   let out: string | undefined;
-  let runtime = 'loom/runtime';
+  let runtime = DEFAULT_RUNTIME;
   let check = false;
   let watch = false;
   let quiet = false;
@@ -116,4 +119,19 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (out === undefined) throw new UsageError('--out <dir> is required');
   if (check && watch) throw new UsageError('--check and --watch cannot be combined');
   return { command: 'generate', inputs, out, importPaths, runtime, templates, plugins, check, watch, quiet };
+}
+
+/**
+ * The options of a run that shape what it writes, spelled as on the command line, for the header
+ * of every generated file (`--runtime ../runtime/entries`); undefined when all are defaults.
+ *
+ * @example
+ * outputParameters(parseArgs(['generate', 'api.yaml', '-o', 'gen', '--runtime', '../rt']) as GenerateArgs); // '--runtime ../rt'
+ */
+export function outputParameters(args: GenerateArgs): string | undefined {
+  const parts: string[] = [];
+  if (args.runtime !== DEFAULT_RUNTIME) parts.push(`--runtime ${args.runtime}`);
+  for (const dir of args.templates) parts.push(`--templates ${dir}`);
+  for (const plugin of args.plugins) parts.push(`--plugin ${plugin}`);
+  return parts.length > 0 ? parts.join(' ') : undefined;
 }

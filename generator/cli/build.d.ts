@@ -3,11 +3,23 @@
  * Types of `build.js` (plain JavaScript so that it runs before anything is compiled).
  */
 
-/** Name of the stamp file inside `dist/`. */
+/** The toolkit package's folder, relative to the repository root (`packages/loom`). */
+export declare const PACKAGE_DIR: string;
+
+/** Name of the stamp file inside a build. */
 export declare const STAMP_FILE: string;
 
+/** File name, beside the compiled `generator/templates.js`, of the precompiled built-in templates. */
+export declare const PRECOMPILED_TEMPLATES: string;
+
+/** The Handlebars options every Loom template is compiled with. */
+export declare const TEMPLATE_OPTIONS: Readonly<{ noEscape: true; strict: true }>;
+
+/** Source folders of the toolkit under the repository root. */
+export declare const TOOLKIT_SOURCES: readonly string[];
+
 /**
- * SHA-256 over the generator's sources (`generator/**\/*.ts` except tests), the templates and the tsconfig files.
+ * SHA-256 over the toolkit's sources, the tsconfig files and the package's manifest.
  *
  * @example
  * sourceDigest('/repo'); // '12950b91…'
@@ -15,59 +27,25 @@ export declare const STAMP_FILE: string;
 export declare function sourceDigest(root: string): string;
 
 /**
- * True when `<root>/dist` was built from exactly the sources now in `<root>/generator`.
+ * True when `dist` (`<root>/packages/loom/dist` by default) was built from exactly the sources now in the repository.
  *
  * @example
- * if (isDistFresh(root)) await import('../dist/cli/main.js');
+ * if (isDistFresh(root)) await import('../packages/loom/bin/loom.js');
  */
-export declare function isDistFresh(root: string): boolean;
+export declare function isDistFresh(root: string, dist?: string): boolean;
 
 /**
- * Compiles `<root>/generator` into `<root>/dist` and stamps it.
+ * Compiles the toolkit into `dist` (`<root>/packages/loom/dist` by default) and stamps it.
  *
  * @example
- * build('/repo'); // what `npm run build` does
+ * build('/repo'); // what `npm run build:toolkit` does
  */
-export declare function build(root: string): void;
-
-/** File name, inside `dist/`, of the precompiled built-in templates. */
-export declare const PRECOMPILED_TEMPLATES: string;
-
-/** The Handlebars options every Loom template is compiled with. */
-export declare const TEMPLATE_OPTIONS: Readonly<{ noEscape: true; strict: true }>;
+export declare function build(root: string, dist?: string): void;
 
 /**
- * Precompiles `<root>/templates/**\/*.hbs` into `<root>/dist/templates.precompiled.cjs`.
+ * Precompiles `<root>/templates/**\/*.hbs` into `<dist>/generator/templates.precompiled.cjs`.
  *
  * @example
- * precompileTemplates('/repo'); // part of build()
+ * precompileTemplates('/repo', '/repo/packages/loom/dist'); // part of build()
  */
-export declare function precompileTemplates(root: string): void;
-
-/** The runtime entries generated code imports, as paths under `runtime/` (`codegen/server.ts`, `codegen/client.ts`). */
-export declare const RUNTIME_ENTRIES: readonly string[];
-
-/**
- * SHA-256 over the runtime's sources (`runtime/**\/*.ts` and `.js`, tests excluded).
- *
- * @example
- * runtimeDigest('/repo'); // '5c1e…'
- */
-export declare function runtimeDigest(root: string): string;
-
-/**
- * Compiles the runtime entries and what they import into `outDir` (`<root>/dist/runtime` by
- * default): JavaScript, `.d.ts` declarations and source maps, stamped with {@link runtimeDigest}.
- *
- * @example
- * buildRuntime('/repo'); // part of build(): dist/runtime/codegen/server.js, server.d.ts, …
- */
-export declare function buildRuntime(root: string, outDir?: string): void;
-
-/**
- * True when `dir` (`<root>/dist/runtime` by default) holds a runtime build of the runtime sources now on disk.
- *
- * @example
- * if (!isRuntimeBuildFresh(root)) buildRuntime(root);
- */
-export declare function isRuntimeBuildFresh(root: string, dir?: string): boolean;
+export declare function precompileTemplates(root: string, dist: string): void;

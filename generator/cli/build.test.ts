@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, isDistFresh, isRuntimeBuildFresh, sourceDigest, STAMP_FILE } from './build.js';
+import { build, isDistFresh, PACKAGE_DIR, sourceDigest, STAMP_FILE } from './build.js';
 import { runCli } from './cli.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,7 +21,7 @@ describe('sourceDigest / isDistFresh', () => {
   write('generator/cli/main.ts', 'export {};\n');
   write('generator/cli/main.test.ts', 'test\n');
 
-  it('changes with any compiled source, template or tsconfig, not with tests', () => {
+  it('changes with any compiled source, template, runtime module or tsconfig, not with tests', () => {
     const start = sourceDigest(root);
     write('generator/cli/main.test.ts', 'test, edited\n');
     expect(sourceDigest(root)).toBe(start);
@@ -37,12 +37,19 @@ describe('sourceDigest / isDistFresh', () => {
     // Templates are precompiled into dist/: an edited one makes it stale too.
     write('templates/types/interface.hbs', 'export interface {{name}} {}\n');
     expect(sourceDigest(root)).not.toBe(configured);
+    const templated = sourceDigest(root);
+    // The runtime libraries are part of the package; the services beside them are not.
+    write('runtime/rest/router.ts', 'export {};\n');
+    expect(sourceDigest(root)).not.toBe(templated);
+    const withRuntime = sourceDigest(root);
+    write('runtime/issues/store.ts', 'export {};\n');
+    expect(sourceDigest(root)).toBe(withRuntime);
   });
 
   it('is fresh only with a stamp naming the current digest', () => {
     expect(isDistFresh(root)).toBe(false);
-    mkdirSync(join(root, 'dist'), { recursive: true });
-    writeFileSync(join(root, 'dist', STAMP_FILE), JSON.stringify({ digest: sourceDigest(root) }));
+    mkdirSync(join(root, PACKAGE_DIR, 'dist'), { recursive: true });
+    writeFileSync(join(root, PACKAGE_DIR, 'dist', STAMP_FILE), JSON.stringify({ digest: sourceDigest(root) }));
     expect(isDistFresh(root)).toBe(true);
     write('generator/emit.ts', 'export const a = 2;\n');
     expect(isDistFresh(root)).toBe(false);
@@ -71,22 +78,26 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise
   });
 }
 
-// A copy of the package (generator sources, bin, tsconfig) in a scratch folder inside the
-// repository, so `node_modules` resolves, with `templates/` linked: built, then run.
-describe('the compiled generator (npm run build, bin/loom.js)', () => {
+// A copy of what the package is built from (generator and toolkit runtime sources, bins,
+// tsconfig files, the package's manifest) in a scratch folder inside the repository, so
+// `node_modules` resolves, with `templates/` linked: built, then run.
+describe('the compiled toolkit (npm run build:toolkit, bin/loom.js)', () => {
   let pkg: string;
+  let dist: string;
   let expected: Record<string, string>;
-  const args = (out: string) => ['generate', join(REPO, 'schemas'), '--out', out, '--quiet', '--runtime', '../runtime/codegen'];
+  const args = (out: string) => ['generate', join(REPO, 'schemas'), '--out', out, '--quiet', '--runtime', '../runtime/entries'];
 
   beforeAll(async () => {
     mkdirSync(join(REPO, '.tmp'), { recursive: true });
     pkg = mkdtempSync(join(REPO, '.tmp', 'build-test-'));
     cpSync(join(REPO, 'generator'), join(pkg, 'generator'), { recursive: true });
     cpSync(join(REPO, 'bin'), join(pkg, 'bin'), { recursive: true });
-    for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json']) cpSync(join(REPO, f), join(pkg, f));
+    for (const f of ['package.json', 'tsconfig.json', 'tsconfig.package.json']) cpSync(join(REPO, f), join(pkg, f));
+    for (const d of [`${PACKAGE_DIR}/bin`, `${PACKAGE_DIR}/package.json`]) cpSync(join(REPO, d), join(pkg, d), { recursive: true });
     symlinkSync(join(REPO, 'templates'), join(pkg, 'templates'));
-    cpSync(join(REPO, 'runtime'), join(pkg, 'runtime'), { recursive: true });
+    for (const d of ['entries', 'rest', 'rpc', 'client']) cpSync(join(REPO, 'runtime', d), join(pkg, 'runtime', d), { recursive: true });
     build(pkg);
+    dist = join(pkg, PACKAGE_DIR, 'dist');
     // What the TypeScript sources produce, in process: the reference every run must match.
     const ts = join(pkg, 'out-ts');
     const code = await runCli(args(ts), { cwd: pkg, stdout: () => {}, stderr: (t) => process.stderr.write(t) });
@@ -96,14 +107,15 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
   afterAll(() => rmSync(pkg, { recursive: true, force: true }));
 
   it('builds the runtime entries into dist/runtime as JavaScript with declarations, importable by plain Node', async () => {
-    for (const entry of ['server', 'client']) {
-      expect(readdirSync(join(pkg, 'dist/runtime/codegen'))).toEqual(expect.arrayContaining([`${entry}.js`, `${entry}.d.ts`]));
+    for (const entry of ['rest', 'client', 'connect', 'grpc']) {
+      expect(readdirSync(join(dist, 'runtime/entries'))).toEqual(expect.arrayContaining([`${entry}.js`, `${entry}.d.ts`]));
     }
     // Loaded by URL, not imported: copied beside the compiled pool.
-    expect(readdirSync(join(pkg, 'dist/runtime/rest/worker'))).toContain('worker-main.js');
-    expect(isRuntimeBuildFresh(pkg)).toBe(true);
-    const script = `const s = await import(${JSON.stringify(join(pkg, 'dist/runtime/codegen/server.js'))});
-      const c = await import(${JSON.stringify(join(pkg, 'dist/runtime/codegen/client.js'))});
+    expect(readdirSync(join(dist, 'runtime/rest/worker'))).toContain('worker-main.js');
+    // The services are not part of the package.
+    expect(readdirSync(join(dist, 'runtime')).sort()).toEqual(['client', 'entries', 'rest', 'rpc']);
+    const script = `const s = await import(${JSON.stringify(join(dist, 'runtime/entries/rest.js'))});
+      const c = await import(${JSON.stringify(join(dist, 'runtime/entries/client.js'))});
       process.stdout.write([typeof s.createRestRouter, typeof s.QueryParam, typeof c.HttpClient].join(' '));`;
     // Plain Node, no TypeScript loader: what a user's `node dist/server.js` does.
     expect(await run(process.execPath, ['--input-type=module', '-e', script])).toEqual({
@@ -113,19 +125,20 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
     });
   });
 
-  it('builds dist/ with a stamp matching the sources, and the templates precompiled', () => {
+  it('builds dist/ with a stamp matching the sources, and the templates precompiled and copied', () => {
     expect(isDistFresh(pkg)).toBe(true);
-    const precompiled = readFileSync(join(pkg, 'dist', 'templates.precompiled.cjs'), 'utf8');
+    const precompiled = readFileSync(join(dist, 'generator', 'templates.precompiled.cjs'), 'utf8');
     expect(precompiled).toContain('"types/interface": {');
-    expect(readdirSync(join(pkg, 'dist', 'cli'))).toContain('validators-worker.js');
-    expect(readdirSync(join(pkg, 'dist', 'cli')).filter((f) => f.endsWith('.test.js'))).toEqual([]);
+    expect(readdirSync(join(dist, 'templates', 'types'))).toContain('interface.hbs');
+    expect(readdirSync(join(dist, 'generator', 'cli'))).toContain('validators-worker.js');
+    expect(readdirSync(join(dist, 'generator', 'cli')).filter((f) => f.endsWith('.test.js'))).toEqual([]);
   });
 
   it('runs dist/ when fresh and writes the same bytes as the TypeScript sources', async () => {
     const out = join(pkg, 'out-dist');
     const result = await run(process.execPath, [join(pkg, 'bin', 'loom.js'), ...args(out)], { LOOM_DEBUG: '1', LOOM_CACHE: '0' });
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(Object.keys(expected)).toContain('issues/openapi.validators.js');
+    expect(Object.keys(expected)).toContain('issues/openapi.validators.ts');
     expect(tree(out)).toEqual(expected);
   });
 
@@ -160,7 +173,7 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
 
   it('compiles validators on the worker thread of the compiled build', async () => {
     const script = `
-      const { startValidatorsCompiler } = await import(${JSON.stringify(join(pkg, 'dist/cli/validators-prefetch.js'))});
+      const { startValidatorsCompiler } = await import(${JSON.stringify(join(dist, 'generator/cli/validators-prefetch.js'))});
       const compiler = startValidatorsCompiler();
       const doc = { $id: 'loom:t', $defs: { Pet: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } };
       const bad = { $id: 'loom:bad', $defs: { X: { type: 'string', pattern: '(' } } };
@@ -185,7 +198,9 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
     const out = join(pkg, 'out-stale');
     const result = await run(process.execPath, [join(pkg, 'bin', 'loom.js'), ...args(out)], { LOOM_DEBUG: '1', LOOM_CACHE: '0' });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('loom: dist/ is missing or older than generator/ (npm run build); running the TypeScript sources\n');
+    expect(result.stderr).toBe(
+      'loom: packages/loom/dist is missing or older than the sources (npm run build:toolkit); running the TypeScript sources\n',
+    );
     expect(tree(out)).toEqual(expected);
   });
 });

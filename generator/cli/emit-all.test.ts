@@ -51,7 +51,7 @@ beforeAll(async () => {
   const path = join(tmp, 'pets.json');
   writeFileSync(path, JSON.stringify(API));
   files = await loadSchemas([path], { root: tmp });
-  options = { runtimeImport: 'loom/runtime', templates: loadTemplates() };
+  options = { runtimeImport: 'loom', templates: loadTemplates() };
 });
 
 /** A cache that remembers what was stored in it. */
@@ -67,7 +67,7 @@ describe('emitAll', () => {
     expect(split.files.map((f) => f.path)).toEqual(together.files.map((f) => f.path));
     expect(split.files).toEqual(together.files);
     expect(split.warnings).toEqual(together.warnings);
-    expect(split.files.map((f) => f.path)).toContain('pets.validators.js');
+    expect(split.files.map((f) => f.path)).toContain('pets.validators.ts');
   });
 
   it('reports each loader warning once, though the emitters run in two passes', async () => {
@@ -89,7 +89,7 @@ describe('emitAll', () => {
     const cache = memoryCache();
     const result = await emitAll(files, BUILTIN_EMITTERS, { ...options, cache }, compileValidatorsAhead(files, cache, compiler));
     expect(sent).toEqual([job.key]);
-    const js = result.files.find((f) => f.path === 'pets.validators.js')!.content;
+    const js = result.files.find((f) => f.path === 'pets.validators.ts')!.content;
     expect(js.split('\n').slice(-2)).toEqual(['export const fromWorker = true;', '']);
     expect(cache.stored.get(job.key)).toBe('export const fromWorker = true;');
   });
@@ -104,7 +104,7 @@ describe('emitAll', () => {
     expect(compiling).toBeUndefined();
     const cached = await emitAll(files, BUILTIN_EMITTERS, { ...options, cache }, compiling);
     expect(sent).toEqual([]);
-    expect(cached.files.find((f) => f.path === 'pets.validators.js')!.content).toContain('export const cached = 1;\n');
+    expect(cached.files.find((f) => f.path === 'pets.validators.ts')!.content).toContain('export const cached = 1;\n');
 
     // A compiler that failed (returns nothing): the emitter compiles itself, same bytes as without a worker.
     const empty = memoryCache();

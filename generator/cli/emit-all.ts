@@ -12,7 +12,7 @@
 import { emit } from '../emit.js';
 import type { Emitter, EmitResult, GeneratorCache, GeneratorOptions, OutputFile } from '../emit.js';
 import type { SchemaFile } from '../model/model.js';
-import { validatorCodeEmitter, validatorDeclarationsEmitter, validatorsEmitter, validatorsJob } from '../emitters/validators.js';
+import { validatorCodeEmitter, validatorSchemasEmitter, validatorsEmitter, validatorsJob } from '../emitters/validators.js';
 import type { ValidatorsJob } from '../emitters/validators.js';
 import { prefilledCache } from './validators-prefetch.js';
 import type { ValidatorsCompiler } from './validators-prefetch.js';
@@ -65,7 +65,7 @@ export function emitStaged(
 ): StagedEmit {
   if (!emitters.includes(validatorsEmitter))
     return { ready: emit(files, emitters, options), pending: Promise.resolve({ files: [], warnings: [] }) };
-  const others = emitters.flatMap((e) => (e === validatorsEmitter ? [validatorDeclarationsEmitter] : [e]));
+  const others = emitters.flatMap((e) => (e === validatorsEmitter ? [validatorSchemasEmitter] : [e]));
   const ready = emit(files, others, options);
   const pending = (async () => {
     const compiled = (await compiling) ?? new Map<string, string>();

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Emitter } from '../emit.js';
 import type { Diagnostic, SchemaFile } from '../model/model.js';
-import { UsageError } from './args.js';
+import { outputParameters, UsageError } from './args.js';
 import type { GenerateArgs } from './args.js';
 import { openCache } from './cache.js';
 import { resolveInputs } from './inputs.js';
@@ -60,7 +60,12 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
     const staged = emitStaged(
       files,
       [...BUILTIN_EMITTERS, ...plugins],
-      { runtimeImport: args.runtime, templates: loadTemplates(templateDirs, undefined, { cwd }), cache },
+      {
+        runtimeImport: args.runtime,
+        parameters: outputParameters(args),
+        templates: loadTemplates(templateDirs, undefined, { cwd }),
+        cache,
+      },
       compiling,
     );
     // Compared with the output folder while the validators still compile; written only once

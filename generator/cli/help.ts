@@ -36,10 +36,11 @@ Options:
                            deleted there; other files are left alone.
   -I, --import-path <dir>  Folder searched for proto imports (repeatable), like protoc's -I.
                            Paths are relative to the current folder.
-  --runtime <base>         How generated code imports Loom's runtime entries ('server',
-                           'client'). A package base such as 'loom/runtime' (default,
-                           giving 'loom/runtime/server'), or a path relative to the
-                           output folder starting with '.' ('../runtime/codegen').
+  --runtime <base>         How generated code imports Loom's runtime entries ('rest',
+                           'client', 'connect', 'connect/server', 'grpc'). A package name
+                           such as 'loom' (default, giving 'loom/rest'), or a path
+                           relative to the output folder starting with '.'
+                           ('../runtime/entries'). Recorded in every file's header.
   --templates <dir>        Folder of .hbs templates overriding the built-in ones by
                            relative name, e.g. <dir>/types/interface.hbs (repeatable;
                            later folders win). See docs/templates.md.

@@ -15,16 +15,15 @@ import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
 import { formDelimited, httpOperations, inputTypeName, objectLiteralKey, operationDoc, successResponse } from './server-http-view.js';
 import { resultType, successBody, typeContext } from './server-http.js';
 import type { TypeRenderContext } from './types-render.js';
+import { CLIENT } from './runtime-symbols.js';
 import { validatedBody } from './validators.js';
-
-const RUNTIME = 'runtime:client';
 
 /** Prints the operation specs and client class of one HTTP service. */
 export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitContext): void {
   const ops = httpOperations(service);
   const types = typeContext(f, service.parent, ctx);
-  const OperationSpec = importSymbol('OperationSpec', RUNTIME, { typeOnly: true });
-  const RequestOptions = importSymbol('RequestOptions', RUNTIME, { typeOnly: true });
+  const OperationSpec = CLIENT.OperationSpec;
+  const RequestOptions = CLIENT.RequestOptions;
   const basePath = service.parent.info.basePath.replace(/\/+$/, '');
   const specName = (op: HttpOperation) => f.declare(`${op.localName}Operation`);
 
@@ -73,19 +72,16 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
       `const ${lower} = new ${cls}({ baseUrl: 'http://localhost:3000', headers: { authorization: 'token …' } });`,
     ]),
     className: cls,
-    httpClientType: f.text(importSymbol('HttpClient', RUNTIME, { typeOnly: true })),
-    optionsType: f.text(importSymbol('HttpClientOptions', RUNTIME, { typeOnly: true })),
-    httpClient: f.text(importSymbol('HttpClient', RUNTIME)),
+    httpClientType: f.text(CLIENT.HttpClient),
+    optionsType: f.text(CLIENT.HttpClientOptions),
+    httpClient: f.text(CLIENT.HttpClient),
     requestOptions: f.text(RequestOptions),
-    apiResponse: f.text(importSymbol('ApiResponse', RUNTIME, { typeOnly: true })),
+    apiResponse: f.text(CLIENT.ApiResponse),
     methods: ops.map((op) => {
       const declared = f.text(importSymbol(inputTypeName(op), `/${ctx.outputPath(service.parent, 'server.ts')}`, { typeOnly: true }));
       // Members the server defaults are required in the handler's input, optional to send.
       const defaulted = op.parameters.filter((p) => p.default !== undefined).map((p) => f.string(p.localName));
-      const input =
-        defaulted.length === 0
-          ? declared
-          : f.text(importSymbol('Defaulted', RUNTIME, { typeOnly: true }), '<', declared, ', ', defaulted.join(' | '), '>');
+      const input = defaulted.length === 0 ? declared : f.text(CLIENT.Defaulted, '<', declared, ', ', defaulted.join(' | '), '>');
       const optional = op.parameters.every((p) => !p.required) && !(op.requestBody?.required ?? false);
       const tags = [`@generated from operation ${op.name} (${op.method.toUpperCase()} ${op.path})`];
       if (op.deprecated) tags.unshift('@deprecated');

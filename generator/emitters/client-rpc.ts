@@ -1,26 +1,24 @@
 /**
  * @module
  * The RPC half of the `client` emitter: per proto service, a `SystemClient`
- * interface with one documented method per RPC, and factories for a Connect
- * client (fetch; all four kinds, a bidirectional stream half-duplex) and a gRPC
- * client (grpc-js; all four kinds) that both implement it.
+ * interface with one documented method per RPC, and the factory of a Connect client
+ * that implements it (fetch; all four kinds, a bidirectional stream half-duplex). The
+ * gRPC client implements the same interface from `X.grpc.ts` (`grpc.ts`).
  */
 import type { EmitContext } from '../emit.js';
 import type { MessageType, Service } from '../model/model.js';
-import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
 import {
   codecFileSymbol,
   messageTypeSymbol,
-  methodsTypeName,
   rpcGeneratedFrom,
+  rpcClientInterfaceName,
   rpcOperations,
   serviceDescriptorName,
   withArticle,
 } from './rpc-names.js';
+import { CONNECT } from './runtime-symbols.js';
 import { globalTypeName, OBJECT_PROTOTYPE_MEMBERS } from './types-render.js';
-
-const RUNTIME = 'runtime:client';
 
 /**
  * `Partial`, or the runtime's `MessageInit` for a message with a field named like a member of
@@ -28,16 +26,14 @@ const RUNTIME = 'runtime:client';
  * because the literal's inherited `constructor` is not the field's type.
  */
 function requestInit(message: MessageType): Printable {
-  return message.fields.some((f) => OBJECT_PROTOTYPE_MEMBERS.has(f.localName))
-    ? importSymbol('MessageInit', RUNTIME, { typeOnly: true })
-    : 'Partial';
+  return message.fields.some((f) => OBJECT_PROTOTYPE_MEMBERS.has(f.localName)) ? CONNECT.MessageInit : 'Partial';
 }
 
 /** Prints the client interface and factories of one RPC service. */
 export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitContext): void {
   const name = service.localName;
-  const iface = f.declare(`${name}Client`);
-  const CallOptions = importSymbol('RpcCallOptions', RUNTIME, { typeOnly: true });
+  const iface = f.declare(rpcClientInterfaceName(service));
+  const CallOptions = CONNECT.RpcCallOptions;
   const descriptor = codecFileSymbol(serviceDescriptorName(service), service.parent, ctx);
   const lower = name.charAt(0).toLowerCase() + name.slice(1);
   // A message named `AsyncIterable` would shadow the global the streaming methods need.
@@ -63,45 +59,14 @@ export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitCont
   f.print('}');
   f.print();
 
-  f.jsDoc(`${withArticle(service.name, true)} client over the Connect protocol (JSON, or binary with \`binary: true\`).`, {
-    tags: ['@example', `const ${lower} = create${name}ConnectClient({ baseUrl: 'http://localhost:3000' });`],
-  });
-  f.print(
-    'export function ',
-    f.declare(`create${name}ConnectClient`),
-    '(options: ',
-    importSymbol('ConnectClientOptions', RUNTIME, { typeOnly: true }),
-    '): ',
-    iface,
-    ' {',
-  );
-  f.print('  return ', importSymbol('createConnectClient', RUNTIME), '(', descriptor, ', options);');
-  f.print('}');
-  f.print();
   f.jsDoc(
-    `${withArticle(service.name, true)} client over gRPC; \`address\` is a grpc-js target such as \`127.0.0.1:50051\` or \`unix:/run/loom.sock\`.`,
+    `${withArticle(service.name, true)} client over the Connect protocol: JSON, or binary with \`binary: protobufBinary\` from \`loom/protobuf\`.`,
     {
-      tags: ['@example', `const ${lower} = create${name}GrpcClient('unix:/run/loom/${lower}.sock');`],
+      tags: ['@example', `const ${lower} = create${name}ConnectClient({ baseUrl: 'http://localhost:3000' });`],
     },
   );
-  f.print(
-    'export function ',
-    f.declare(`create${name}GrpcClient`),
-    '(address: string, options?: ',
-    importSymbol('GrpcClientOptions', RUNTIME, { typeOnly: true }),
-    '): ',
-    iface,
-    ' & { close(): void } {',
-  );
-  f.print(
-    '  return ',
-    importSymbol('createGrpcClient', RUNTIME),
-    '<',
-    codecFileSymbol(methodsTypeName(service), service.parent, ctx, true),
-    '>(',
-    descriptor,
-    ', address, options);',
-  );
+  f.print('export function ', f.declare(`create${name}ConnectClient`), '(options: ', CONNECT.ConnectClientOptions, '): ', iface, ' {');
+  f.print('  return ', CONNECT.createConnectClient, '(', descriptor, ', options);');
   f.print('}');
   f.print();
 }

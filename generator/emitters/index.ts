@@ -8,6 +8,7 @@ import type { Emitter } from '../emit.js';
 import { openapiDocEmitter } from './openapi-doc.js';
 import { rpcCodecEmitter } from './rpc-codec.js';
 import { clientEmitter } from './client.js';
+import { grpcEmitter } from './grpc.js';
 import { serverEmitter } from './server.js';
 import { typesEmitter } from './types.js';
 import { validatorsEmitter } from './validators.js';
@@ -16,7 +17,7 @@ import { validatorsEmitter } from './validators.js';
  * The built-in emitters.
  *
  * @example
- * emit(files, BUILTIN_EMITTERS, { runtimeImport: 'loom/runtime', templates: loadTemplates() });
+ * emit(files, BUILTIN_EMITTERS, { runtimeImport: 'loom', templates: loadTemplates() });
  */
 export const BUILTIN_EMITTERS: readonly Emitter[] = [
   typesEmitter,
@@ -24,7 +25,8 @@ export const BUILTIN_EMITTERS: readonly Emitter[] = [
   serverEmitter,
   clientEmitter,
   rpcCodecEmitter,
+  grpcEmitter,
   openapiDocEmitter,
 ];
 
-export { clientEmitter, openapiDocEmitter, rpcCodecEmitter, serverEmitter, typesEmitter, validatorsEmitter };
+export { clientEmitter, grpcEmitter, openapiDocEmitter, rpcCodecEmitter, serverEmitter, typesEmitter, validatorsEmitter };

@@ -7,8 +7,8 @@
  */
 import type { Emitter } from '../emit.js';
 import type { MessageType, SchemaFile } from '../model/model.js';
-import { importSymbol } from '../printer/generated-file.js';
 import { printLiteral, protoDescriptor } from './rpc-descriptor.js';
+import { CONNECT } from './runtime-symbols.js';
 import {
   codecName,
   messageTypeSymbol,
@@ -19,8 +19,6 @@ import {
   rpcServices,
   serviceDescriptorName,
 } from './rpc-names.js';
-
-const RUNTIME = 'runtime:client';
 
 function isProto(file: SchemaFile): boolean {
   return file.format === 'proto3' || file.format === 'proto2';
@@ -54,13 +52,13 @@ export const rpcCodecEmitter: Emitter = {
         for (const m of [op.input, op.output]) if (m.parent !== file) foreign.set(m.fullName, m);
       }
     }
-    const MessageCodec = importSymbol('MessageCodec', RUNTIME, { typeOnly: true });
+    const MessageCodec = CONNECT.MessageCodec;
     for (const m of messages) f.declare(codecName(m));
 
     f.jsDoc('The protobufjs descriptor of the types this file uses (messages, enums, and those they reach).');
     f.print('const descriptor = ', printLiteral(descriptor), ';');
     f.print();
-    f.print('const registry = ', importSymbol('createCodecRegistry', RUNTIME), '(descriptor);');
+    f.print('const registry = ', CONNECT.createCodecRegistry, '(descriptor);');
     f.print();
     for (const m of messages) {
       f.jsDoc(m.doc, { tags: [`@generated from message ${m.fullName}`] });
@@ -93,7 +91,7 @@ export const rpcCodecEmitter: Emitter = {
     }
     for (const service of rpcServices(file)) {
       const ops = rpcOperations(service);
-      const Method = importSymbol('RpcMethodDescriptor', RUNTIME, { typeOnly: true });
+      const Method = CONNECT.RpcMethodDescriptor;
       f.jsDoc(`The methods of service ${service.fullName}, keyed by local name.`);
       f.print('export type ', methodsTypeName(service), ' = {');
       for (const op of ops) {
@@ -119,15 +117,7 @@ export const rpcCodecEmitter: Emitter = {
       f.print('};');
       f.print();
       f.jsDoc(service.doc, { tags: [`@generated from service ${service.fullName}`] });
-      f.print(
-        'export const ',
-        serviceDescriptorName(service),
-        ': ',
-        importSymbol('RpcServiceDescriptor', RUNTIME, { typeOnly: true }),
-        '<',
-        methodsTypeName(service),
-        '> = {',
-      );
+      f.print('export const ', serviceDescriptorName(service), ': ', CONNECT.RpcServiceDescriptor, '<', methodsTypeName(service), '> = {');
       f.print('  typeName: ', f.string(service.fullName), ',');
       f.print('  methods: {');
       for (const op of ops) {

@@ -1,7 +1,7 @@
 /**
  * @module
- * Names and import symbols shared by the RPC parts of the `rpc-codec`, `server`
- * and `client` emitters, so the three files agree on what they export.
+ * Names and import symbols shared by the RPC parts of the `rpc-codec`, `server`,
+ * `client` and `grpc` emitters, so the four files agree on what they export.
  */
 import type { EmitContext } from '../emit.js';
 import type { MessageType, RpcOperation, SchemaFile, Service } from '../model/model.js';
@@ -16,6 +16,16 @@ export function codecName(message: MessageType): string {
 /** `SystemServiceDescriptor` */
 export function serviceDescriptorName(service: Service): string {
   return `${service.localName}ServiceDescriptor`;
+}
+
+/** `SystemService`: the interface a hand-written implementation of a service provides (`X.server.ts`). */
+export function rpcServiceInterfaceName(service: Service): string {
+  return `${service.localName}Service`;
+}
+
+/** `SystemClient`: the interface the Connect client (`X.client.ts`) and the gRPC client (`X.grpc.ts`) share. */
+export function rpcClientInterfaceName(service: Service): string {
+  return `${service.localName}Client`;
 }
 
 /** `SystemMethods`: the method table type of the descriptor. */

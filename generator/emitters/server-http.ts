@@ -14,6 +14,7 @@ import type { TypeRenderContext } from './types-render.js';
 import { bodyValidatorName, paramValidatorName, validatedBody } from './validators.js';
 import { jsDocText } from '../printer/generated-file.js';
 import { tsLiteral } from './json-schema-literal.js';
+import { PARAM_DECORATOR, REST, VERB_DECORATOR } from './runtime-symbols.js';
 import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
 import {
   formDelimited,
@@ -26,15 +27,6 @@ import {
   printOptions,
   successResponse,
 } from './server-http-view.js';
-
-const RUNTIME = 'runtime:server';
-
-const PARAM_DECORATOR: Readonly<Record<Parameter['in'], string>> = {
-  path: 'PathParam',
-  query: 'QueryParam',
-  header: 'HeaderParam',
-  cookie: 'CookieParam',
-};
 
 /** `IssueApi` */
 export function handlerInterfaceName(service: Service): string {
@@ -55,8 +47,8 @@ export function typeContext(f: GeneratedFile, file: SchemaFile, ctx: EmitContext
 export function printHttpService(f: GeneratedFile, service: Service, ctx: EmitContext): void {
   const ops = httpOperations(service);
   const types = typeContext(f, service.parent, ctx);
-  const Context = importSymbol('Context', RUNTIME);
-  const HandlerResult = importSymbol('HandlerResult', RUNTIME, { typeOnly: true });
+  const Context = REST.Context;
+  const HandlerResult = REST.HandlerResult;
   const api = f.declare(handlerInterfaceName(service));
 
   f.jsDoc(service.doc ?? `What a hand-written ${service.name} handler implements.`, { tags: [`@generated from tag ${service.name}`] });
@@ -116,7 +108,7 @@ export function printHttpService(f: GeneratedFile, service: Service, ctx: EmitCo
       '@example',
       `createRestRouter().register(new ${routesClassName(service)}(new ${service.localName}Handler()));`,
     ]),
-    basePathDecorator: basePath === '' ? '' : f.text('@', importSymbol('Path', RUNTIME), '(', f.string(basePath), ')'),
+    basePathDecorator: basePath === '' ? '' : f.text('@', REST.Path, '(', f.string(basePath), ')'),
     className: f.declare(routesClassName(service)),
     apiName: api,
     methods: ops.map((op) => routeMethodView(f, op, types, ctx, Context, HandlerResult)),
@@ -154,33 +146,27 @@ function routeMethodView(
   Context: ImportSymbol,
   HandlerResult: ImportSymbol,
 ): RouteMethodView {
-  const decorators = [
-    f.text('@', importSymbol(op.method.toUpperCase(), RUNTIME)),
-    f.text('@', importSymbol('Path', RUNTIME), '(', f.string(op.path), ')'),
-  ];
+  const decorators = [f.text('@', VERB_DECORATOR[op.method]), f.text('@', REST.Path, '(', f.string(op.path), ')')];
   const consumes = unique((op.requestBody?.contents ?? []).map((c) => c.mediaType));
-  if (consumes.length > 0)
-    decorators.push(f.text('@', importSymbol('Consumes', RUNTIME), '(', consumes.map((m) => f.string(m)).join(', '), ')'));
+  if (consumes.length > 0) decorators.push(f.text('@', REST.Consumes, '(', consumes.map((m) => f.string(m)).join(', '), ')'));
   const success = successResponse(op);
   const produces = unique((success?.contents ?? []).map((c) => c.mediaType));
-  if (produces.length > 0)
-    decorators.push(f.text('@', importSymbol('Produces', RUNTIME), '(', produces.map((m) => f.string(m)).join(', '), ')'));
-  if (success) decorators.push(f.text('@', importSymbol('Status', RUNTIME), '(', String(success.status), ')'));
+  if (produces.length > 0) decorators.push(f.text('@', REST.Produces, '(', produces.map((m) => f.string(m)).join(', '), ')'));
+  if (success) decorators.push(f.text('@', REST.Status, '(', String(success.status), ')'));
   const names: string[] = [];
   const params: string[] = [];
-  const validators = `/${ctx.outputPath(op.parent.parent, 'validators.js')}`;
+  const validators = `/${ctx.outputPath(op.parent.parent, 'validators.ts')}`;
   for (const p of op.parameters) {
     names.push(p.localName);
     const tsType = renderType(p.type, types, '    ');
     const validator = paramValidatorName(op, p);
     const options = paramOptions(p, validator === undefined ? undefined : importSymbol(validator, validators));
-    const fallback =
-      p.default === undefined ? '' : f.text('@', importSymbol('DefaultValue', RUNTIME), '(', tsLiteral(p.default, '    '), ') ');
+    const fallback = p.default === undefined ? '' : f.text('@', REST.DefaultValue, '(', tsLiteral(p.default, '    '), ') ');
     const arrives = p.required || p.default !== undefined;
     params.push(
       f.text(
         '@',
-        importSymbol(PARAM_DECORATOR[p.in], RUNTIME),
+        PARAM_DECORATOR[p.in],
         '(',
         f.string(p.name),
         ', ',
@@ -207,7 +193,7 @@ function routeMethodView(
     // the validator runs. Its fields come from the schema the handler's `body` type is printed from.
     const bodyOptions = form
       ? f.text(
-          importSymbol('formBody', RUNTIME),
+          REST.formBody,
           '(',
           printFormFields(formFields(validatedBody(op)?.type ?? { kind: 'unknown' }, formDelimited(op)), f),
           ', ',
@@ -215,16 +201,7 @@ function routeMethodView(
           ')',
         )
       : printOptions(options, f);
-    params.push(
-      f.text(
-        '@',
-        importSymbol('BodyParam', RUNTIME),
-        '(',
-        bodyOptions,
-        ') body: ',
-        op.requestBody!.required ? body : `${body} | undefined`,
-      ),
-    );
+    params.push(f.text('@', REST.BodyParam, '(', bodyOptions, ') body: ', op.requestBody!.required ? body : `${body} | undefined`));
   }
   params.push(f.text('@', Context, '() ctx: ', typeOnly(Context)));
   return {

@@ -2,27 +2,30 @@
  * @module
  * The RPC half of the `server` emitter: per proto service, the `SystemService`
  * interface a handler implements, the `SystemRoutes` class binding it to Connect
- * through the decorator runtime, and two plain binders, one for Connect on Hono
- * and one for a grpc-js server, all over the descriptor in `X.codec.ts`.
+ * through the decorator runtime, and a plain binder for Connect on Hono, all over the
+ * descriptor in `X.codec.ts`. The gRPC binder is in `X.grpc.ts` (`grpc.ts`), so that only
+ * gRPC users load `@grpc/grpc-js`.
  */
 import type { EmitContext } from '../emit.js';
 import type { Service } from '../model/model.js';
-import { importSymbol, jsDocText } from '../printer/generated-file.js';
-import type { GeneratedFile, Printable } from '../printer/generated-file.js';
-import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, serviceDescriptorName, withArticle } from './rpc-names.js';
+import { jsDocText } from '../printer/generated-file.js';
+import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
+import {
+  codecFileSymbol,
+  messageTypeSymbol,
+  rpcGeneratedFrom,
+  rpcOperations,
+  rpcServiceInterfaceName,
+  serviceDescriptorName,
+  withArticle,
+} from './rpc-names.js';
+import { CONNECT_SERVER, REST } from './runtime-symbols.js';
 import { globalTypeName } from './types-render.js';
-
-const RUNTIME = 'runtime:server';
-
-/** `SystemService` */
-export function rpcServiceInterfaceName(service: Service): string {
-  return `${service.localName}Service`;
-}
 
 /** Prints the interface and binders of one RPC service. */
 export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitContext): void {
   const iface = f.declare(rpcServiceInterfaceName(service));
-  const RpcContext = importSymbol('RpcContext', RUNTIME, { typeOnly: true });
+  const RpcContext = CONNECT_SERVER.RpcContext;
   const descriptor = codecFileSymbol(serviceDescriptorName(service), service.parent, ctx);
   const lower = service.localName.charAt(0).toLowerCase() + service.localName.slice(1);
   // A message named `AsyncIterable` would shadow the global the streaming methods need.
@@ -63,29 +66,12 @@ export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitCon
     '(impl: ',
     iface,
     ', options?: ',
-    importSymbol('ConnectRoutesOptions', RUNTIME, { typeOnly: true }),
+    CONNECT_SERVER.ConnectRoutesOptions,
     '): ',
-    importSymbol('ConnectApp', RUNTIME, { typeOnly: true }),
+    CONNECT_SERVER.ConnectApp,
     ' {',
   );
-  f.print('  return ', importSymbol('connectRoutes', RUNTIME), '(', descriptor, ', impl, options);');
-  f.print('}');
-  f.print();
-  f.jsDoc(`Adds ${withArticle(iface)} to a grpc-js server under \`/${service.fullName}/<Method>\`.`, {
-    tags: ['@example', `add${service.localName}ServiceToGrpc(server, new ${service.localName}Handler(), { authorize });`],
-  });
-  f.print(
-    'export function ',
-    f.declare(`add${service.localName}ServiceToGrpc`),
-    '(server: ',
-    importSymbol('GrpcServer', RUNTIME, { typeOnly: true }),
-    ', impl: ',
-    iface,
-    ', options?: ',
-    importSymbol('GrpcServiceOptions', RUNTIME, { typeOnly: true }),
-    '): void {',
-  );
-  f.print('  ', importSymbol('addGrpcService', RUNTIME), '(server, ', descriptor, ', impl, options);');
+  f.print('  return ', CONNECT_SERVER.connectRoutes, '(', descriptor, ', impl, options);');
   f.print('}');
   f.print();
 }
@@ -126,9 +112,8 @@ export interface ConnectRouteMethodView {
  * streaming RPCs speak Connect's enveloped streams through `connectStream`.
  */
 function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitContext, iface: string, descriptor: Printable): void {
-  const decorator = (name: string, ...args: Printable[]) =>
-    f.text('@', importSymbol(name, RUNTIME), ...(args.length > 0 ? ['(', ...args, ')'] : []));
-  const Context = importSymbol('Context', RUNTIME);
+  const decorator = (symbol: ImportSymbol, ...args: Printable[]) => f.text('@', symbol, ...(args.length > 0 ? ['(', ...args, ')'] : []));
+  const Context = REST.Context;
   const response = globalTypeName('Response', service.parent);
   const className = f.declare(connectRoutesClassName(service));
   const methods = rpcOperations(service).map((op): ConnectRouteMethodView => {
@@ -139,26 +124,26 @@ function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitCo
     return {
       jsDoc: jsDocText(op.doc, tags, '  '),
       decorators: [
-        decorator('POST'),
-        decorator('Path', f.string(`/${op.name}`)),
-        ...(streaming ? [] : [decorator('Consumes', f.string('application/json'), ', ', f.string('application/proto'))]),
+        decorator(REST.POST),
+        decorator(REST.Path, f.string(`/${op.name}`)),
+        ...(streaming ? [] : [decorator(REST.Consumes, f.string('application/json'), ', ', f.string('application/proto'))]),
       ],
       name: op.localName,
-      params: [f.text(decorator('Context'), '() ctx: ', Context)],
+      params: [f.text(decorator(REST.Context), '() ctx: ', Context)],
       returnType: streaming ? response : `Promise<${response}>`,
       body: [
         f.text('const method = ', method, ';'),
         streaming
           ? f.text(
               'return ',
-              importSymbol('connectStream', RUNTIME),
+              CONNECT_SERVER.connectStream,
               '(method, ctx, this.options, (input, rpc) => this.api.',
               op.localName,
               '(input, rpc));',
             )
           : f.text(
               'return ',
-              importSymbol('connectCall', RUNTIME),
+              CONNECT_SERVER.connectCall,
               '(method, ctx, this.options, (message, rpc) => this.api.',
               op.localName,
               '(message, rpc));',
@@ -175,10 +160,10 @@ function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitCo
       ].join('\n'),
       ['@example', `createRestRouter().register(new ${className}(new ${service.localName}Handler()));`],
     ),
-    classDecorators: [decorator('Path', f.string(`/${service.fullName}`)), decorator('CatchWith', importSymbol('CONNECT_ERRORS', RUNTIME))],
+    classDecorators: [decorator(REST.Path, f.string(`/${service.fullName}`)), decorator(REST.CatchWith, CONNECT_SERVER.CONNECT_ERRORS)],
     className,
     apiName: iface,
-    optionsType: f.text(importSymbol('ConnectRoutesOptions', RUNTIME, { typeOnly: true })),
+    optionsType: f.text(CONNECT_SERVER.ConnectRoutesOptions),
     methods,
   };
   f.printBlock(ctx.options.templates.render('server/connect-routes-class', view));

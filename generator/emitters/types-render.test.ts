@@ -20,7 +20,7 @@ const dog = message(file, 'Dog', [
 ]);
 
 function render(type: TypeRef): string {
-  const f = new GeneratedFile({ path: 'api.types.ts', runtimeImport: 'loom/runtime' });
+  const f = new GeneratedFile({ path: 'api.types.ts', runtimeImport: 'loom' });
   return renderType(type, { f, file, typesPath: () => '/api.types.ts' });
 }
 
@@ -91,7 +91,7 @@ describe('renderType', () => {
 
 describe('renderTypeAnnotation', () => {
   it('keeps short types on the line and breaks long unions one variant per line', () => {
-    const f = new GeneratedFile({ path: 'api.types.ts', runtimeImport: 'loom/runtime' });
+    const f = new GeneratedFile({ path: 'api.types.ts', runtimeImport: 'loom' });
     const ctx = { f, file, typesPath: () => '/api.types.ts' };
     const states = ['pending', 'success', 'error', 'failure', 'warning', 'skipped', 'cancelled'];
     const union: TypeRef = { kind: 'union', mode: 'oneOf', variants: states.map((value) => ({ kind: 'literal', value })), nullable: true };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GeneratedFile, importSymbol, stringLiteral } from './generated-file.js';
 
-function file(path: string, runtimeImport = '../runtime/codegen'): GeneratedFile {
+function file(path: string, runtimeImport = '../runtime/entries'): GeneratedFile {
   return new GeneratedFile({ path, runtimeImport, preamble: { generator: 'loom 0.0.0', source: 'x.proto' } });
 }
 
@@ -23,15 +23,15 @@ describe('GeneratedFile', () => {
   });
 
   it('makes runtime imports relative to each file, however far the runtime climbs above the output root', () => {
-    const deep = file('system/v1alpha1/system.server.ts', '../../../runtime/codegen');
-    deep.print('const x = ', importSymbol('connectRoutes', 'runtime:server'), ';');
-    expect(deep.toString()).toContain("import { connectRoutes } from '../../../../../runtime/codegen/server.js';");
-    const shallow = file('api.server.ts', '../runtime/codegen');
-    shallow.print(importSymbol('Path', 'runtime:server'));
-    expect(shallow.toString()).toContain("import { Path } from '../runtime/codegen/server.js';");
-    const pkg = file('api.server.ts', 'loom/runtime');
-    pkg.print(importSymbol('Path', 'runtime:server'));
-    expect(pkg.toString()).toContain("import { Path } from 'loom/runtime/server';");
+    const deep = file('system/v1alpha1/system.server.ts', '../../../runtime/entries');
+    deep.print('const x = ', importSymbol('connectRoutes', 'runtime:connect/server'), ';');
+    expect(deep.toString()).toContain("import { connectRoutes } from '../../../../../runtime/entries/connect/server.js';");
+    const shallow = file('api.server.ts', '../runtime/entries');
+    shallow.print(importSymbol('Path', 'runtime:rest'));
+    expect(shallow.toString()).toContain("import { Path } from '../runtime/entries/rest.js';");
+    const pkg = file('api.server.ts', 'loom');
+    pkg.print(importSymbol('Path', 'runtime:rest'));
+    expect(pkg.toString()).toContain("import { Path } from 'loom/rest';");
   });
 
   it('imports other generated files relatively, and nothing for the file itself', () => {

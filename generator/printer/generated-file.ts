@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 
 /**
  * Where an imported symbol lives.
- * - `runtime:<entry>`: one of Loom's runtime entries (`runtime:server`, `runtime:client`);
+ * - `runtime:<entry>`: one of Loom's runtime entries (`runtime:rest`, `runtime:connect/server`);
  *   resolved against the `runtime` generator option.
  * - `/<path>`: another generated file, by its path in the output tree (`/system/v1alpha1/system.types.ts`).
  * - anything else: a package specifier (`@grpc/grpc-js`), used as is.
@@ -44,9 +44,9 @@ export interface GeneratedFileOptions {
   readonly path: string;
   readonly preamble?: PreambleOptions;
   /**
-   * How to import `runtime:<entry>`: either a package-style base (`loom/runtime`, giving
-   * `loom/runtime/server`) or a path relative to the output root starting with `.`
-   * (`../runtime/codegen`), which is made relative to each file.
+   * How to import `runtime:<entry>`: either a package name (`loom`, giving `loom/rest`) or a
+   * path relative to the output root starting with `.` (`../runtime/entries`), which is made
+   * relative to each file (`../runtime/entries/rest.js`).
    */
   readonly runtimeImport: string;
 }
@@ -141,6 +141,8 @@ export class GeneratedFile {
   readonly path: string;
   readonly #options: GeneratedFileOptions;
   readonly #lines: string[] = [];
+  /** Comment lines between the preamble and the imports (see {@link GeneratedFile.headerComment}). */
+  readonly #header: string[] = [];
   /** from → name → typeOnly (a name used once as a value is imported as a value). */
   readonly #imports = new Map<string, Map<string, boolean>>();
   /** Local aliases for imported names that clash with each other: `from\0name` → alias. */
@@ -159,6 +161,14 @@ export class GeneratedFile {
   declare(name: string): string {
     this.#taken.add(name);
     return name;
+  }
+
+  /**
+   * Adds a `//` comment line above the imports, after the preamble: the place for pragmas such as
+   * `// @ts-nocheck`, which TypeScript reads only among a file's leading comments.
+   */
+  headerComment(text: string): void {
+    for (const line of text.split('\n')) this.#header.push(`// ${line}`);
   }
 
   /** Prints one line made of the given parts. `print()` with no arguments prints an empty line. */
@@ -212,8 +222,9 @@ export class GeneratedFile {
       out.push(`// from ${preamble.source}`);
       out.push('// Do not edit: run `loom generate` to change this file.');
       out.push('/* eslint-disable */');
-      out.push('');
     }
+    out.push(...this.#header);
+    if (out.length > 0) out.push('');
     const importLines = this.#renderImports();
     if (importLines.length > 0) out.push(...importLines, '');
     const body = [...this.#lines];
@@ -277,7 +288,7 @@ export class GeneratedFile {
   #relative(targetFromRoot: string): string {
     const target = posix.normalize(targetFromRoot);
     // Both paths are relative to the output root, and the target may climb above it
-    // (`../runtime/codegen`). Resolve both under a virtual root deep enough for those
+    // (`../runtime/entries`). Resolve both under a virtual root deep enough for those
     // climbs: `posix.relative` on relative paths would resolve them against the
     // process's working directory and come out a level short when run elsewhere.
     const climbs = target.split('/').filter((segment) => segment === '..').length;

@@ -8,8 +8,8 @@
  *
  * Exit codes: 0 after a clean shutdown, 1 when start-up or shutdown fails, 2 for invalid configuration.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bannerRecord, renderBanner } from './banner.js';
 import { ConfigError, parseConfig, type ConfigRequest, type ServerConfig } from './config.js';
@@ -18,7 +18,19 @@ import { createLogger, type Logger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
 import { StartupError } from './service-module.js';
 
-const ROOT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * The project folder: the nearest one above this module with a `package.json`. That is the
+ * repository root both when the sources run (`runtime/server/main.ts`) and when the compiled
+ * build does (`dist/runtime/server/main.js`), which reads `generated/*.openapi.json` from there.
+ */
+const ROOT_DIR = projectRoot(dirname(fileURLToPath(import.meta.url)));
+
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(from, '../..');
+  }
+}
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;

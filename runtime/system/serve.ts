@@ -8,11 +8,10 @@ import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import type { Hono } from 'hono';
-import { addHealthServiceToGrpc, type HealthService } from '../../generated/grpc/health/v1/health.server.js';
-import {
-  addSystemServiceToGrpc,
-  systemConnectRoutes as generatedSystemConnectRoutes,
-} from '../../generated/system/v1alpha1/system.server.js';
+import { addHealthServiceToGrpc } from '../../generated/grpc/health/v1/health.grpc.js';
+import type { HealthService } from '../../generated/grpc/health/v1/health.server.js';
+import { addSystemServiceToGrpc } from '../../generated/system/v1alpha1/system.grpc.js';
+import { systemConnectRoutes as generatedSystemConnectRoutes } from '../../generated/system/v1alpha1/system.server.js';
 import type { RpcAuthorize, RpcContext } from '../rpc/index.js';
 import { requireBearerToken } from './bearer-token.js';
 import { requireLocalPeer } from './peer-access.js';

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { emit } from '../../generator/emit.js';
 import type { Emitter, OutputFile } from '../../generator/emit.js';
 import { clientEmitter } from '../../generator/emitters/client.js';
+import { grpcEmitter } from '../../generator/emitters/grpc.js';
 import { rpcCodecEmitter } from '../../generator/emitters/rpc-codec.js';
 import { serverEmitter } from '../../generator/emitters/server.js';
 import { typesEmitter } from '../../generator/emitters/types.js';
@@ -20,13 +21,20 @@ import { loadTemplates } from '../../generator/templates.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export const ALL_EMITTERS: readonly Emitter[] = [typesEmitter, validatorsEmitter, rpcCodecEmitter, serverEmitter, clientEmitter];
+export const ALL_EMITTERS: readonly Emitter[] = [
+  typesEmitter,
+  validatorsEmitter,
+  rpcCodecEmitter,
+  serverEmitter,
+  clientEmitter,
+  grpcEmitter,
+];
 
 /** Emits `schemas` (file name → text) with `emitters`; returns output files by path. */
 export async function emitInline(
   schemas: Record<string, string>,
   emitters: readonly Emitter[],
-  runtimeImport = '../runtime/codegen',
+  runtimeImport = '../runtime/entries',
 ): Promise<Map<string, string>> {
   const root = mkdtempSync(join(tmpdir(), 'loom-schemas-'));
   try {
@@ -49,7 +57,7 @@ export async function emitInline(
 export async function generateInline(prefix: string, schemas: Record<string, string>): Promise<{ dir: string; cleanup: () => void }> {
   mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
   const dir = mkdtempSync(join(REPO_ROOT, '.tmp', `${prefix}-`));
-  const runtimeImport = relative(dir, join(REPO_ROOT, 'runtime/codegen')).split('\\').join('/');
+  const runtimeImport = relative(dir, join(REPO_ROOT, 'runtime/entries')).split('\\').join('/');
   const files = await emitInline(schemas, ALL_EMITTERS, runtimeImport);
   for (const [path, content] of files) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });

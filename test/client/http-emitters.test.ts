@@ -110,7 +110,7 @@ export class IssueRoutes {
           'Status',
           'formBody',
         ].map((n) => `  ${n},`),
-        "} from '../runtime/codegen/server.js';",
+        "} from '../runtime/entries/rest.js';",
       ].join('\n'),
     );
   });

@@ -50,7 +50,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 beforeAll(async () => {
   writeFileSync(join(tmp, 'api.yaml'), SCHEMA);
   let stderr = '';
-  const code = await runCli(['generate', 'api.yaml', '--out', 'gen', '--runtime', 'loom/runtime', '--quiet'], {
+  const code = await runCli(['generate', 'api.yaml', '--out', 'gen', '--runtime', 'loom', '--quiet'], {
     cwd: tmp,
     stdout: () => {},
     stderr: (t) => (stderr += t),

@@ -157,7 +157,7 @@ describe('loom generate', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    expect(existsSync(join(dir, 'gen/system/v1alpha1/system.validators.js'))).toBe(true);
+    expect(existsSync(join(dir, 'gen/system/v1alpha1/system.validators.ts'))).toBe(true);
   });
 
   it('--watch as a process: regenerates on change, Ctrl-C (SIGINT) exits 0', async () => {

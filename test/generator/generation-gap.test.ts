@@ -14,7 +14,7 @@ import { REPO, typeCheck } from './tsc-check.js';
 const tmp = mkdtempSync(join(tmpdir(), 'loom-gap-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const SYSTEM_HANDLER = `import type { RpcContext } from 'loom/runtime/server';
+const SYSTEM_HANDLER = `import type { RpcContext } from 'loom/connect/server';
 import type { SystemService } from '../gen/system.server.js';
 import type * as t from '../gen/system.types.js';
 
@@ -44,7 +44,7 @@ export function deadlineOf(due: Date): IssueDeadline {
 
 async function generate(dir: string): Promise<void> {
   let stderr = '';
-  const code = await runCli(['generate', 'schemas', '--out', 'gen', '--runtime', 'loom/runtime', '--quiet'], {
+  const code = await runCli(['generate', 'schemas', '--out', 'gen', '--runtime', 'loom', '--quiet'], {
     cwd: dir,
     stdout: () => {},
     stderr: (t) => (stderr += t),

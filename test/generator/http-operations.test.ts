@@ -296,10 +296,10 @@ describe('operation names', () => {
 
 describe('the generated code', () => {
   it('type-checks with a user file, with and without exactOptionalPropertyTypes', async () => {
-    // Importing the runtime as a user does (\`loom/runtime/*\`, its declarations): the user's compiler
+    // Importing the runtime as a user does (\`loom/*\`, its declarations): the user's compiler
     // options then apply to generated code only.
     const project = mkdtempSync(join(tmpdir(), 'loom-http-operations-'));
-    const files = await emitInline({ 'shop.yaml': SHOP, 'scale.yaml': SCALE }, ALL_EMITTERS, 'loom/runtime');
+    const files = await emitInline({ 'shop.yaml': SHOP, 'scale.yaml': SCALE }, ALL_EMITTERS, 'loom');
     for (const [path, content] of files) writeFileSync(join(project, path), content);
     writeFileSync(
       join(project, 'user.ts'),

@@ -47,11 +47,7 @@ components:
 
 let out: Map<string, string> | undefined;
 async function files(): Promise<Map<string, string>> {
-  return (out ??= await emitInline(
-    { 'zoo.yaml': ZOO },
-    [typesEmitter, validatorsEmitter, serverEmitter, openapiDocEmitter],
-    'loom/runtime',
-  ));
+  return (out ??= await emitInline({ 'zoo.yaml': ZOO }, [typesEmitter, validatorsEmitter, serverEmitter, openapiDocEmitter], 'loom'));
 }
 
 describe('the routes class', () => {
@@ -132,23 +128,22 @@ export interface ListAnimalsInput {
 
 describe('parameter validators', () => {
   it('are declared beside the type and body validators, typed by the parameter', async () => {
-    const dts = (await files()).get('zoo.validators.d.ts')!;
-    expect(dts).toContain(`export declare const validateBox: Validator<Box>;
-/**
+    const dts = (await files()).get('zoo.validators.ts')!;
+    expect(dts).toMatch(/^export const validateBox: Validator<Box> = validate\d+;$/m);
+    expect(dts).toContain(`/**
  * Validates the JSON form of {@link Tally}.
  *
  * @generated from #/components/schemas/Tally
  */
-export declare const validateTally: Validator<Tally>;
-/** Validates the query parameter \`filter\` of \`listAnimals\` (GET /animals), after its text is converted. */
-export declare const validateListAnimalsFilterParam: Validator<{
+export const validateTally: Validator<Tally> = `);
+    expect(dts).toContain(`/** Validates the query parameter \`filter\` of \`listAnimals\` (GET /animals), after its text is converted. */
+export const validateListAnimalsFilterParam: Validator<{
   kind?: string;
   legs?: number;
   tags?: string[];
-}>;
-`);
-    expect(dts).toContain('export declare const validateListAnimalsBoxParam: Validator<Box>;\n');
-    expect(dts).toContain('export declare const validateListAnimalsCodeParam: Validator<string>;\n');
+}> = `);
+    expect(dts).toContain('export const validateListAnimalsBoxParam: Validator<Box> = validateBox;\n');
+    expect(dts).toMatch(/^export const validateListAnimalsCodeParam: Validator<string> = validate\d+;$/m);
     expect(dts).not.toContain('validateListAnimalsNameParam');
   });
 
@@ -160,7 +155,7 @@ export declare const validateListAnimalsFilterParam: Validator<{
     },`);
     expect(schemas).toContain('export const ListAnimalsCodeParamSchema = schemas.$defs.ListAnimalsCodeParam;\n');
     // A parameter that is a named type reuses that type's validator.
-    expect((await files()).get('zoo.validators.js')).toMatch(/^export const validateListAnimalsBoxParam = validateBox;$/m);
+    expect((await files()).get('zoo.validators.ts')).toMatch(/^export const validateListAnimalsBoxParam: Validator<Box> = validateBox;$/m);
   });
 });
 

@@ -204,7 +204,7 @@ export function httpOperation(
 export function run(
   files: SchemaFile[],
   emitters: Emitter[],
-  runtimeImport = '../runtime/codegen',
+  runtimeImport = '../runtime/entries',
 ): Map<string, string> & { result: EmitResult } {
   const result = emit(files, emitters, { runtimeImport, templates: loadTemplates() });
   const out = new Map(result.files.map((f) => [f.path, f.content])) as Map<string, string> & { result: EmitResult };

@@ -46,7 +46,7 @@ export interface GetServiceResponse {`);
       '/v1alpha1.System/StopService',
       '/v1alpha1.System/GetService',
     ]);
-    const v = await import(pathToFileURL(join(gen, 'system.validators.js')).href);
+    const v = await import(pathToFileURL(join(gen, 'system.validators.ts')).href);
     expect(v.validateStopServiceRequest({ name: 'sshd', force: true })).toBe(true);
     expect(v.validateStopServiceRequest({ name: 'sshd', force: 'yes' })).toBe(false);
     expect(await typeCheck(gen)).toBe('');
@@ -61,9 +61,9 @@ export interface GetServiceResponse {`);
     const types = readFileSync(join(gen, 'gitea-issues-swagger-subset.types.ts'), 'utf8');
     expect(types).toContain('export interface CreateIssueOption {');
     expect(types).toMatch(/^ {2}title: string;$/m);
-    const dts = readFileSync(join(gen, 'gitea-issues-swagger-subset.validators.d.ts'), 'utf8');
-    expect(dts).toContain('export declare const validateIssueCreateIssueBody: Validator<CreateIssueOption>;\n');
-    const v = await import(pathToFileURL(join(gen, 'gitea-issues-swagger-subset.validators.js')).href);
+    const validators = readFileSync(join(gen, 'gitea-issues-swagger-subset.validators.ts'), 'utf8');
+    expect(validators).toMatch(/^export const validateIssueCreateIssueBody: Validator<CreateIssueOption> = validate\w+;$/m);
+    const v = await import(pathToFileURL(join(gen, 'gitea-issues-swagger-subset.validators.ts')).href);
     expect(v.validateIssueCreateIssueBody({ title: 'Bug' })).toBe(true);
     expect(v.validateIssueCreateIssueBody({ body: 'no title' })).toBe(false);
     expect(v.validateIssueCreateIssueBody.errors[0]).toMatchObject({ keyword: 'required', params: { missingProperty: 'title' } });

@@ -56,6 +56,7 @@ let grpcServer: grpc.Server;
 let address: string;
 let server: Record<string, unknown>;
 let client: Record<string, unknown>;
+let grpcModule: Record<string, unknown>;
 let codec: Record<string, unknown>;
 
 /** Answers every unary RPC with its own local name, so a test sees which method was called. */
@@ -72,9 +73,10 @@ beforeAll(async () => {
   server = await import(/* @vite-ignore */ join(dir, 'names/v1/names.server.ts'));
   client = await import(/* @vite-ignore */ join(dir, 'names/v1/names.client.ts'));
   codec = await import(/* @vite-ignore */ join(dir, 'names/v1/names.codec.ts'));
+  grpcModule = await import(/* @vite-ignore */ join(dir, 'names/v1/names.grpc.ts'));
   grpcServer = new grpc.Server();
-  (server['addApiServiceToGrpc'] as (s: grpc.Server, i: object) => void)(grpcServer, impl);
-  (server['addLowerServiceToGrpc'] as (s: grpc.Server, i: object) => void)(grpcServer, {
+  (grpcModule['addApiServiceToGrpc'] as (s: grpc.Server, i: object) => void)(grpcServer, impl);
+  (grpcModule['addLowerServiceToGrpc'] as (s: grpc.Server, i: object) => void)(grpcServer, {
     close$: async (request: { id: string }) => ({ id: request.id, via: 'close$' }),
     getChannel$: async (request: { id: string }) => ({ id: request.id, via: 'getChannel$' }),
   });
@@ -109,7 +111,7 @@ describe('RPCs named like generated members', () => {
     writeFileSync(
       join(dir, 'names/v1/user.ts'),
       `import type { ApiService } from './names.server.js';
-import { createApiGrpcClient } from './names.client.js';
+import { createApiGrpcClient } from './names.grpc.js';
 import { ReqCodec } from './names.codec.js';
 import type { Req, Res } from './names.types.js';
 
@@ -138,7 +140,7 @@ export async function use(): Promise<string> {
   });
 
   it('are served and called under their wire names over gRPC, and close() still closes the client', async () => {
-    const grpcClient = (client['createApiGrpcClient'] as (a: string) => Record<string, Call> & { close(): void })(address);
+    const grpcClient = (grpcModule['createApiGrpcClient'] as (a: string) => Record<string, Call> & { close(): void })(address);
     try {
       for (const name of UNARY) expect(await grpcClient[name]!({ id: 'x' })).toEqual({ id: 'x', via: name });
     } finally {
@@ -168,7 +170,7 @@ export async function use(): Promise<string> {
 
   it('a lower-case rpc named like a grpc-js client method leaves that method alone', async () => {
     // The generated client closes its grpc-js client, whose `close` an alias `close` would replace.
-    const lower = (client['createLowerGrpcClient'] as (a: string) => Record<string, Call> & { close(): void })(address);
+    const lower = (grpcModule['createLowerGrpcClient'] as (a: string) => Record<string, Call> & { close(): void })(address);
     try {
       expect(await lower['close$']!({ id: 'l' })).toEqual({ id: 'l', via: 'close$' });
       expect(await lower['getChannel$']!({ id: 'g' })).toEqual({ id: 'g', via: 'getChannel$' });
@@ -210,13 +212,14 @@ describe('generated prose and layout', () => {
   it('puts "an" before names read with a vowel sound', () => {
     const routes = readFileSync(join(dir, 'names/v1/names.server.ts'), 'utf8');
     const clients = readFileSync(join(dir, 'names/v1/names.client.ts'), 'utf8');
+    const grpc = readFileSync(join(dir, 'names/v1/names.grpc.ts'), 'utf8');
     expect(routes).toContain(' * Binds an ApiService to Connect routes');
     expect(routes).toContain(' * Serves an OrderServiceService over the Connect protocol');
-    expect(routes).toContain(' * Adds an UploadService to a grpc-js server');
+    expect(grpc).toContain(' * Adds an UploadService to a grpc-js server');
     expect(routes).toContain(' * Serves an HTTPProxyService over the Connect protocol');
     expect(clients).toContain(' * An OrderService client over the Connect protocol');
-    expect(clients).toContain(' * An HTTPProxy client over gRPC;');
-    expect(`${routes}${clients}`).not.toMatch(/\ba [AEIOU]/);
+    expect(grpc).toContain(' * An HTTPProxy client over gRPC;');
+    expect(`${routes}${clients}${grpc}`).not.toMatch(/\ba [AEIOU]/);
   });
 
   it.each([

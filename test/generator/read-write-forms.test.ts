@@ -63,7 +63,7 @@ components:
 `;
 
 /** What a user writes against the generated code; `@ts-expect-error` lines must be errors. */
-const USER_FILE = `import type { Context, HandlerResult } from 'loom/runtime/server';
+const USER_FILE = `import type { Context, HandlerResult } from 'loom/rest';
 import { PetsClient } from './gen/api.client.js';
 import type { CreatePetInput, PetsApi } from './gen/api.server.js';
 import type { Pet, PetRequest, Plain, TagRequest, TagRequestForm } from './gen/api.types.js';
@@ -110,7 +110,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 beforeAll(async () => {
   writeFileSync(join(tmp, 'api.yaml'), SCHEMA);
   let stderr = '';
-  const code = await runCli(['generate', 'api.yaml', '--out', 'gen', '--runtime', 'loom/runtime', '--quiet'], {
+  const code = await runCli(['generate', 'api.yaml', '--out', 'gen', '--runtime', 'loom', '--quiet'], {
     cwd: tmp,
     stdout: () => {},
     stderr: (t) => (stderr += t),

@@ -1,15 +1,15 @@
 /**
  * @module
  * Type-checks a folder of generated code with the repository's `tsc`, as a user project
- * would: strict, ESM, decorators, and `loom/runtime/*` resolved to the runtime's compiled
- * declarations (`.d.ts`, what the package's exports give users), so that the user's compiler
- * options apply to generated code and never to Loom's own sources.
+ * would: strict, ESM, decorators, and `loom/*` resolved to the toolkit's compiled declarations
+ * (`.d.ts`, what the package's exports give users), so that the user's compiler options apply
+ * to generated code and never to Loom's own sources.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildRuntime, isRuntimeBuildFresh, runtimeDigest } from '../../generator/cli/build.js';
+import { build, isDistFresh, sourceDigest } from '../../generator/cli/build.js';
 
 export const REPO = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 
@@ -20,18 +20,18 @@ export interface TypeCheckOptions {
 }
 
 /**
- * The runtime's declarations, compiled from the sources now on disk into `.tmp/runtime-<digest>/`
- * (once per version of the sources; a few seconds), as `npm run build` compiles them into
- * `dist/runtime/` for the package's exports. Test files run in parallel processes: one builds
- * while the others wait for it (a lock folder), and builds of older sources are removed.
+ * The toolkit's build, compiled from the sources now on disk into `.tmp/toolkit-<digest>/`
+ * (once per version of the sources; a few seconds), as the package's build compiles it into
+ * `packages/loom/dist/`. Test files run in parallel processes: one builds while the others wait
+ * for it (a lock folder), and builds of older sources are removed.
  */
-export async function runtimeDeclarations(): Promise<string> {
+export async function toolkitBuild(): Promise<string> {
   const tmp = join(REPO, '.tmp');
-  const name = `runtime-${runtimeDigest(REPO).slice(0, 16)}`;
+  const name = `toolkit-${sourceDigest(REPO).slice(0, 16)}`;
   const dir = join(tmp, name);
   const lock = `${dir}.lock`;
   mkdirSync(tmp, { recursive: true });
-  for (let waited = 0; !isRuntimeBuildFresh(REPO, dir); waited += 200) {
+  for (let waited = 0; !isDistFresh(REPO, dir); waited += 200) {
     try {
       mkdirSync(lock);
     } catch {
@@ -44,14 +44,14 @@ export async function runtimeDeclarations(): Promise<string> {
       continue;
     }
     try {
-      buildRuntime(REPO, dir);
+      build(REPO, dir);
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
   }
   const hourAgo = Date.now() - 3_600_000;
   for (const entry of readdirSync(tmp)) {
-    if (!/^runtime-[0-9a-f]{16}$/.test(entry) || entry === name) continue;
+    if (!/^(runtime|toolkit)-[0-9a-f]{16}$/.test(entry) || entry === name) continue;
     const path = join(tmp, entry);
     if (statSync(path).mtimeMs < hourAgo) rmSync(path, { recursive: true, force: true });
   }
@@ -60,7 +60,7 @@ export async function runtimeDeclarations(): Promise<string> {
 
 /** Runs `tsc --noEmit` over `dir`; resolves to its diagnostics output ('' when clean). */
 export async function typeCheck(dir: string, options: TypeCheckOptions = {}): Promise<string> {
-  const runtime = await runtimeDeclarations();
+  const toolkit = await toolkitBuild();
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(
     join(dir, 'tsconfig.json'),
@@ -77,7 +77,7 @@ export async function typeCheck(dir: string, options: TypeCheckOptions = {}): Pr
         verbatimModuleSyntax: true,
         types: ['node'],
         typeRoots: [join(REPO, 'node_modules/@types')],
-        paths: { 'loom/runtime/*': [join(runtime, 'codegen/*.d.ts')] },
+        paths: { 'loom/*': [join(toolkit, 'runtime/entries/*.d.ts')] },
       },
       include: ['**/*.ts'],
     }),

@@ -4,7 +4,7 @@
  * list, a field named `__proto__`, and bodies of other types passing it by.
  */
 import { describe, expect, it } from 'vitest';
-import { formBody } from '../../runtime/codegen/server.js';
+import { formBody } from '../../runtime/entries/rest.js';
 import { BodyParam, createRestRouter, Path, POST, QueryParam } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 

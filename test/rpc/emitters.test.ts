@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clientEmitter } from '../../generator/emitters/client.js';
+import { grpcEmitter } from '../../generator/emitters/grpc.js';
 import { rpcCodecEmitter } from '../../generator/emitters/rpc-codec.js';
 import { serverEmitter } from '../../generator/emitters/server.js';
 import { emitInline } from '../client/generate.js';
@@ -40,7 +41,7 @@ service Shop {
 `;
 
 async function generate(): Promise<Map<string, string>> {
-  return emitInline({ 'demo/v1/shop.proto': PROTO }, [rpcCodecEmitter, serverEmitter, clientEmitter]);
+  return emitInline({ 'demo/v1/shop.proto': PROTO }, [rpcCodecEmitter, serverEmitter, clientEmitter, grpcEmitter]);
 }
 
 describe('rpc-codec emitter', () => {
@@ -89,9 +90,9 @@ describe('rpc-codec emitter', () => {
   it('exports a codec per message and a typed service descriptor', async () => {
     const codec = (await generate()).get('demo/v1/shop.codec.ts')!;
     const lines = codec.split('\n');
-    expect(lines).toContain("import { createCodecRegistry } from '../../../runtime/codegen/client.js';");
+    expect(lines).toContain("import { createCodecRegistry } from '../../../runtime/entries/connect.js';");
     expect(codec).toContain(
-      "import type {\n  MessageCodec,\n  RpcMethodDescriptor,\n  RpcServiceDescriptor,\n} from '../../../runtime/codegen/client.js';",
+      "import type {\n  MessageCodec,\n  RpcMethodDescriptor,\n  RpcServiceDescriptor,\n} from '../../../runtime/entries/connect.js';",
     );
     expect(lines).toContain("export const PaintCodec: MessageCodec<Paint> = registry.codec('demo.v1.Paint');");
     expect(lines).toContain("export const Paint_BatchCodec: MessageCodec<Paint_Batch> = registry.codec('demo.v1.Paint.Batch');");
@@ -142,17 +143,40 @@ export interface ShopService {
     expect(server).toContain(`export function shopConnectRoutes(impl: ShopService, options?: ConnectRoutesOptions): ConnectApp {
   return connectRoutes(ShopServiceDescriptor, impl, options);
 }`);
+    expect(server.split('\n')).toContain("import type { ListPaintsRequest, Paint } from './shop.types.js';");
+    // gRPC lives in its own file: loading the server stubs never loads grpc-js.
+    expect(server).not.toContain('Grpc');
+  });
+});
+
+describe('grpc emitter', () => {
+  it('prints the gRPC binder and client in X.grpc.ts, the only file importing loom/grpc', async () => {
+    const files = await generate();
+    const grpc = files.get('demo/v1/shop.grpc.ts')!;
     expect(
-      server,
+      grpc,
     ).toContain(`export function addShopServiceToGrpc(server: GrpcServer, impl: ShopService, options?: GrpcServiceOptions): void {
   addGrpcService(server, ShopServiceDescriptor, impl, options);
 }`);
-    expect(server.split('\n')).toContain("import type { ListPaintsRequest, Paint } from './shop.types.js';");
+    expect(
+      grpc,
+    ).toContain(`export function createShopGrpcClient(address: string, options?: GrpcClientOptions): ShopClient & { close(): void } {
+  return createGrpcClient<ShopMethods>(ShopServiceDescriptor, address, options);
+}`);
+    expect(grpc.split('\n')).toEqual(
+      expect.arrayContaining([
+        "import { addGrpcService, createGrpcClient } from '../../../runtime/entries/grpc.js';",
+        "import type { ShopClient } from './shop.client.js';",
+        "import type { ShopService } from './shop.server.js';",
+      ]),
+    );
+    const others = [...files].filter(([path]) => path !== 'demo/v1/shop.grpc.ts');
+    for (const [path, text] of others) expect(text, path).not.toContain('entries/grpc.js');
   });
 });
 
 describe('client emitter (RPC)', () => {
-  it('prints the client interface and the Connect and gRPC factories', async () => {
+  it('prints the client interface and the Connect factory', async () => {
     const client = (await generate()).get('demo/v1/shop.client.ts')!;
     const lines = client.split('\n');
     expect(lines).toContain('  mix(request?: Partial<Paint>, options?: RpcCallOptions): Promise<Paint>;');
@@ -160,11 +184,7 @@ describe('client emitter (RPC)', () => {
     expect(client).toContain(`export function createShopConnectClient(options: ConnectClientOptions): ShopClient {
   return createConnectClient(ShopServiceDescriptor, options);
 }`);
-    expect(
-      client,
-    ).toContain(`export function createShopGrpcClient(address: string, options?: GrpcClientOptions): ShopClient & { close(): void } {
-  return createGrpcClient<ShopMethods>(ShopServiceDescriptor, address, options);
-}`);
+    expect(client).not.toContain('Grpc');
   });
 
   it('is deterministic', async () => {

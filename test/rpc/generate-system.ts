@@ -2,7 +2,7 @@
  * @module
  * Test helper: generates the System service's types, codec, server and client
  * from `schemas/system/v1alpha1/system.proto` into a fresh folder under `.tmp/`
- * (inside the repository, so generated imports of `runtime/codegen` resolve).
+ * (inside the repository, so generated imports of `runtime/entries` resolve).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from '../../generator/emit.js';
 import { clientEmitter } from '../../generator/emitters/client.js';
+import { grpcEmitter } from '../../generator/emitters/grpc.js';
 import { rpcCodecEmitter } from '../../generator/emitters/rpc-codec.js';
 import { serverEmitter } from '../../generator/emitters/server.js';
 import { typesEmitter } from '../../generator/emitters/types.js';
@@ -36,8 +37,8 @@ export async function generateSystem(prefix: string): Promise<{ dir: string; cle
   const files = await loadSchemas([join(schemas, 'system/v1alpha1/system.proto')], { root: schemas, importPaths: [] });
   mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
   const dir = mkdtempSync(join(REPO_ROOT, '.tmp', `${prefix}-`));
-  const runtimeImport = relative(dir, join(REPO_ROOT, 'runtime/codegen')).split('\\').join('/');
-  const out = emit(files, [typesEmitter, rpcCodecEmitter, serverEmitter, clientEmitter], {
+  const runtimeImport = relative(dir, join(REPO_ROOT, 'runtime/entries')).split('\\').join('/');
+  const out = emit(files, [typesEmitter, rpcCodecEmitter, serverEmitter, clientEmitter, grpcEmitter], {
     runtimeImport,
     templates: loadTemplates(),
   });

@@ -31,10 +31,12 @@ type Client = Record<string, (request?: object, options?: RpcCallOptions) => Pro
 interface Generated {
   server: {
     systemConnectRoutes(impl: object, options?: ConnectRoutesOptions): ConnectApp;
-    addSystemServiceToGrpc(server: grpc.Server, impl: object, options?: GrpcServiceOptions): void;
   };
   client: {
     createSystemConnectClient(options: ConnectClientOptions): Client;
+  };
+  grpc: {
+    addSystemServiceToGrpc(server: grpc.Server, impl: object, options?: GrpcServiceOptions): void;
     createSystemGrpcClient(address: string, options?: GrpcClientOptions): Client & { close(): void };
   };
 }
@@ -109,6 +111,7 @@ beforeAll(async () => {
   gen = {
     server: await import(/* @vite-ignore */ join(base, 'system.server.ts')),
     client: await import(/* @vite-ignore */ join(base, 'system.client.ts')),
+    grpc: await import(/* @vite-ignore */ join(base, 'system.grpc.ts')),
   };
   handler = createHandler();
   const app = new Hono();
@@ -119,7 +122,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 
   grpcServer = new grpc.Server();
-  gen.server.addSystemServiceToGrpc(grpcServer, handler);
+  gen.grpc.addSystemServiceToGrpc(grpcServer, handler);
   socketDir = mkdtempSync(join(tmpdir(), 'loom-rpc-'));
   grpcAddress = await bindLoopback(grpcServer);
   await new Promise<void>((resolve, reject) =>
@@ -262,7 +265,7 @@ describe('Connect over Hono', () => {
 describe('gRPC over grpc-js', () => {
   it('answers the generated gRPC client over TCP and a Unix socket', async () => {
     for (const address of [grpcAddress, `unix:${join(socketDir, 'system.sock')}`]) {
-      const client = gen.client.createSystemGrpcClient(address, { headers: { 'x-trace-id': 'grpc-1' } });
+      const client = gen.grpc.createSystemGrpcClient(address, { headers: { 'x-trace-id': 'grpc-1' } });
       try {
         expect(await client.getService({ name: 'alpha' })).toEqual({ displayName: 'Alpha', startType: 2, status: 4 });
         expect(await client.getService({ name: 'boot' })).toEqual({ displayName: 'Boot', startType: 0, status: 0 });
@@ -276,7 +279,7 @@ describe('gRPC over grpc-js', () => {
   });
 
   it('maps errors to gRPC status codes and back to RpcError', async () => {
-    const client = gen.client.createSystemGrpcClient(grpcAddress);
+    const client = gen.grpc.createSystemGrpcClient(grpcAddress);
     try {
       await expect(client.getService({ name: 'nope' })).rejects.toMatchObject({ code: 'not_found', message: 'service nope not found' });
       await expect(client.stopService({ name: 'alpha' })).rejects.toMatchObject({ code: 'failed_precondition' });
@@ -342,7 +345,7 @@ describe('cancellation', () => {
   it('cancels calls from an AbortSignal and aborts the handler signal on both transports', async () => {
     handler.aborted.length = 0; // the deadline tests abort slow calls too
     const connect = gen.client.createSystemConnectClient({ baseUrl });
-    const grpcClient = gen.client.createSystemGrpcClient(grpcAddress);
+    const grpcClient = gen.grpc.createSystemGrpcClient(grpcAddress);
     try {
       for (const client of [connect, grpcClient]) {
         const controller = new AbortController();
@@ -369,7 +372,7 @@ describe('authorization hook', () => {
     const app = new Hono();
     app.route('/', gen.server.systemConnectRoutes(createHandler() as never, { authorize }));
     const server = new grpc.Server();
-    gen.server.addSystemServiceToGrpc(server, createHandler() as never, { authorize });
+    gen.grpc.addSystemServiceToGrpc(server, createHandler() as never, { authorize });
     const address = await bindLoopback(server);
     const fetchApp: typeof fetch = async (input, init) => app.request(input instanceof Request ? input : String(input), init);
     try {
@@ -388,8 +391,8 @@ describe('authorization hook', () => {
       });
       expect(await authed.getService({ name: 'alpha' })).toMatchObject({ displayName: 'Alpha' });
 
-      const anonymousGrpc = gen.client.createSystemGrpcClient(address);
-      const authedGrpc = gen.client.createSystemGrpcClient(address, { headers: { authorization: 'Bearer s3cret' } });
+      const anonymousGrpc = gen.grpc.createSystemGrpcClient(address);
+      const authedGrpc = gen.grpc.createSystemGrpcClient(address, { headers: { authorization: 'Bearer s3cret' } });
       try {
         await expect(anonymousGrpc.getService({ name: 'alpha' })).rejects.toMatchObject({ code: 'unauthenticated' });
         expect(await authedGrpc.getService({ name: 'alpha' })).toMatchObject({ displayName: 'Alpha' });

@@ -5,7 +5,7 @@
  * shutdown begins (ending open watches), and no token needed while the System service requires one.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHealthGrpcClient } from '../../generated/grpc/health/v1/health.client.js';
+import { createHealthGrpcClient } from '../../generated/grpc/health/v1/health.grpc.js';
 import { HealthCheckResponse_ServingStatus as Status } from '../../generated/grpc/health/v1/health.types.js';
 import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.codec.js';
 import { createGrpcClient } from '../../runtime/rpc/index.js';

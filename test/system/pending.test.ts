@@ -3,7 +3,7 @@
  * START_PENDING on both transports (it never waits for the start), and the start completes.
  */
 import { describe, expect, it } from 'vitest';
-import { createSystemGrpcClient } from '../../generated/system/v1alpha1/system.client.js';
+import { createSystemGrpcClient } from '../../generated/system/v1alpha1/system.grpc.js';
 import { ServiceStatus } from '../../generated/system/v1alpha1/system.types.js';
 import { FailingHost } from './support/failing-host.js';
 import { startSystem } from './support/system-server.js';

@@ -4,7 +4,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSystemConnectClient, createSystemGrpcClient, type SystemClient } from '../../generated/system/v1alpha1/system.client.js';
+import { createSystemConnectClient, type SystemClient } from '../../generated/system/v1alpha1/system.client.js';
+import { createSystemGrpcClient } from '../../generated/system/v1alpha1/system.grpc.js';
 import { RpcError } from '../../runtime/rpc/index.js';
 import { ServiceStatus, StartType } from '../../generated/system/v1alpha1/system.types.js';
 import { RPC_CODE_BY_HOST_ERROR } from '../../runtime/system/error-mapping.js';
