@@ -4,6 +4,9 @@
  * is small, and cold start matters (the generator is benchmarked as a fresh process).
  */
 
+import { parseInitArgs } from './init.js';
+import type { InitArgs } from './init.js';
+
 /** Where generated code imports the runtime from unless `--runtime` says otherwise: the `loom` package. */
 export const DEFAULT_RUNTIME = 'loom';
 
@@ -30,7 +33,8 @@ export interface GenerateArgs {
  */
 export type CliArgs =
   | GenerateArgs
-  | { readonly command: 'help'; readonly topic?: 'generate' }
+  | InitArgs
+  | { readonly command: 'help'; readonly topic?: 'generate' | 'init' }
   | { readonly command: 'version' }
   | { readonly command: 'usage' };
 
@@ -52,9 +56,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   // arguments must not pass.
   if (command === undefined) return { command: 'usage' };
   if (command === '--help' || command === '-h' || command === 'help') {
-    return rest[0] === 'generate' ? { command: 'help', topic: 'generate' } : { command: 'help' };
+    return rest[0] === 'generate' || rest[0] === 'init' ? { command: 'help', topic: rest[0] } : { command: 'help' };
   }
   if (command === '--version' || command === '-v') return { command: 'version' };
+  if (command === 'init') return parseInitArgs(rest);
   if (command !== 'generate') throw new UsageError(`unknown command '${command}'`);
 
   const inputs: string[] = [];

@@ -49,6 +49,9 @@ const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.package.json', `${PACKAGE_DIR}/
 /** A toolkit source: `.ts` (tests and declarations excluded), hand-written `.js` modules and templates. */
 const isSource = (name) => (/\.(ts|js|mjs|cjs|hbs)$/.test(name) && !/\.test\.ts$|\.d\.ts$/.test(name)) || name === 'package.json';
 
+/** Every file of `templates/` is shipped: the generator's `.hbs` and the starter project of `loom init`. */
+const sourcesOf = (dir) => (dir === 'templates' ? () => true : isSource);
+
 /**
  * SHA-256 over every compiled input: the toolkit's sources ({@link TOOLKIT_SOURCES}; editing a
  * test must not send the CLI back to the slow path) plus the tsconfig files and the package's
@@ -59,7 +62,7 @@ const isSource = (name) => (/\.(ts|js|mjs|cjs|hbs)$/.test(name) && !/\.test\.ts$
  */
 export function sourceDigest(root) {
   const hash = createHash('sha256');
-  const files = [...BUILD_INPUTS, ...TOOLKIT_SOURCES.flatMap((dir) => listFiles(join(root, dir), dir, isSource))];
+  const files = [...BUILD_INPUTS, ...TOOLKIT_SOURCES.flatMap((dir) => listFiles(join(root, dir), dir, sourcesOf(dir)))];
   for (const rel of files) {
     let content;
     try {
@@ -191,5 +194,9 @@ export function build(root, dist = join(root, PACKAGE_DIR, 'dist')) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  build(fileURLToPath(new URL('../..', import.meta.url)));
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  // A build of these very sources is what a new one would write: keep it (`--force` rebuilds).
+  // Replacing it would also pull files from under a process that runs it right now (the
+  // package's `prepack` runs while tests use the build).
+  if (process.argv.includes('--force') || !isDistFresh(root)) build(root);
 }

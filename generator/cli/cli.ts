@@ -9,7 +9,9 @@ import { GENERATOR_VERSION } from '../emit.js';
 import { parseArgs } from './args.js';
 import type { GenerateArgs } from './args.js';
 import { generate } from './generate.js';
-import { GENERATE_HELP, MAIN_HELP } from './help.js';
+import { GENERATE_HELP, INIT_HELP, MAIN_HELP } from './help.js';
+import { initProject, initSummary } from './init.js';
+import type { InitArgs } from './init.js';
 import { report, reportError } from './report.js';
 import type { CliIO } from './report.js';
 import { resolveInputs } from './inputs.js';
@@ -46,7 +48,7 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
   }
   switch (args.command) {
     case 'help':
-      options.stdout(args.topic === 'generate' ? GENERATE_HELP : MAIN_HELP);
+      options.stdout(args.topic === 'generate' ? GENERATE_HELP : args.topic === 'init' ? INIT_HELP : MAIN_HELP);
       return 0;
     case 'version':
       options.stdout(`${GENERATOR_VERSION}\n`);
@@ -56,6 +58,24 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
       return 2;
     case 'generate':
       return args.watch ? watchMode(args, options) : once(args, options);
+    case 'init':
+      return init(args, options);
+  }
+}
+
+function init(args: InitArgs, options: CliOptions): number {
+  try {
+    const outcome = initProject(args, options.cwd);
+    if (outcome.kind === 'exists') {
+      const names = outcome.files.map((f) => `  ${f}\n`).join('');
+      options.stderr(`loom: not creating a project in ${outcome.dir}: these files exist and would be overwritten:\n${names}Nothing was written.\n`);
+      return 2;
+    }
+    options.stdout(initSummary(outcome, options.cwd));
+    return 0;
+  } catch (e) {
+    reportError(e, options, options.debug ?? false);
+    return 2;
   }
 }
 

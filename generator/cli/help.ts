@@ -7,14 +7,34 @@ import { GENERATOR_VERSION } from '../emit.js';
 export const MAIN_HELP = `loom ${GENERATOR_VERSION}: schemas in, typed servers, clients and decorator stubs out.
 
 Usage:
+  loom init [dir] [--name <name>] [--loom <spec>]
   loom generate <schema files or folders...> --out <dir> [options]
-  loom --help | loom generate --help | loom --version
+  loom --help | loom <command> --help | loom --version
 
 Commands:
+  init       Start a new project: a sample OpenAPI description and proto service, their
+             handlers, a server, a test, package.json scripts and a tsconfig.
   generate   Load .proto, OpenAPI 3.0/3.1 and Swagger 2.0 schemas and write TypeScript
              types, validators, server contracts, clients and OpenAPI documents.
 
-Run 'loom generate --help' for every option.
+Run 'loom <command> --help' for every option.
+`;
+
+export const INIT_HELP = `Usage: loom init [dir] [options]
+
+Writes a new project into <dir> (default: the current folder): schemas/todos.yaml (OpenAPI)
+and schemas/echo/v1/echo.proto, their handlers in src/handlers/, a server (src/server.ts),
+a test (test/server.test.ts), package.json with the scripts generate, build, start and
+test, tsconfig.json and .gitignore. Nothing is overwritten: if any of these files exists,
+they are listed and nothing is written (exit 2).
+
+Then: npm install, npm run generate, npm start (or npm test).
+
+Options:
+  --name <name>   The package name (default: the folder's name).
+  --loom <spec>   How the project depends on Loom, as npm reads it (default: ^${GENERATOR_VERSION});
+                  e.g. file:../loom-${GENERATOR_VERSION}.tgz for a package packed locally.
+  -h, --help      Show this help.
 `;
 
 export const GENERATE_HELP = `Usage: loom generate <schema files or folders...> --out <dir> [options]
