@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { GENERATOR_VERSION } from '../emit.js';
 import { parseArgs } from './args.js';
-import type { GenerateArgs } from './args.js';
+import type { CliArgs, GenerateArgs } from './args.js';
 import { generate } from './generate.js';
 import { GENERATE_HELP, MAIN_HELP } from './help.js';
 import { report, reportError } from './report.js';
@@ -37,7 +37,7 @@ export interface CliOptions extends CliIO {
  * });
  */
 export async function runCli(argv: readonly string[], options: CliOptions): Promise<number> {
-  let args;
+  let args: CliArgs;
   try {
     args = parseArgs(argv);
   } catch (e) {
