@@ -8,7 +8,7 @@ import type { FormFields } from './form-coercion.js';
 import type { RestResponse } from './response.js';
 
 /** Any class, abstract or not. `any` because constructor parameter lists are unknowable here. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the injector calls `new cls(...args)`, which `never[]` would forbid.
 export type Class<T = unknown> = abstract new (...args: any[]) => T;
 
 /**

@@ -343,8 +343,7 @@ function toWire(type: PbType, message: Plain, planOf: PlanOf): Plain {
       for (const key of Object.keys(value)) map[wireKey(f, key)] = wireValue(f, (value as Plain)[key], planOf);
       out[f.name] = map;
     } else if (f.kind === 'long' && !f.explicit && (value === '0' || value === 0)) {
-      // Implicit zero: protobufjs would write a string "0" since it only recognises numeric and Long zeros.
-      continue;
+      // Implicit zero, left out: protobufjs would write a string "0" since it only recognises numeric and Long zeros.
     } else out[f.name] = wireValue(f, value, planOf);
   }
   return out;

@@ -30,7 +30,7 @@ export function setUpCall(base: Headers, clientTimeoutMs: number | undefined, ca
   let headers = base;
   if (callOptions.headers !== undefined || callOptions.timeoutMs !== undefined) {
     headers = new Headers(base);
-    if (callOptions.headers) new Headers(callOptions.headers).forEach((value, key) => headers.set(key, value));
+    if (callOptions.headers) for (const [key, value] of new Headers(callOptions.headers)) headers.set(key, value);
     if (callOptions.timeoutMs !== undefined) headers.set('connect-timeout-ms', formatTimeout(callOptions.timeoutMs));
   }
   const timeoutMs = callOptions.timeoutMs ?? clientTimeoutMs;

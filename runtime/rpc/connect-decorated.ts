@@ -58,6 +58,7 @@ export function connectCall<I, O>(
  * @example
  * return connectStream(ShopServiceDescriptor.methods.watch, c, this.options, (request, ctx) => this.api.watch(request, ctx));
  */
+// biome-ignore lint/suspicious/noExplicitAny: any method of any service (as in `RpcMethods`): codecs make the message types invariant.
 export function connectStream<D extends RpcMethodDescriptor<any, any>>(
   method: D,
   c: Context,

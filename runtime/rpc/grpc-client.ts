@@ -205,7 +205,7 @@ function callMetadata(t: Target, options: RpcCallOptions): grpc.Metadata {
 }
 
 function withHeaders(metadata: grpc.Metadata, init: HeadersInit | undefined): grpc.Metadata {
-  if (init) new Headers(init).forEach((value, key) => metadata.set(key, value));
+  if (init) for (const [key, value] of new Headers(init)) metadata.set(key, value);
   return metadata;
 }
 

@@ -98,7 +98,7 @@ describe('SystemHandler', () => {
       expect((await rpcError(call)).code).toBe('invalid_argument');
     }
     expect((await rpcError(handler.getService({ name: 'x'.repeat(10_240) }, ctx()))).message).toBe(
-      'invalid service name "' + 'x'.repeat(64) + '"…: 10240 characters is longer than the maximum of 255',
+      `invalid service name "${'x'.repeat(64)}"…: 10240 characters is longer than the maximum of 255`,
     );
     expect(host.log).toEqual([]);
   });

@@ -13,7 +13,7 @@ import type { Class, ContextProvider, Conversion, ParamOptions } from '../types.
  * Hono's `Context`, under the same name as the `@Context()` decorator so one import serves both:
  * `@Context() ctx: Context`.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own defaults
+// biome-ignore lint/suspicious/noExplicitAny: Hono's own defaults for its `Context`.
 export type Context<E extends Env = any, P extends string = any, I extends Input = {}> = HonoContext<E, P, I>;
 
 /** A decorator for a parameter, a bean field or a bean constructor parameter. */

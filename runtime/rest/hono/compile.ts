@@ -6,7 +6,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Context, Next } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { RouterState } from '../config.js';
 import { BadRequestError, errorMessage, HttpError, RegistrationError } from '../errors.js';
 import { compileBodyReader, compileFormReader } from './body.js';
@@ -41,7 +41,8 @@ export interface CompiledRoute {
   readonly template: PathTemplate;
   /** Registration sequence, to keep declaration order among equal `@RouteOrder`s. */
   readonly sequence: number;
-  readonly handler: (c: Context, next: Next) => Promise<Response | void>;
+  /** Hono's middleware shape: an explicit @HEAD route, registered as GET, passes other requests on. */
+  readonly handler: MiddlewareHandler;
 }
 
 const NO_BODY_VERBS: ReadonlySet<HttpVerb> = new Set(['HEAD', 'TRACE']);
@@ -103,7 +104,7 @@ function compileMethod(
       `${where}: @${verb} has no path (put @Path on the class or the method, or use @${verb[0]}${verb.slice(1).toLowerCase()}('/path'))`,
     );
   }
-  let template;
+  let template: PathTemplate;
   try {
     // A method path's trailing slash is part of it: a schema's `/items/` is not `/items`.
     const joined = joinPaths(state.options.prefix, cls.path, method.path);
@@ -237,7 +238,7 @@ function compileMethod(
   const answerAnyway = state.options.unacceptable === 'first';
   const notAcceptable = `Not Acceptable: this resource produces ${produces.join(', ')}`;
 
-  const handler = async (c: Context, next: Next): Promise<Response | void> => {
+  const handler: MiddlewareHandler = async (c, next) => {
     // Hono routes HEAD to GET handlers; an explicit @HEAD route is registered as GET and only takes HEADs.
     if (isHead && c.req.method !== 'HEAD') return next();
     const x = new Exchange(c, info);

@@ -58,7 +58,9 @@ export function compileInstance(registered: Registered, resolved: ResolvedClass,
       const target = resolved.noCache && !registered.instance ? base() : (Object.create(base()) as object);
       const values = fieldPlans.map(([, p]) => p.extract(x, violations));
       const assign = (vals: unknown[]): object => {
-        fieldPlans.forEach(([field], i) => ((target as Record<string, unknown>)[field] = vals[i]));
+        fieldPlans.forEach(([field], i) => {
+          (target as Record<string, unknown>)[field] = vals[i];
+        });
         return target;
       };
       return isAsync ? Promise.all(values).then(assign) : assign(values);

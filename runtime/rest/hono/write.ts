@@ -78,7 +78,9 @@ function chooseWriter(plan: WritePlan, x: Exchange, value: unknown): [ResponseWr
 
 function addHeaders(target: Headers, plan: WritePlan, x: Exchange): void {
   for (const [n, v] of plan.staticHeaders) target.set(n, v);
-  x.responseHeaders?.forEach((v, n) => putHeader(target, n, v));
+  x.responseHeaders?.forEach((v, n) => {
+    putHeader(target, n, v);
+  });
 }
 
 /** A built response's headers: each replaces what came before, but every `Set-Cookie` is kept. */

@@ -276,7 +276,7 @@ describe('SimulatedHost persistence and host files', () => {
     await writeFile(stateFile, '{ not json');
     await expect(createSimulatedHost({ stateFile })).rejects.toThrow(
       new RegExp(
-        `^${escape(stateFile)}: not valid JSON: .* \\(delete ${escape(stateFile)} to start from the statuses of the host table\\)$`,
+        `^${escapeRegExp(stateFile)}: not valid JSON: .* \\(delete ${escapeRegExp(stateFile)} to start from the statuses of the host table\\)$`,
       ),
     );
   });
@@ -297,7 +297,9 @@ describe('SimulatedHost persistence and host files', () => {
         (e: unknown) => e as Error,
       );
       expect(error?.message, label).toContain(problem);
-      expect(error?.message, label).toMatch(new RegExp(`\\(delete ${escape(stateFile)} to start from the statuses of the host table\\)$`));
+      expect(error?.message, label).toMatch(
+        new RegExp(`\\(delete ${escapeRegExp(stateFile)} to start from the statuses of the host table\\)$`),
+      );
     }
   });
 
@@ -372,6 +374,6 @@ describe('SimulatedHost persistence and host files', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -56,13 +56,13 @@ ${body}
 }
 
 /** Win32_BIOS.SerialNumber (what `Get-CimInstance Win32_BIOS` and csi-proxy's WMI query report). */
-export const BIOS_SERIAL_SCRIPT = wrap(String.raw`
+export const BIOS_SERIAL_SCRIPT = wrap(`
   $bios = Get-CimInstance -ClassName Win32_BIOS | Select-Object -First 1
   Out-Result @{ ok = $true; serialNumber = [string]$bios.SerialNumber }
 `);
 
 /** Win32_Service DisplayName, State, StartMode of `$env:LOOM_SERVICE_NAME`. */
-export const GET_SERVICE_SCRIPT = wrap(String.raw`
+export const GET_SERVICE_SCRIPT = wrap(`
   $name = $env:LOOM_SERVICE_NAME
   $svc = Get-LoomService $name
   if ($null -eq $svc) { Out-NotFound $name; return }
@@ -70,7 +70,7 @@ export const GET_SERVICE_SCRIPT = wrap(String.raw`
 `);
 
 /** Win32_Service.StartService(), then wait until State is Running (return 10 = already running). */
-export const START_SERVICE_SCRIPT = wrap(String.raw`
+export const START_SERVICE_SCRIPT = wrap(`
   $name = $env:LOOM_SERVICE_NAME
   $svc = Get-LoomService $name
   if ($null -eq $svc) { Out-NotFound $name; return }
@@ -96,7 +96,7 @@ export const START_SERVICE_SCRIPT = wrap(String.raw`
  * where dependents also depend on one another (A <- B, A <- C, C <- B) it is B, C, then A, where
  * a reversed breadth-first list (csi-proxy's) could stop C while B, which needs it, still runs.
  */
-export const STOP_SERVICE_SCRIPT = wrap(String.raw`
+export const STOP_SERVICE_SCRIPT = wrap(`
   $name = $env:LOOM_SERVICE_NAME
   $force = $env:LOOM_FORCE -eq 'true'
   $timeoutMs = [int]$env:LOOM_TIMEOUT_MS

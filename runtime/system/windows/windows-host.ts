@@ -12,7 +12,13 @@
  * that a query never waits behind a slow start or stop.
  */
 import { raceAbort } from '../abort.js';
-import { createExecFileRunner, limitConcurrency, spawnFailureToHostError, type CommandRunner } from '../command-runner.js';
+import {
+  createExecFileRunner,
+  limitConcurrency,
+  spawnFailureToHostError,
+  type CommandResult,
+  type CommandRunner,
+} from '../command-runner.js';
 import {
   HostError,
   type HostAdapter,
@@ -121,7 +127,7 @@ export class WindowsHost implements HostAdapter {
     method?: 'StartService' | 'StopService',
   ): Promise<ScriptResult> {
     const args = ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encodeScript(script)];
-    let run;
+    let run: CommandResult;
     try {
       const pool = method === undefined ? this.#queries : this.#jobs;
       run = await raceAbort(pool.run(this.#powershell, args, { env, signal, timeoutMs: this.#waitTimeoutMs + STARTUP_SLACK_MS }), signal);
