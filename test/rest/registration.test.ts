@@ -139,6 +139,7 @@ class BadResultSchema {
   }
 }
 
+// biome-ignore lint/complexity/noStaticOnlyClass: a stand-in for a user's value class; the checks compare it by identity, as a type.
 class Money {
   static fromString(s: string) {
     return s;

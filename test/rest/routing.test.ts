@@ -13,7 +13,6 @@ import {
   Delete,
   GET,
   Get,
-  HEAD,
   Head,
   Header,
   OPTIONS,

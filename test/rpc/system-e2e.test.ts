@@ -309,7 +309,7 @@ describe('gRPC over grpc-js', () => {
     for (const keepCase of [true, false]) {
       const definition = protoLoader.loadSync(CSI_PROXY_PROTO, { keepCase, enums: String, defaults: true });
       const pkg = grpc.loadPackageDefinition(definition) as unknown as {
-        v1alpha1: { System: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, Function> };
+        v1alpha1: { System: grpc.ServiceClientConstructor };
       };
       const client = new pkg.v1alpha1.System(grpcAddress, grpc.credentials.createInsecure());
       const call = (method: string, request: object) =>
