@@ -21,7 +21,10 @@ type TemplateSpec = Parameters<HandlebarsModule['template']>[0];
 /** The built-in templates folder shipped with Loom. */
 export const BUILTIN_TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
 
-/** Options every template is compiled with (copied per call: Handlebars adds to them); `generator/cli/build.js` precompiles with the same. */
+/**
+ * Options every template is compiled with (copied per call: Handlebars adds to them);
+ * `generator/cli/build.js` precompiles with the same.
+ */
 const TEMPLATE_OPTIONS = { noEscape: true, strict: true } as const;
 
 const require = createRequire(import.meta.url);

@@ -79,7 +79,8 @@ export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitCont
   f.print('}');
   f.print();
   f.jsDoc(
-    `${withArticle(service.name, true)} client over gRPC; \`address\` is a grpc-js target such as \`127.0.0.1:50051\` or \`unix:/run/loom.sock\`.`,
+    `${withArticle(service.name, true)} client over gRPC; \`address\` is a grpc-js target such as \`127.0.0.1:50051\` or ` +
+      `\`unix:/run/loom.sock\`.`,
     {
       tags: ['@example', `const ${lower} = create${name}GrpcClient('unix:/run/loom/${lower}.sock');`],
     },

@@ -346,7 +346,8 @@ export const validatorCodeEmitter: Emitter = {
 function emitSchemasFile(file: SchemaFile, doc: JsonSchema, values: readonly ValidatedValue[], ctx: EmitContext): void {
   const f = ctx.newFile(ctx.outputPath(file, 'schemas.ts'), file);
   f.jsDoc(
-    `JSON Schema (2020-12) of every named type and request body in ${file.path}.\nReferences into other files use their \`$id\` (\`loom:<path>\`).`,
+    `JSON Schema (2020-12) of every named type and request body in ${file.path}.\n` +
+      `References into other files use their \`$id\` (\`loom:<path>\`).`,
   );
   f.print('export const schemas = ', tsLiteral(doc), ' as const;');
   f.print();
@@ -382,7 +383,8 @@ function emitDeclarations(file: SchemaFile, values: readonly ValidatedValue[], c
   if (proto) {
     f.print();
     f.jsDoc(
-      "A validator of a message's proto3 JSON form. Not a type guard: JSON carries enums as names,\n64-bit integers as strings and bytes as base64, which the codec converts into the TypeScript types.",
+      "A validator of a message's proto3 JSON form. Not a type guard: JSON carries enums as names,\n" +
+        '64-bit integers as strings and bytes as base64, which the codec converts into the TypeScript types.',
     );
     f.print('export type JsonValidator = ((data: unknown) => boolean) & { errors?: ValidationError[] | null };');
   }

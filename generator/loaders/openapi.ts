@@ -202,7 +202,8 @@ class OperationReader {
         at,
         explicit
           ? `operationId '${name}' is also used by ${previous}: operation ids must be unique; rename one of them`
-          : `this operation has no operationId and the one derived from its method and path, '${name}', is already used by ${previous}; add an operationId`,
+          : `this operation has no operationId and the one derived from its method and path, '${name}', ` +
+              `is already used by ${previous}; add an operationId`,
       );
       return;
     }
@@ -272,7 +273,9 @@ class OperationReader {
         // A Swagger 2.0 habit in an OpenAPI 3 document: name the replacement, not just the mistake.
         this.#c.fail(
           { doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') },
-          `parameter '${String(raw['name'])}' has 'in: ${location}', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's 'requestBody' (content: { ${location === 'body' ? 'application/json' : 'application/x-www-form-urlencoded'}: { schema: … } }); move it there`,
+          `parameter '${String(raw['name'])}' has 'in: ${location}', which is Swagger 2.0: ` +
+            `OpenAPI 3 describes the body with the operation's 'requestBody' (content: ` +
+            `{ ${location === 'body' ? 'application/json' : 'application/x-www-form-urlencoded'}: { schema: … } }); move it there`,
         );
         continue;
       }
