@@ -136,7 +136,8 @@ export function restApi(routes: Readonly<Record<string, object | RestRouter | Re
       const path = joinPaths(base, route.path);
       if (!isUnder(path, prefix)) {
         throw new RegistrationError(
-          `restApi: ${route.className}.${route.methodName} answers ${route.verb} ${path}, outside its prefix ${prefix} (give the entry a base to have one taken off)`,
+          `restApi: ${route.className}.${route.methodName} answers ${route.verb} ${path}, ` +
+            `outside its prefix ${prefix} (give the entry a base to have one taken off)`,
         );
       }
     }

@@ -57,7 +57,9 @@ export interface FormBodyOptions {
  * @example
  * ```ts
  * @POST @Path('/pets') @Consumes('multipart/form-data')
- * create(@BodyParam(formBody({ age: 'integer', tags: ['string'], photo: 'file' }, { validate: validatePet, required: true })) pet: NewPet) { … }
+ * create(
+ *   @BodyParam(formBody({ age: 'integer', tags: ['string'], photo: 'file' }, { validate: validatePet, required: true })) pet: NewPet,
+ * ) { … }
  * // age=x → 400 {"violations":[{"location":"body","name":"/age","message":"must be an integer, got \"x\""}], …}
  * ```
  */

@@ -45,7 +45,8 @@ export class RestRouter {
     const json = options.jsonContentType;
     if (json !== undefined && bareMime(json) !== 'application/json') {
       throw new RegistrationError(
-        `jsonContentType: ${JSON.stringify(json)} is not application/json (only parameters may be added, as in application/json;charset=utf-8)`,
+        `jsonContentType: ${JSON.stringify(json)} is not application/json (only parameters may be added, ` +
+          `as in application/json;charset=utf-8)`,
       );
     }
     this.state = createState(options);
@@ -85,7 +86,10 @@ export class RestRouter {
     return this.changed();
   }
 
-  /** Registers a writer for a class (results of that type) or a mime (negotiated on `Accept`); a writer alone is bound by its `produces`. */
+  /**
+   * Registers a writer for a class (results of that type) or a mime (negotiated on `Accept`); a
+   * writer alone is bound by its `produces`.
+   */
   writer(typeOrMime: TypeKey | string | ResponseWriter, writer?: ResponseWriter): this {
     if (typeof typeOrMime === 'object') {
       if (!typeOrMime.produces) throw new RegistrationError('writer(): a writer registered alone needs `produces`');

@@ -349,7 +349,10 @@ function toWire(type: PbType, message: Plain, planOf: PlanOf): Plain {
   return out;
 }
 
-/** What protobufjs would write anyway but a conforming reader rejects: two members of one oneof; or cannot write: a missing required field. */
+/**
+ * What protobufjs would write anyway but a conforming reader rejects: two members of one oneof;
+ * or cannot write: a missing required field.
+ */
 function checkPresence(plan: TypePlan, message: Plain): void {
   for (const oneof of plan.oneofs) {
     const set = oneof.members.filter((name) => Object.hasOwn(message, name) && message[name] != null);

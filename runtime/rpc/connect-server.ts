@@ -231,7 +231,8 @@ function unsupportedStreamContentType(contentType: string | null): Response {
   return errorResponse(
     new RpcError(
       'invalid_argument',
-      `unsupported content type ${contentType ?? '(none)'} for a streaming method; use application/connect+json or application/connect+proto`,
+      `unsupported content type ${contentType ?? '(none)'} for a streaming method; ` +
+        `use application/connect+json or application/connect+proto`,
     ),
     415,
     { 'accept-post': 'application/connect+json, application/connect+proto' },

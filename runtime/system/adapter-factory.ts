@@ -7,7 +7,7 @@
  * | `auto` (default) | `windows` on win32; `systemd` when `/run/systemd/system` exists and `systemctl --version` runs; else `simulated` |
  * | `systemd` | {@link SystemdHost} |
  * | `windows` | {@link WindowsHost} |
- * | `simulated` | {@link SimulatedHost}, from `SIMULATED_HOST_FILE` or the default table, statuses saved in `SIMULATED_HOST_STATE` when set |
+ * | `simulated` | {@link SimulatedHost}, from `SIMULATED_HOST_FILE` or the default table; statuses saved in `SIMULATED_HOST_STATE` if set |
  */
 import { access } from 'node:fs/promises';
 import { createExecFileRunner, type CommandRunner } from './command-runner.js';

@@ -7,7 +7,11 @@
  * ```ts
  * const handler = new SystemHandler(await createHostAdapter({ env: process.env }));
  * app.route('/', systemConnectRoutes(handler, { token: process.env.SYSTEM_TOKEN }));
- * const grpcHandle = await serveSystemGrpc(handler, { grpcPort: 50051, grpcSocket: process.env.GRPC_SOCKET, token: process.env.SYSTEM_TOKEN });
+ * const grpcHandle = await serveSystemGrpc(handler, {
+ *   grpcPort: 50051,
+ *   grpcSocket: process.env.GRPC_SOCKET,
+ *   token: process.env.SYSTEM_TOKEN,
+ * });
  * ```
  */
 export {

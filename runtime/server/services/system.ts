@@ -123,7 +123,8 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
       const examples = [`curl -H 'content-type: application/json' ${auth}-d '${request}' ${origin}/v1alpha1.System/GetService`];
       if (grpcAddress !== undefined) {
         examples.push(
-          `grpcurl -plaintext ${auth}-import-path schemas/system/v1alpha1 -proto system.proto -d '${request}' ${grpcAddress} v1alpha1.System/GetService`,
+          `grpcurl -plaintext ${auth}-import-path schemas/system/v1alpha1 -proto system.proto -d '${request}' ${grpcAddress} ` +
+            `v1alpha1.System/GetService`,
         );
       }
       return {

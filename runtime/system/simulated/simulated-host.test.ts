@@ -267,7 +267,8 @@ describe('SimulatedHost persistence and host files', () => {
     );
     await writeFile(table, 'services: [{ name: db, status: STOPPED }, { name: web, dependsOn: [db] }]');
     await expect(createSimulatedHost({ tableFile: table, stateFile })).rejects.toThrow(
-      `simulated host table with the statuses saved in ${stateFile} (delete it to start from the statuses of the host table): services[1]: web is RUNNING but its dependency db is not`,
+      `simulated host table with the statuses saved in ${stateFile} (delete it to start from the statuses of the host table): ` +
+        `services[1]: web is RUNNING but its dependency db is not`,
     );
   });
 
@@ -276,7 +277,8 @@ describe('SimulatedHost persistence and host files', () => {
     await writeFile(stateFile, '{ not json');
     await expect(createSimulatedHost({ stateFile })).rejects.toThrow(
       new RegExp(
-        `^${escapeRegExp(stateFile)}: not valid JSON: .* \\(delete ${escapeRegExp(stateFile)} to start from the statuses of the host table\\)$`,
+        `^${escapeRegExp(stateFile)}: not valid JSON: .* \\(delete ${escapeRegExp(stateFile)} to start from the statuses of the ` +
+          `host table\\)$`,
       ),
     );
   });

@@ -145,7 +145,8 @@ describe('the SQLite checkpointer', () => {
     // A thread that starts, then fails as a broken checkpoint would.
     const failing = new URL(
       `data:text/javascript,${encodeURIComponent(
-        "import { parentPort } from 'node:worker_threads'; parentPort.postMessage('ready'); setTimeout(() => { throw new Error('disk I/O error'); }, 50);",
+        "import { parentPort } from 'node:worker_threads'; parentPort.postMessage('ready'); " +
+          "setTimeout(() => { throw new Error('disk I/O error'); }, 50);",
       )}`,
     );
     startCheckpointer(db, '/unused', { intervalMs: 20, workerUrl: failing });
