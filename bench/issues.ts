@@ -163,7 +163,8 @@ export async function seedBenchData(store: IssueStore, onProgress: (line: string
     }
     await store.importIssues(batch);
     onProgress(
-      `  ${store.info.engine}: ${Math.min(ISSUES, done + IMPORT_BATCH)} / ${ISSUES} issues (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      `  ${store.info.engine}: ${Math.min(ISSUES, done + IMPORT_BATCH)} / ${ISSUES} issues ` +
+        `(${((performance.now() - started) / 1000).toFixed(1)} s)`,
     );
   }
   // Counters changed during the import; the measurements pick issue numbers from them.
@@ -326,7 +327,8 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
       const { direct: d, http: h } = await measurePair(SAMPLES[op], direct[op], http[op]);
       const prefix = `issues.${engine}.${op}`;
       onProgress(
-        `  ${prefix}: http p50 ${h.p50.toFixed(2)} ms p99 ${h.p99.toFixed(2)} ms | direct p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms`,
+        `  ${prefix}: http p50 ${h.p50.toFixed(2)} ms p99 ${h.p99.toFixed(2)} ms | direct p50 ${d.p50.toFixed(2)} ms p99 ` +
+          `${d.p99.toFixed(2)} ms`,
       );
       results.push(
         result(`${prefix}.p99_ms`, h.p99, d.p99, 'ms'),
@@ -337,7 +339,8 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
       if (FLOOR_OPERATIONS.has(op)) {
         const { direct: fd, http: f } = await measurePair(SAMPLES[op], direct[op], floorRequests[op]);
         onProgress(
-          `  ${prefix} on bare node:http: http p50 ${f.p50.toFixed(2)} ms | direct p50 ${fd.p50.toFixed(2)} ms | share ${share(fd, f).toFixed(2)}`,
+          `  ${prefix} on bare node:http: http p50 ${f.p50.toFixed(2)} ms | direct p50 ${fd.p50.toFixed(2)} ms | share ` +
+            `${share(fd, f).toFixed(2)}`,
         );
         results.push(result(`${prefix}.node_share`, share(fd, f), HTTP_SHARE_GOAL, 'ratio'));
       }

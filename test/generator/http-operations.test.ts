@@ -90,7 +90,8 @@ components:
       properties: { 名前: { type: string } }
 `;
 
-const SCALE = `
+const SCALE =
+  `
 openapi: 3.1.0
 info: { title: Scale, version: '1' }
 paths:
@@ -99,7 +100,8 @@ paths:
       operationId: weigh
       parameters:
         - { name: grams, in: query, required: true, schema: { type: integer, exclusiveMinimum: 0, exclusiveMaximum: 1000 } }
-        - { name: at, in: query, content: { application/json: { schema: { type: object, properties: { lat: { type: number }, tags: { type: array, items: { type: string } } } } } } }
+        - { name: at, in: query, content: { application/json: { schema: { type: object, ` +
+  `properties: { lat: { type: number }, tags: { type: array, items: { type: string } } } } } } }
       responses: { '204': { description: weighed } }
 `;
 

@@ -201,7 +201,8 @@ describe('generated prose and layout', () => {
   it('prints streaming routes through connectStream, without an empty parameter list across lines', () => {
     const routes = readFileSync(join(dir, 'names/v1/names.server.ts'), 'utf8');
     expect(routes).toContain(
-      "  @POST\n  @Path('/Watch')\n  watch(\n    @Context() ctx: Context,\n  ): Response {\n    const method = ApiServiceDescriptor.methods.watch;\n" +
+      "  @POST\n  @Path('/Watch')\n  watch(\n    @Context() ctx: Context,\n  ): Response {\n" +
+        '    const method = ApiServiceDescriptor.methods.watch;\n' +
         '    return connectStream(method, ctx, this.options, (input, rpc) => this.api.watch(input, rpc));\n  }\n',
     );
     expect(routes).not.toMatch(/\(\n\s*\):/);

@@ -181,15 +181,13 @@ describe.each(ENGINES)('setup endpoints on %s', (engine) => {
   });
 
   it('creates pull requests (issues flagged as pulls) and review requests', async () => {
-    const res = await server
-      .api(w.bob.token)
-      .repos.repoCreatePullRequest('alice', 'pub', {
-        title: 'Add feature',
-        head: 'feature',
-        base: 'main',
-        body: 'please',
-        reviewers: ['carol'],
-      });
+    const res = await server.api(w.bob.token).repos.repoCreatePullRequest('alice', 'pub', {
+      title: 'Add feature',
+      head: 'feature',
+      base: 'main',
+      body: 'please',
+      reviewers: ['carol'],
+    });
     expect(res.status).toBe(201);
     expect(res.data).toMatchObject({
       title: 'Add feature',

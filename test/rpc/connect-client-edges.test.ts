@@ -113,21 +113,12 @@ describe('the Connect client reading 200 answers', () => {
     });
   });
 
+  const CANNOT_DECODE =
+    String.raw`^invalid response from http://127\.0\.0\.1:\d+/v1alpha1\.System/GetService: ` +
+    String.raw`cannot decode message v1alpha1\.GetServiceResponse from `;
   it.each([
-    [
-      'JSON of the wrong type',
-      'application/json',
-      '{"displayName":5}',
-      false,
-      /^invalid response from http:\/\/127\.0\.0\.1:\d+\/v1alpha1\.System\/GetService: cannot decode message v1alpha1\.GetServiceResponse from JSON/,
-    ],
-    [
-      'truncated protobuf',
-      'application/proto',
-      new Uint8Array([0x0a, 0x20, 0x61]),
-      true,
-      /^invalid response from http:\/\/127\.0\.0\.1:\d+\/v1alpha1\.System\/GetService: cannot decode message v1alpha1\.GetServiceResponse from binary/,
-    ],
+    ['JSON of the wrong type', 'application/json', '{"displayName":5}', false, new RegExp(`${CANNOT_DECODE}JSON`)],
+    ['truncated protobuf', 'application/proto', new Uint8Array([0x0a, 0x20, 0x61]), true, new RegExp(`${CANNOT_DECODE}binary`)],
   ])("reports %s as INTERNAL, not as the caller's INVALID_ARGUMENT", async (_label, contentType, body, binary, message) => {
     const baseUrl = await fixedServer(contentType, body);
     const error = await createSystemConnectClient({ baseUrl, binary })

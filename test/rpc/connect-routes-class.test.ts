@@ -151,7 +151,7 @@ describe('SystemRoutes on the decorator runtime', () => {
     expect([slow.status, JSON.parse(slow.body).code]).toEqual([504, 'deadline_exceeded']);
   });
 
-  it('passes options on: authorize sees the call, requireProtocolVersion refuses calls without the header, onError sees hidden errors', async () => {
+  it('passes options on: authorize sees the call, requireProtocolVersion wants the header, onError sees hidden errors', async () => {
     const hidden: unknown[] = [];
     const seen: RpcContext[] = [];
     const guarded = app(

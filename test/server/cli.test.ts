@@ -28,7 +28,8 @@ describe('the server command line', () => {
       [
         [],
         { DATABASE_URL: 'mysql://db/loom' },
-        'loom: invalid configuration: invalid DATABASE_URL: must be a SQLite file path, a file: URL, :memory: or a postgres:// URL (got "mysql://db/loom")\n',
+        'loom: invalid configuration: invalid DATABASE_URL: must be a SQLite file path, a file: URL, :memory: ' +
+          'or a postgres:// URL (got "mysql://db/loom")\n',
       ],
       [['--frobnicate'], {}, 'loom: invalid configuration: unknown option --frobnicate (see --help)\n'],
     ];

@@ -27,7 +27,8 @@ const REMOTE = '203.0.113.7';
 const REFUSED = {
   code: 'permission_denied',
   message:
-    'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: Bearer <token>")',
+    'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: ' +
+    'Bearer <token>")',
 };
 
 interface Served {

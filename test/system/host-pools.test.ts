@@ -28,7 +28,8 @@ case "$1" in
   show)
     state=inactive; sub=dead
     if [ -e "$dir/started-$unit" ] && [ -e "$dir/release" ]; then state=active; sub=running; fi
-    printf 'Id=%s\\nDescription=Fake %s\\nLoadState=loaded\\nActiveState=%s\\nSubState=%s\\nUnitFileState=enabled\\nFreezerState=running\\n' "$unit" "$unit" "$state" "$sub"
+    printf 'Id=%s\\nDescription=Fake %s\\nLoadState=loaded\\n' "$unit" "$unit"
+    printf 'ActiveState=%s\\nSubState=%s\\nUnitFileState=enabled\\nFreezerState=running\\n' "$state" "$sub"
     exit 0;;
 esac
 echo "unexpected: $*" >&2
