@@ -42,8 +42,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { createIssuesApp } from '../runtime/issues/api/app.js';
@@ -56,7 +56,7 @@ import type { IssuesServices } from '../runtime/issues/api/handlers/services.js'
 import { createStore, type ImportIssueInput, type IssueStore, type RepoRow, type UserRow } from '../runtime/issues/store/index.js';
 import { HttpClient, type HttpResponse, type PreparedRequest } from './http-client.js';
 import { startFloorServer } from './issues-floor.js';
-import { printResults, result, type BenchResult } from './results.js';
+import { type BenchResult, printResults, result } from './results.js';
 
 const POSTGRES_URL = process.env.LOOM_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

@@ -9,11 +9,12 @@
  * (`generator/cli/build.js`); it then loads only Handlebars' runtime and compiles only
  * the templates a user overrides. The TypeScript sources compile everything at first use.
  */
-import type HandlebarsNamespace from 'handlebars';
+
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type HandlebarsNamespace from 'handlebars';
 
 type HandlebarsModule = typeof HandlebarsNamespace;
 type TemplateSpec = Parameters<HandlebarsModule['template']>[0];

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, isDistFresh, isRuntimeBuildFresh, sourceDigest, STAMP_FILE } from './build.js';
+import { build, isDistFresh, isRuntimeBuildFresh, STAMP_FILE, sourceDigest } from './build.js';
 import { runCli } from './cli.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));

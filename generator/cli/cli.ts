@@ -6,13 +6,13 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { GENERATOR_VERSION } from '../emit.js';
-import { parseArgs } from './args.js';
 import type { CliArgs, GenerateArgs } from './args.js';
+import { parseArgs } from './args.js';
 import { generate } from './generate.js';
 import { GENERATE_HELP, MAIN_HELP } from './help.js';
-import { report, reportError } from './report.js';
-import type { CliIO } from './report.js';
 import { resolveInputs } from './inputs.js';
+import type { CliIO } from './report.js';
+import { report, reportError } from './report.js';
 import { watchFolders } from './watch.js';
 
 export interface CliOptions extends CliIO {

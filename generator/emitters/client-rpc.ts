@@ -7,8 +7,8 @@
  */
 import type { EmitContext } from '../emit.js';
 import type { MessageType, Service } from '../model/model.js';
-import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
+import { importSymbol } from '../printer/generated-file.js';
 import {
   codecFileSymbol,
   messageTypeSymbol,

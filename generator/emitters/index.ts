@@ -5,9 +5,9 @@
  * warnings are reported in. Plugins (`loom generate --plugin`) run after these.
  */
 import type { Emitter } from '../emit.js';
+import { clientEmitter } from './client.js';
 import { openapiDocEmitter } from './openapi-doc.js';
 import { rpcCodecEmitter } from './rpc-codec.js';
-import { clientEmitter } from './client.js';
 import { serverEmitter } from './server.js';
 import { typesEmitter } from './types.js';
 import { validatorsEmitter } from './validators.js';

@@ -7,8 +7,8 @@
  */
 import type { EmitContext } from '../emit.js';
 import type { Service } from '../model/model.js';
-import { importSymbol, jsDocText } from '../printer/generated-file.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
+import { importSymbol, jsDocText } from '../printer/generated-file.js';
 import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, serviceDescriptorName, withArticle } from './rpc-names.js';
 import { globalTypeName } from './types-render.js';
 

@@ -8,10 +8,10 @@
  * compiled together so shared and recursive types become shared functions.
  */
 import { createRequire } from 'node:module';
-import type { JsonSchema } from './json-schema.js';
-import { FORMAT_TYPES, FORMATS_IDENTIFIER, RUNTIME_HELPERS, formatsSource } from './validators-formats.js';
 import { needsUnicodeFlag, UNICODE_ONLY } from '../model/patterns.js';
+import type { JsonSchema } from './json-schema.js';
 import { COMPACT_FINGERPRINT, compactErrors, dropUnusedSchemas } from './validators-compact.js';
+import { FORMAT_TYPES, FORMATS_IDENTIFIER, formatsSource, RUNTIME_HELPERS } from './validators-formats.js';
 
 /** The subset of ajv's API used here (ajv is CommonJS; typed loosely at this boundary). */
 interface AjvInstance {

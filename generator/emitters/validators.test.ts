@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,9 +17,9 @@ import {
   setFields,
   str,
 } from '../../test/generator/model-fixtures.js';
-import type { TypeRef } from '../model/model.js';
-import { emit } from '../emit.js';
 import type { GeneratorCache } from '../emit.js';
+import { emit } from '../emit.js';
+import type { TypeRef } from '../model/model.js';
 import { loadTemplates } from '../templates.js';
 import { validatorsEmitter } from './validators.js';
 

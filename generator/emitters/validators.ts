@@ -15,19 +15,19 @@
  * bodies what the client sends (their `readOnly` ones are not required).
  */
 import type { EmitContext, Emitter } from '../emit.js';
-import type { HttpOperation, MediaContent, NamedType, Parameter, SchemaFile, TypeRef } from '../model/model.js';
-import { UniqueNames } from '../loaders/names.js';
-import { operationPascalName, parameterValidated, pascalName } from './server-http-view.js';
-import { importSymbol } from '../printer/generated-file.js';
 import { GENERATOR_NAME, GENERATOR_VERSION } from '../emit.js';
-import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
+import { UniqueNames } from '../loaders/names.js';
+import type { HttpOperation, MediaContent, NamedType, Parameter, SchemaFile, TypeRef } from '../model/model.js';
+import { importSymbol } from '../printer/generated-file.js';
 import type { JsonSchema, JsonSchemaOptions } from './json-schema.js';
+import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
 import { hasDirectionalForms } from './json-schema-direction.js';
-import type { CompileInput } from './validators-compile.js';
 import { tsLiteral } from './json-schema-literal.js';
-import { compileCacheKey, compileStandalone } from './validators-compile.js';
-import { renderType } from './types-render.js';
+import { operationPascalName, parameterValidated, pascalName } from './server-http-view.js';
 import type { TypeRenderContext } from './types-render.js';
+import { renderType } from './types-render.js';
+import type { CompileInput } from './validators-compile.js';
+import { compileCacheKey, compileStandalone } from './validators-compile.js';
 
 /** `$id` of a schema file's JSON Schema document; cross-file `$ref`s use it. */
 export function schemaId(file: SchemaFile): string {

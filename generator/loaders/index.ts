@@ -10,11 +10,11 @@ import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, SchemaFile } from '../model/model.js';
+import { declaresApiKey, isGeneratedContent } from './api-sniff.js';
 import { error, formatDiagnostic, SchemaError } from './diagnostics.js';
 import { loadOpenApiDocuments } from './openapi.js';
-import { declaresApiKey, isGeneratedContent } from './api-sniff.js';
 import { isApiDocument } from './openapi-schema.js';
-import { DocumentStore, SourceParseError, type SourceDocument } from './refs.js';
+import { DocumentStore, type SourceDocument, SourceParseError } from './refs.js';
 
 export { formatDiagnostic, formatLocation, SchemaError } from './diagnostics.js';
 

@@ -16,6 +16,7 @@
  * closes an object.
  */
 import { basename, extname } from 'node:path';
+import { bareMediaType } from '../model/media-types.js';
 import type {
   AliasType,
   Constraints,
@@ -37,12 +38,11 @@ import type {
   TypeRef,
   UnionType,
 } from '../model/model.js';
-import { bareMediaType } from '../model/media-types.js';
 import { usesUnicodeSyntax } from '../model/patterns.js';
 import { mergeDeclaredTypes } from './allof-properties.js';
 import { error, warning } from './diagnostics.js';
 import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from './names.js';
-import { childPointer, pointerSegments, type DocumentStore, type SourceDocument } from './refs.js';
+import { childPointer, type DocumentStore, pointerSegments, type SourceDocument } from './refs.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Json = Record<string, unknown>;

@@ -6,6 +6,8 @@
  * Services are the operations' first tags (declaration order of first use); operations
  * without tags go to a service named after `info.title`.
  */
+
+import { bareMediaType, isFormMediaType } from '../model/media-types.js';
 import type {
   FormSeparator,
   HttpMethod,
@@ -22,7 +24,6 @@ import type {
   Service,
   TypeRef,
 } from '../model/model.js';
-import { bareMediaType, isFormMediaType } from '../model/media-types.js';
 import { SchemaError } from './diagnostics.js';
 import { camelCase, MemberNames, pascalCase, safeIdentifier, safeVariableName, UniqueNames } from './names.js';
 import { type At, detectFormat, docOf, type FileEntry, isObject, SchemaConverter } from './openapi-schema.js';

@@ -13,8 +13,8 @@ import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:p
 import protobuf from 'protobufjs';
 import type { Diagnostic, SchemaFile, SourceLocation } from '../model/model.js';
 import { error, SchemaError, warning } from './diagnostics.js';
-import { fieldJsonName, ModelBuilder, relativeName, type ProtoSource } from './proto-model.js';
 import { duplicateNumber, reservedFieldNames, reservedUse } from './proto-diagnostics.js';
+import { fieldJsonName, ModelBuilder, type ProtoSource, relativeName } from './proto-model.js';
 import { scanProto, withoutExtensions } from './proto-scan.js';
 
 export interface ProtoLoadOptions {

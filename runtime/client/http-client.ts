@@ -6,8 +6,8 @@
  * the response (JSON, text or bytes) or throws `ApiError`.
  */
 import { ApiError } from './api-error.js';
-import { appendQuery, headerValue, pathValue, scalarText } from './params.js';
 import type { ParamSpec } from './params.js';
+import { appendQuery, headerValue, pathValue, scalarText } from './params.js';
 
 /** Options of a generated client's constructor. */
 export interface HttpClientOptions {

@@ -4,16 +4,17 @@
  * fetch client support, protobuf codecs, and the Connect and gRPC clients.
  * It never pulls in Hono or the decorator runtime.
  */
-export { ApiError, HttpClient } from '../client/index.js';
+
 export type { ApiResponse, Defaulted, HttpClientOptions, OperationSpec, ParamSpec, RequestOptions } from '../client/index.js';
-export { createCodecRegistry } from '../rpc/codec.js';
+export { ApiError, HttpClient } from '../client/index.js';
 export type { CodecRegistry } from '../rpc/codec.js';
-export { createConnectClient } from '../rpc/connect-client.js';
+export { createCodecRegistry } from '../rpc/codec.js';
 export type { ConnectClientOptions } from '../rpc/connect-client.js';
-export { createGrpcClient } from '../rpc/grpc-client.js';
-export type { GrpcClient, GrpcClientOptions } from '../rpc/grpc-client.js';
-export { RpcError } from '../rpc/errors.js';
+export { createConnectClient } from '../rpc/connect-client.js';
 export type { RpcCode } from '../rpc/errors.js';
+export { RpcError } from '../rpc/errors.js';
+export type { GrpcClient, GrpcClientOptions } from '../rpc/grpc-client.js';
+export { createGrpcClient } from '../rpc/grpc-client.js';
 export type {
   MessageCodec,
   MessageInit,

@@ -6,18 +6,32 @@
 import type { Context as HonoContext } from 'hono';
 import { Context as ContextDecorator } from '../rest/index.js';
 
+export type {
+  FormBodyOptions,
+  FormField,
+  FormFields,
+  FormFieldType,
+  FormSeparator,
+  HandlerResult,
+  ValidateFunction,
+} from '../rest/index.js';
 export {
+  BadRequestError,
   BeanParam,
   BodyParam,
+  CatchWith,
   Consumes,
   CookieParam,
-  DefaultValue,
+  createRestRouter,
   DELETE,
+  DefaultValue,
   FormParam,
+  formBody,
   GET,
   HEAD,
   Header,
   HeaderParam,
+  HttpError,
   MatrixParam,
   OPTIONS,
   PATCH,
@@ -28,19 +42,12 @@ export {
   PUT,
   QueryParam,
   Raw,
+  Response,
+  RestResponse,
   RouteOrder,
   Status,
   TRACE,
-  BadRequestError,
-  CatchWith,
-  HttpError,
-  Response,
-  RestResponse,
-  createRestRouter,
 } from '../rest/index.js';
-export type { HandlerResult, ValidateFunction } from '../rest/index.js';
-export { formBody } from '../rest/index.js';
-export type { FormBodyOptions, FormField, FormFields, FormFieldType, FormSeparator } from '../rest/index.js';
 
 /**
  * `@Context()` injects Hono's `Context`; the same name is its type, so generated
@@ -49,7 +56,6 @@ export type { FormBodyOptions, FormField, FormFields, FormFieldType, FormSeparat
 export const Context = ContextDecorator;
 export type Context = HonoContext;
 
-export { addGrpcService, CONNECT_ERRORS, connectCall, connectRoutes, connectStream, RpcError } from '../rpc/index.js';
 export type {
   ConnectApp,
   ConnectRoutesOptions,
@@ -59,3 +65,4 @@ export type {
   RpcServiceDescriptor,
   RpcServiceImpl,
 } from '../rpc/index.js';
+export { addGrpcService, CONNECT_ERRORS, connectCall, connectRoutes, connectStream, RpcError } from '../rpc/index.js';

@@ -3,8 +3,9 @@
  * `RestBuilder`: the fluent way to configure a router and get its Hono app, plus `restApi` for
  * mounting several resources under path prefixes (xp-forge's `routes()` map).
  */
-import { Hono } from 'hono';
+
 import type { Context } from 'hono';
+import { Hono } from 'hono';
 import type { CorsOptions, RestRouterOptions, SchemaCompiler } from './config.js';
 import { errorResponse, RegistrationError } from './errors.js';
 import { restGetPath } from './hono/bind.js';
@@ -17,8 +18,8 @@ import type {
   ContextProvider,
   ExceptionHandler,
   InjectionProvider,
-  TypeKey,
   ResponseWriter,
+  TypeKey,
   ValueReader,
 } from './types.js';
 

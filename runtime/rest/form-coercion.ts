@@ -8,7 +8,7 @@
  * The generator prints one per form operation, from the body schema:
  * `@BodyParam(formBody({ count: 'integer', tags: ['string'], avatar: 'file' }, { validate, required: true }))`.
  */
-import { compileConversion, ConversionError } from './convert/convert.js';
+import { ConversionError, compileConversion } from './convert/convert.js';
 import { errorMessage } from './errors.js';
 import type { ParamOptions, ValidateFunction, ValidationErrorObject, ValueReader } from './types.js';
 

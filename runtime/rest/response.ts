@@ -4,7 +4,7 @@
  * headers and body. A plain return value is sent with the method's `@Status` instead.
  */
 import type { Readable } from 'node:stream';
-import { serialize, type CookieOptions } from 'hono/utils/cookie';
+import { type CookieOptions, serialize } from 'hono/utils/cookie';
 
 export type { CookieOptions };
 

@@ -4,15 +4,15 @@
  * its registries (readers, writers, handlers, providers, singletons); two routers never share state.
  */
 import type { Context, Hono } from 'hono';
-import { createState } from './config.js';
 import type { CorsOptions, RestRouterOptions, RouterState, SchemaCompiler } from './config.js';
+import { createState } from './config.js';
 import { errorMessage, RegistrationError } from './errors.js';
-import { PUSHED_KEY } from './hono/exchange.js';
 import { buildApp, sortRoutes } from './hono/bind.js';
 import { caughtClasses } from './hono/catch.js';
-import { compileClass } from './hono/compile.js';
-import { bareMime } from './io/negotiate.js';
 import type { CompiledRoute, Registered } from './hono/compile.js';
+import { compileClass } from './hono/compile.js';
+import { PUSHED_KEY } from './hono/exchange.js';
+import { bareMime } from './io/negotiate.js';
 import type {
   AuthenticationProvider,
   AuthorizationProvider,
@@ -20,9 +20,9 @@ import type {
   ContextProvider,
   ExceptionHandler,
   InjectionProvider,
-  TypeKey,
   ResponseWriter,
   RouteInfo,
+  TypeKey,
   ValueReader,
 } from './types.js';
 

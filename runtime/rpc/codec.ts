@@ -19,7 +19,7 @@
  */
 import protobuf from 'protobufjs';
 import protojson from 'protobufjs/ext/protojson.js';
-import { RpcError, errorMessage } from './errors.js';
+import { errorMessage, RpcError } from './errors.js';
 import type { JsonReadOptions, MessageCodec, MessageInit } from './types.js';
 
 type PbType = protobuf.Type;

@@ -4,8 +4,8 @@
  * then the call's, and the deadline as `Connect-Timeout-Ms`), its abort signal (the caller's and
  * the deadline's), and reading an error answer.
  */
-import { MAX_TIMER_MS, formatTimeout } from './connect-timeout.js';
-import { RpcError, codeFromHttpStatus, isRpcCode } from './errors.js';
+import { formatTimeout, MAX_TIMER_MS } from './connect-timeout.js';
+import { codeFromHttpStatus, isRpcCode, RpcError } from './errors.js';
 import type { RpcCallOptions } from './types.js';
 
 /** The headers, deadline and signal of one call. */

@@ -6,7 +6,7 @@
  * streams, `RpcError` for every failure.
  */
 import * as grpc from '@grpc/grpc-js';
-import { RpcError, codeFromGrpcStatus } from './errors.js';
+import { codeFromGrpcStatus, RpcError } from './errors.js';
 import { grpcServiceDefinition, keepBytes, metadataToHeaders, requestSerializer } from './grpc-wire.js';
 import type { RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
 

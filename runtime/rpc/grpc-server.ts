@@ -8,7 +8,7 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import { RpcError, toRpcError } from './errors.js';
-import { GrpcCallContext, type AnyServerCall } from './grpc-context.js';
+import { type AnyServerCall, GrpcCallContext } from './grpc-context.js';
 import { grpcServiceDefinition } from './grpc-wire.js';
 import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
 

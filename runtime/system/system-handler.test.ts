@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceStatus, StartType } from '../../generated/system/v1alpha1/system.types.js';
-import { RpcError, type RpcCode } from '../rpc/index.js';
+import { type RpcCode, RpcError } from '../rpc/index.js';
 import { RPC_CODE_BY_HOST_ERROR } from './error-mapping.js';
-import { HostError, type HostAdapter, type HostErrorKind, type ServiceInfo } from './host-adapter.js';
-import { createSimulatedNameRules, SYSTEMD_NAME_RULES, type ServiceNameRules } from './service-name.js';
+import { type HostAdapter, HostError, type HostErrorKind, type ServiceInfo } from './host-adapter.js';
+import { createSimulatedNameRules, type ServiceNameRules, SYSTEMD_NAME_RULES } from './service-name.js';
 import { SystemHandler } from './system-handler.js';
 
 const ctx = () => ({ signal: new AbortController().signal });

@@ -8,12 +8,13 @@
  * named like `Object.prototype` members, non-ASCII schema names, and a type-check of it all with
  * and without `exactOptionalPropertyTypes`.
  */
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
+
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ServerType } from '@hono/node-server';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../runtime/client/api-error.js';
 import { createRestRouter } from '../../runtime/rest/index.js';

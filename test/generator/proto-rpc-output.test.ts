@@ -6,16 +6,17 @@
  * keeps proto2 groups and defaults and custom JSON names, byte for byte as protobufjs reads the
  * `.proto` itself.
  */
-import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
+
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindLoopback } from '../rpc/loopback.js';
 import { withArticle } from '../../generator/emitters/rpc-names.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
-import { REPO_ROOT, generateInline } from '../client/generate.js';
+import { generateInline, REPO_ROOT } from '../client/generate.js';
+import { bindLoopback } from '../rpc/loopback.js';
 import { typeCheck } from './tsc-check.js';
 
 const NAMES = `syntax = "proto3";

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
-import { giteaApi, type Api } from 'gitea-js';
+import { type ServerType, serve } from '@hono/node-server';
+import { type Api, giteaApi } from 'gitea-js';
 import pg from 'pg';
-import { createIssuesService } from '../../runtime/issues/index.js';
-import type { IssueEventBus } from '../../runtime/issues/api/events.js';
 import type { IssuesConfig } from '../../runtime/issues/api/config.js';
+import type { IssueEventBus } from '../../runtime/issues/api/events.js';
+import { createIssuesService } from '../../runtime/issues/index.js';
 import { createStore } from '../../runtime/issues/store/index.js';
 import type { IssueStore } from '../../runtime/issues/store/store.js';
 

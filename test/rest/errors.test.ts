@@ -5,11 +5,12 @@
  */
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import type { ValidateFunction } from '../../runtime/rest/index.js';
 import {
   BadRequestError,
   BodyParam,
-  catching,
   CatchWith,
+  catching,
   createRestRouter,
   GET,
   HttpError,
@@ -21,7 +22,6 @@ import {
   RestBuilder,
   ValidateResult,
 } from '../../runtime/rest/index.js';
-import type { ValidateFunction } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 class ConflictError extends Error {}

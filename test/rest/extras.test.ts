@@ -6,13 +6,14 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import type { AuthenticationProvider, HandlerResult, ValidateFunction } from '../../runtime/rest/index.js';
 import {
   Authorize,
   BodyParam,
-  catching,
   CatchWith,
   Context,
   ContextReader,
+  catching,
   createRestRouter,
   DELETE,
   GET,
@@ -25,13 +26,12 @@ import {
   Produces,
   PUT,
   QueryParam,
-  requirePermissions,
   Response,
   ResponseWriter,
+  requirePermissions,
   restGetPath,
   Status,
 } from '../../runtime/rest/index.js';
-import type { AuthenticationProvider, HandlerResult, ValidateFunction } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 @Path('/hx')

@@ -4,6 +4,7 @@
  * fields, `clearCache()`, and `@Blocking` methods in a worker-thread pool (503 past the time limit).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Class, InjectionProvider } from '../../runtime/rest/index.js';
 import {
   Blocking,
   Context,
@@ -16,7 +17,6 @@ import {
   QueryParam,
   WorkerPool,
 } from '../../runtime/rest/index.js';
-import type { Class, InjectionProvider } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 let created = 0;

@@ -3,6 +3,7 @@
  * Every registration mistake is reported when the class is registered, naming the class and method.
  */
 import { describe, expect, it } from 'vitest';
+import type { ResponseWriter as ResponseWriterType, ValueReader } from '../../runtime/rest/index.js';
 import {
   BeanParam,
   Blocking,
@@ -19,14 +20,13 @@ import {
   POST,
   QueryParam,
   RegistrationError,
-  Returns,
   ResponseWriter,
+  Returns,
   RouteOrder,
   Status,
   SuppressCheck,
   ValidateResult,
 } from '../../runtime/rest/index.js';
-import type { ResponseWriter as ResponseWriterType, ValueReader } from '../../runtime/rest/index.js';
 
 function registering(target: object): () => void {
   return () => createRestRouter().register(target);

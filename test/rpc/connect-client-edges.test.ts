@@ -5,7 +5,7 @@
  * messages that do not decode (the client reports `internal`: the caller's input was fine).
  */
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
 import { GetServiceResponseCodec } from '../../generated/system/v1alpha1/system.codec.js';

@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
 import { SystemRoutes, type SystemService } from '../../generated/system/v1alpha1/system.server.js';
 import { createRestRouter, GET, Path } from '../../runtime/rest/index.js';
-import { RpcError } from '../../runtime/rpc/errors.js';
 import type { ConnectRoutesOptions } from '../../runtime/rpc/connect-server.js';
+import { RpcError } from '../../runtime/rpc/errors.js';
 import type { RpcContext } from '../../runtime/rpc/types.js';
 
 /** Alpha runs; `slow` answers only when its signal aborts; `crash` throws a plain Error. */

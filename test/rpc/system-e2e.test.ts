@@ -3,24 +3,25 @@
  * @hono/node-server) and gRPC (grpc-js), called through the generated clients,
  * plain fetch, and an independent proto-loader client of the csi-proxy proto.
  */
-import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
-import { Hono } from 'hono';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { ServerType } from '@hono/node-server';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindLoopback } from './loopback.js';
-import { RpcError } from '../../runtime/rpc/errors.js';
 import type { ConnectClientOptions } from '../../runtime/rpc/connect-client.js';
 import type { ConnectApp, ConnectRoutesOptions } from '../../runtime/rpc/connect-server.js';
+import { RpcError } from '../../runtime/rpc/errors.js';
 import type { GrpcClientOptions } from '../../runtime/rpc/grpc-client.js';
 import type { GrpcServiceOptions } from '../../runtime/rpc/grpc-server.js';
 import type { RpcCallOptions, RpcContext } from '../../runtime/rpc/types.js';
 import { generateSystem, typeCheck } from './generate-system.js';
+import { bindLoopback } from './loopback.js';
 
 const CSI_PROXY_PROTO = '/work/shared/reference/csi-proxy-system-v1alpha1.proto';
 

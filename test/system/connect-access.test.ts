@@ -19,8 +19,8 @@ import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceStatus } from '../../generated/system/v1alpha1/system.types.js';
-import { SimulatedHost } from '../../runtime/system/simulated/simulated-host.js';
 import { systemConnectRoutes } from '../../runtime/system/serve.js';
+import { SimulatedHost } from '../../runtime/system/simulated/simulated-host.js';
 import { SystemHandler } from '../../runtime/system/system-handler.js';
 
 const REMOTE = '203.0.113.7';

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
 import { ServiceStatus } from '../../generated/system/v1alpha1/system.types.js';
 import { SystemdHost } from '../../runtime/system/systemd/systemd-host.js';
-import { startSystem, type RunningSystem } from './support/system-server.js';
+import { type RunningSystem, startSystem } from './support/system-server.js';
 
 /**
  * `start` marks the unit started and waits for the file `release`; `show` prints the last unit

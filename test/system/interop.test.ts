@@ -8,7 +8,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailingHost } from './support/failing-host.js';
-import { startSystem, type RunningSystem } from './support/system-server.js';
+import { type RunningSystem, startSystem } from './support/system-server.js';
 
 const CSI_PROXY_PROTO = '/work/shared/reference/csi-proxy-system-v1alpha1.proto';
 

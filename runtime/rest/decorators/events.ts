@@ -2,8 +2,9 @@
  * @module
  * `@Events`: processors that run after the response is produced, chosen by status or by exception.
  */
-import { rawMethod } from '../metadata/store.js';
+
 import type { EventBinding } from '../metadata/raw.js';
+import { rawMethod } from '../metadata/store.js';
 import type { ErrorClass, RestEvent } from '../types.js';
 
 /** Fire on any status. */

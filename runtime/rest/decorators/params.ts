@@ -4,9 +4,10 @@
  * parameter: `@PathParam`, `@QueryParam`, `@HeaderParam`, `@CookieParam`, `@FormParam`, `@MatrixParam`,
  * `@BodyParam`, `@BeanParam`, `@Context`, plus the modifiers `@DefaultValue`, `@Raw` and `@Convert`.
  */
-import { rawMethod, rawParam } from '../metadata/store.js';
+
+import type { Env, Context as HonoContext, Input } from 'hono';
 import type { ParamSource } from '../metadata/raw.js';
-import type { Context as HonoContext, Env, Input } from 'hono';
+import { rawMethod, rawParam } from '../metadata/store.js';
 import type { Class, ContextProvider, Conversion, ParamOptions } from '../types.js';
 
 /**

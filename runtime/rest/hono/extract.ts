@@ -5,17 +5,17 @@
  * that were built for it. Extractors push violations instead of throwing, so one 400 lists them all.
  */
 import { getCookie } from 'hono/cookie';
-import { compileConstraints, compileConversion, ConversionError, isConverter, typeName } from '../convert/convert.js';
+import type { RouterState } from '../config.js';
 import { WHOLE_SEGMENT } from '../convert/conversions.js';
 import type { ConvertFn } from '../convert/convert.js';
-import { assertNever, errorMessage, RegistrationError } from '../errors.js';
-import type { Violation, ViolationLocation } from '../errors.js';
-import type { ParamSource, RawParam } from '../metadata/raw.js';
-import { resolveClass } from '../metadata/builder.js';
-import type { RouterState } from '../config.js';
+import { ConversionError, compileConstraints, compileConversion, isConverter, typeName } from '../convert/convert.js';
 import { HONO_CONTEXT } from '../decorators/params.js';
-import type { Class, ContextProvider, Conversion, ObjectQuery, ParamOptions, TypeRef, ValidateFunction, ValueReader } from '../types.js';
+import type { Violation, ViolationLocation } from '../errors.js';
+import { assertNever, errorMessage, RegistrationError } from '../errors.js';
 import { type FormBodyReader, formBody } from '../form-coercion.js';
+import { resolveClass } from '../metadata/builder.js';
+import type { ParamSource, RawParam } from '../metadata/raw.js';
+import type { Class, ContextProvider, Conversion, ObjectQuery, ParamOptions, TypeRef, ValidateFunction, ValueReader } from '../types.js';
 import { createDefaultAjv, failedValidation } from '../validation.js';
 import { decodeSegment, type Exchange, PUSHED_KEY, stripMatrix } from './exchange.js';
 import type { PathTemplate } from './path.js';

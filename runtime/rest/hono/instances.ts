@@ -4,13 +4,13 @@
  * or a per-request view when fields carry parameter decorators.
  */
 import type { RouterState } from '../config.js';
-import { RegistrationError } from '../errors.js';
 import type { Violation } from '../errors.js';
+import { RegistrationError } from '../errors.js';
 import type { ResolvedClass } from '../metadata/builder.js';
 import type { Registered } from './compile.js';
 import type { Exchange } from './exchange.js';
-import { compileParam } from './extract.js';
 import type { ParamPlan } from './extract.js';
+import { compileParam } from './extract.js';
 
 /** How a route gets the object whose method it calls. */
 export interface InstanceFactory {

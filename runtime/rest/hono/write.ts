@@ -6,8 +6,8 @@
  */
 import type { RouterState } from '../config.js';
 import { assertNever, HttpError } from '../errors.js';
-import { JSON_WRITER, TEXT_WRITER } from '../io/registry.js';
 import { bareMime } from '../io/negotiate.js';
+import { JSON_WRITER, TEXT_WRITER } from '../io/registry.js';
 import { RestResponse } from '../response.js';
 import type { ResponseWriter, WriterOutput } from '../types.js';
 import type { Exchange } from './exchange.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/system.types.js';
 import { HostError } from '../host-adapter.js';
-import { createSimulatedHost, SimulatedHost, type SimulatedHostOptions } from './simulated-host.js';
 import type { SimulatedHostTable } from './host-table.js';
+import { createSimulatedHost, SimulatedHost, type SimulatedHostOptions } from './simulated-host.js';
 
 const { RUNNING, STOPPED, START_PENDING, STOP_PENDING } = ServiceStatus;
 

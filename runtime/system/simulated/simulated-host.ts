@@ -23,7 +23,7 @@
  */
 import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/system.types.js';
 import { raceAbort } from '../abort.js';
-import { HostError, type HostAdapter, type ServiceInfo, type ServiceOperationOptions, type StopServiceOptions } from '../host-adapter.js';
+import { type HostAdapter, HostError, type ServiceInfo, type ServiceOperationOptions, type StopServiceOptions } from '../host-adapter.js';
 import { createSimulatedNameRules, type ServiceNameRules } from '../service-name.js';
 import { DEFAULT_HOST_TABLE } from './default-table.js';
 import { loadHostTableFile, parseHostTable, type SimulatedHostTable, type SimulatedServiceSpec } from './host-table.js';

@@ -13,15 +13,15 @@
  */
 import { raceAbort } from '../abort.js';
 import {
+  type CommandResult,
+  type CommandRunner,
   createExecFileRunner,
   limitConcurrency,
   spawnFailureToHostError,
-  type CommandResult,
-  type CommandRunner,
 } from '../command-runner.js';
 import {
-  HostError,
   type HostAdapter,
+  HostError,
   type HostErrorKind,
   type ServiceInfo,
   type ServiceOperationOptions,
@@ -29,7 +29,7 @@ import {
 } from '../host-adapter.js';
 import { WINDOWS_NAME_RULES } from '../service-name.js';
 import { toServiceStatus, toStartType, win32ReturnError } from './cim-mapping.js';
-import { BIOS_SERIAL_SCRIPT, GET_SERVICE_SCRIPT, START_SERVICE_SCRIPT, STOP_SERVICE_SCRIPT, encodeScript } from './powershell-scripts.js';
+import { BIOS_SERIAL_SCRIPT, encodeScript, GET_SERVICE_SCRIPT, START_SERVICE_SCRIPT, STOP_SERVICE_SCRIPT } from './powershell-scripts.js';
 
 /** Options of {@link WindowsHost}. */
 export interface WindowsHostOptions {

@@ -20,8 +20,8 @@ import { renderOrganization, renderRepository } from '../render/repository.js';
 import { renderUser } from '../render/user.js';
 import type { ApiAccessToken, ApiOrganization, ApiRepository, ApiUser } from '../render/wire-types.js';
 import { formatTimestamp } from '../time.js';
-import { mapStoreErrors } from './store-errors.js';
 import type { IssuesServices } from './services.js';
+import { mapStoreErrors } from './store-errors.js';
 
 /** Gitea's user-name rule: letters, digits, `-`, `_`, `.`; no leading/trailing or doubled punctuation. */
 const USER_NAME = /^[A-Za-z0-9]([A-Za-z0-9_.-]*[A-Za-z0-9])?$/;

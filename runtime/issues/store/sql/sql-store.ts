@@ -4,12 +4,11 @@
  * connections, transactions); nothing here asks which engine it is talking to.
  */
 
+import { type OwnerVisibility, type PermissionLevel, resolvePermission } from '../../domain/permission.js';
 import { generateToken, hashPassword, hashToken, TOKEN_PATTERN, verifyPasswordHash } from '../credentials.js';
-import { resolvePermission, type OwnerVisibility, type PermissionLevel } from '../../domain/permission.js';
 import { keywordWords, normaliseKeyword } from '../keyword.js';
 import { parseMentions } from '../mentions.js';
 import {
-  IssueStoreError,
   type AccessTokenRow,
   type CollaboratorPermission,
   type CollaboratorRow,
@@ -30,6 +29,7 @@ import {
   type IssueRow,
   type IssueStateFilter,
   type IssueStore,
+  IssueStoreError,
   type LabelRow,
   type MilestoneRow,
   type OpenClosed,
@@ -41,10 +41,11 @@ import {
   type UserRow,
   type VisibilityOptions,
 } from '../store.js';
-import { and, join, list, planEachTime, raw, sql, type SqlFragment } from './fragment.js';
+import { and, join, list, planEachTime, raw, type SqlFragment, sql } from './fragment.js';
 import { FILTERED_COLUMNS, issueConditions, issueOrder, type ResolvedIssueFilter } from './issue-search.js';
 import {
   bool,
+  type DbRow,
   num,
   toAccessToken,
   toCollaborator,
@@ -54,7 +55,6 @@ import {
   toMilestone,
   toRepo,
   toUser,
-  type DbRow,
 } from './row-mappers.js';
 import { inList, type RepoSelection, type SqlDialect } from './sql-dialect.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startCheckpointer } from './checkpointer.js';
 import type { SqliteDatabase } from './sqlite-config.js';
 import { openSqliteStore } from './sqlite-store.js';
-import { startCheckpointer } from './checkpointer.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
