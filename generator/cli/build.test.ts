@@ -153,9 +153,9 @@ describe('the compiled generator (npm run build, bin/loom.js)', () => {
     expect(result.code).toBe(2);
     // Found while loading, where the location is known, not when the validators compile.
     expect(result.stderr).toBe(
-      'bad-pattern.yaml:8 (/components/schemas/Code/pattern): error: pattern "(" is not a valid regular expression (Invalid ' +
-        'regular expression: /(/: Unterminated group); fix it: patterns are ECMA-262 regular expressions\nloom: 1 error; ' +
-        'nothing was written\n',
+      'bad-pattern.yaml:8 (/components/schemas/Code/pattern): error: pattern "(" is not a valid regular expression' +
+        ' (Invalid regular expression: /(/: Unterminated group); fix it: patterns are ECMA-262 regular expressions\n' +
+        'loom: 1 error; nothing was written\n',
     );
     expect(tree(out)).toEqual({ 'keep.txt': 'hand-written\n' });
   });

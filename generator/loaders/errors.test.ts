@@ -542,8 +542,8 @@ describe('proto errors protobufjs reports without a line', () => {
         line: 7,
         pointer: undefined,
         message:
-          "field number 1 is used twice in message 'A' (also on line 5): give each field its own number (numbers identify fields " +
-          'on the wire)',
+          "field number 1 is used twice in message 'A' (also on line 5): " +
+          'give each field its own number (numbers identify fields on the wire)',
       },
     ]);
   });
@@ -705,8 +705,8 @@ describe('every problem of a run, together', () => {
         line: 5,
         pointer: undefined,
         message:
-          "field number 1 is used twice in message 'C' (also on line 4): give each field its own number (numbers identify fields " +
-          'on the wire)',
+          "field number 1 is used twice in message 'C' (also on line 4): " +
+          'give each field its own number (numbers identify fields on the wire)',
       },
     ]);
   });

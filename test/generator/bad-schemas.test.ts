@@ -209,8 +209,8 @@ components:
 
   it('invalid YAML and JSON give the line the parser stopped at', async () => {
     expectFailure(await generate({ 'api.yaml': "openapi: 3.0.3\ninfo: { title: T, version: '1'\npaths: {}\n" }), [
-      'api.yaml:3: error: not valid YAML: flow map in block collection must be sufficiently indented and end with a } (column ' +
-        '1); fix the syntax at this line or just before it',
+      'api.yaml:3: error: not valid YAML: flow map in block collection must be sufficiently indented and end with a }' +
+        ' (column 1); fix the syntax at this line or just before it',
     ]);
     expectFailure(
       await generate({ 'api.json': '{\n  "openapi": "3.0.3",\n  "info": { "title": "T", "version": "1" }\n  "paths": {}\n}\n' }),

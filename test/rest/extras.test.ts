@@ -202,8 +202,8 @@ describe('a generated stub bound to a hand-written implementation', () => {
   it('the generated validator checks the body', async () => {
     const r = await call(app, 'POST', '/api/v1/repos/o/r/issues', { json: { title: 3 } });
     expect(r.text).toBe(
-      '{"status":400,"message":"body /title: must be string","violations":[{"location":"body","name":"/title","message":"must be ' +
-        'string"}]}',
+      '{"status":400,"message":"body /title: must be string",' +
+        '"violations":[{"location":"body","name":"/title","message":"must be string"}]}',
     );
   });
   it('a created issue is 201 with Location', async () => {

@@ -271,8 +271,8 @@ describe('registration errors', () => {
     [
       'a reader whose type does not fit the parameter',
       new ReaderMismatch(),
-      'ReaderMismatch.get parameter 0: the parameter reader produces Money but the parameter is Other (add @SuppressCheck() to ' +
-        'skip this check)',
+      'ReaderMismatch.get parameter 0: the parameter reader produces Money but the parameter is Other' +
+        ' (add @SuppressCheck() to skip this check)',
     ],
     [
       'a writer whose type does not fit the result',

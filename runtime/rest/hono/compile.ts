@@ -136,8 +136,8 @@ function compileMethod(
     const fits = writer.type === method.returns || method.returns.prototype instanceof writer.type;
     if (!fits)
       throw new RegistrationError(
-        `${where}: @ResponseWriter writes ${writer.type.name} but the method returns ${method.returns.name} (add ` +
-          `@SuppressCheck() to skip this check)`,
+        `${where}: @ResponseWriter writes ${writer.type.name} but the method returns ${method.returns.name}` +
+          ' (add @SuppressCheck() to skip this check)',
       );
   }
 

@@ -143,8 +143,8 @@ function checkReaderType(reader: ValueReader | undefined, type: TypeRef | undefi
     typeName(reader.type) === typeName(type);
   if (!fits) {
     throw new RegistrationError(
-      `${scope.where}: ${what} reader produces ${typeName(reader.type)} but the parameter is ${typeName(type)} (add ` +
-        `@SuppressCheck() to skip this check)`,
+      `${scope.where}: ${what} reader produces ${typeName(reader.type)} but the parameter is ${typeName(type)}` +
+        ' (add @SuppressCheck() to skip this check)',
     );
   }
 }

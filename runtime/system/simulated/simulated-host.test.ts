@@ -277,8 +277,8 @@ describe('SimulatedHost persistence and host files', () => {
     await writeFile(stateFile, '{ not json');
     await expect(createSimulatedHost({ stateFile })).rejects.toThrow(
       new RegExp(
-        `^${escapeRegExp(stateFile)}: not valid JSON: .* \\(delete ${escapeRegExp(stateFile)} to start from the statuses of the ` +
-          `host table\\)$`,
+        `^${escapeRegExp(stateFile)}: not valid JSON: .* ` +
+          `\\(delete ${escapeRegExp(stateFile)} to start from the statuses of the host table\\)$`,
       ),
     );
   });

@@ -115,8 +115,8 @@ export class SimulatedHost implements HostAdapter {
       })),
     };
     const label = options.initialStatuses
-      ? `simulated host table with the statuses saved in ${options.stateFile?.path ?? 'the state file'} (delete it to start from ` +
-        `the statuses of the host table)`
+      ? `simulated host table with the statuses saved in ${options.stateFile?.path ?? 'the state file'}` +
+        ' (delete it to start from the statuses of the host table)'
       : 'simulated host table';
     const checked = parseHostTable(tableToJson(table), label, this.nameRules);
     this.#biosSerial = checked.biosSerial;

@@ -42,8 +42,8 @@ const NOT_FOUND = unit('nope.service', {
 const NO_SYSTEMD =
   "System has not been booted with systemd as init system (PID 1). Can't operate.\nFailed to connect to bus: Host is down\n";
 const POLKIT =
-  "Failed to start nginx.service: Interactive authentication required.\nSee system logs and 'systemctl status nginx.service' for " +
-  'details.\n';
+  'Failed to start nginx.service: Interactive authentication required.\n' +
+  "See system logs and 'systemctl status nginx.service' for details.\n";
 
 function systemd(steps: ScriptedStep[], options: { waitTimeoutMs?: number } = {}) {
   const runner = new ScriptedRunner(steps.map((s) => ({ file: 'systemctl', ...s })));
