@@ -42,8 +42,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { createIssuesApp } from '../runtime/issues/api/app.js';
@@ -56,7 +56,7 @@ import type { IssuesServices } from '../runtime/issues/api/handlers/services.js'
 import { createStore, type ImportIssueInput, type IssueStore, type RepoRow, type UserRow } from '../runtime/issues/store/index.js';
 import { HttpClient, type HttpResponse, type PreparedRequest } from './http-client.js';
 import { startFloorServer } from './issues-floor.js';
-import { printResults, result, type BenchResult } from './results.js';
+import { type BenchResult, printResults, result } from './results.js';
 
 const POSTGRES_URL = process.env.LOOM_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -163,7 +163,8 @@ export async function seedBenchData(store: IssueStore, onProgress: (line: string
     }
     await store.importIssues(batch);
     onProgress(
-      `  ${store.info.engine}: ${Math.min(ISSUES, done + IMPORT_BATCH)} / ${ISSUES} issues (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      `  ${store.info.engine}: ${Math.min(ISSUES, done + IMPORT_BATCH)} / ${ISSUES} issues ` +
+        `(${((performance.now() - started) / 1000).toFixed(1)} s)`,
     );
   }
   // Counters changed during the import; the measurements pick issue numbers from them.
@@ -326,7 +327,8 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
       const { direct: d, http: h } = await measurePair(SAMPLES[op], direct[op], http[op]);
       const prefix = `issues.${engine}.${op}`;
       onProgress(
-        `  ${prefix}: http p50 ${h.p50.toFixed(2)} ms p99 ${h.p99.toFixed(2)} ms | direct p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms`,
+        `  ${prefix}: http p50 ${h.p50.toFixed(2)} ms p99 ${h.p99.toFixed(2)} ms | direct p50 ${d.p50.toFixed(2)} ms p99 ` +
+          `${d.p99.toFixed(2)} ms`,
       );
       results.push(
         result(`${prefix}.p99_ms`, h.p99, d.p99, 'ms'),
@@ -337,7 +339,8 @@ async function benchEngine(engine: 'sqlite' | 'postgres', store: IssueStore, onP
       if (FLOOR_OPERATIONS.has(op)) {
         const { direct: fd, http: f } = await measurePair(SAMPLES[op], direct[op], floorRequests[op]);
         onProgress(
-          `  ${prefix} on bare node:http: http p50 ${f.p50.toFixed(2)} ms | direct p50 ${fd.p50.toFixed(2)} ms | share ${share(fd, f).toFixed(2)}`,
+          `  ${prefix} on bare node:http: http p50 ${f.p50.toFixed(2)} ms | direct p50 ${fd.p50.toFixed(2)} ms | share ` +
+            `${share(fd, f).toFixed(2)}`,
         );
         results.push(result(`${prefix}.node_share`, share(fd, f), HTTP_SHARE_GOAL, 'ratio'));
       }

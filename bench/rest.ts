@@ -19,8 +19,9 @@
  *
  * `npx tsx bench/rest.ts` runs it alone; `npm run bench -- rest` through the runner (once registered there).
  */
-import { fork } from 'node:child_process';
+
 import type { ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';

@@ -32,7 +32,8 @@ export function printResults(results: readonly BenchResult[]): void {
   const width = Math.max(...results.map((r) => r.name.length), 4);
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(width)}  ${String(r.value).padStart(10)} ${r.unit.padEnd(6)} baseline ${String(r.baseline).padStart(10)}  ratio ${r.ratio}`,
+      `${r.name.padEnd(width)}  ${String(r.value).padStart(10)} ${r.unit.padEnd(6)} baseline ${String(r.baseline).padStart(10)}  ` +
+        `ratio ${r.ratio}`,
     );
   }
 }

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { benchGenerate } from './generate.js';
 import { benchIssues } from './issues.js';
 import { benchRest } from './rest.js';
-import { benchSystem } from './system.js';
 import { type BenchResult, printResults, writeResults } from './results.js';
+import { benchSystem } from './system.js';
 
 type Suite = (onProgress: (line: string) => void) => Promise<BenchResult[]>;
 

@@ -14,9 +14,9 @@
  *
  * `npx tsx bench/system.ts` runs it alone; `npm run bench -- system` through the runner.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { type ChildProcess, fork } from 'node:child_process';
 import type { Server } from 'node:http';
+import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as grpc from '@grpc/grpc-js';

@@ -87,7 +87,8 @@ function outputBase(file: SchemaFile): string {
  *
  * @example
  * outputCollisions([apiJson, apiYaml]);
- * // [{ severity: 'error', source: { file: 'api.yaml' }, message: "its output files (api.types.ts, api.server.ts, …) would be the same as those of api.json …" }]
+ * // [{ severity: 'error', source: { file: 'api.yaml' },
+ * //    message: "its output files (api.types.ts, api.server.ts, …) would be the same as those of api.json …" }]
  */
 export function outputCollisions(files: readonly SchemaFile[]): Diagnostic[] {
   const first = new Map<string, SchemaFile>();
@@ -99,7 +100,9 @@ export function outputCollisions(files: readonly SchemaFile[]): Diagnostic[] {
     else {
       problems.push({
         severity: 'error',
-        message: `its output files (${base}.types.ts, ${base}.server.ts, …) would be the same as those of ${earlier.path}: rename one of the two, or generate them in separate runs`,
+        message:
+          `its output files (${base}.types.ts, ${base}.server.ts, …) would be the same as those of ${earlier.path}: ` +
+          `rename one of the two, or generate them in separate runs`,
         source: { file: file.path },
       });
     }

@@ -8,18 +8,19 @@
  * const files = await loadSchemas(['schemas'], { root: 'schemas' });
  * const { files: out } = emit(files, BUILTIN_EMITTERS, { runtimeImport: 'loom', templates: loadTemplates() });
  */
-export type * from './model/model.js';
-export { loadSchemas, SchemaError, formatDiagnostic, formatLocation, type LoadOptions } from './loaders/index.js';
+
 export {
+  type EmitContext,
+  type EmitResult,
+  type Emitter,
   emit,
   GENERATOR_NAME,
   GENERATOR_VERSION,
-  type EmitContext,
-  type Emitter,
-  type EmitResult,
   type GeneratorOptions,
   type OutputFile,
 } from './emit.js';
 export { BUILTIN_EMITTERS } from './emitters/index.js';
-export { GeneratedFile, importSymbol, isIdentifier, stringLiteral, type ImportSymbol, type Printable } from './printer/generated-file.js';
-export { loadTemplates, BUILTIN_TEMPLATES_DIR, type Templates } from './templates.js';
+export { formatDiagnostic, formatLocation, type LoadOptions, loadSchemas, SchemaError } from './loaders/index.js';
+export type * from './model/model.js';
+export { GeneratedFile, type ImportSymbol, importSymbol, isIdentifier, type Printable, stringLiteral } from './printer/generated-file.js';
+export { BUILTIN_TEMPLATES_DIR, loadTemplates, type Templates } from './templates.js';

@@ -9,11 +9,12 @@
  * (`generator/cli/build.js`); it then loads only Handlebars' runtime and compiles only
  * the templates a user overrides. The TypeScript sources compile everything at first use.
  */
-import type HandlebarsNamespace from 'handlebars';
+
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type HandlebarsNamespace from 'handlebars';
 
 type HandlebarsModule = typeof HandlebarsNamespace;
 type TemplateSpec = Parameters<HandlebarsModule['template']>[0];
@@ -21,7 +22,10 @@ type TemplateSpec = Parameters<HandlebarsModule['template']>[0];
 /** The built-in templates folder shipped with Loom. */
 export const BUILTIN_TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
 
-/** Options every template is compiled with (copied per call: Handlebars adds to them); `generator/cli/build.js` precompiles with the same. */
+/**
+ * Options every template is compiled with (copied per call: Handlebars adds to them);
+ * `generator/cli/build.js` precompiles with the same.
+ */
 const TEMPLATE_OPTIONS = { noEscape: true, strict: true } as const;
 
 const require = createRequire(import.meta.url);

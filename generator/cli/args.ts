@@ -4,8 +4,8 @@
  * is small, and cold start matters (the generator is benchmarked as a fresh process).
  */
 
-import { parseInitArgs } from './init.js';
 import type { InitArgs } from './init.js';
+import { parseInitArgs } from './init.js';
 
 /** Where generated code imports the runtime from unless `--runtime` says otherwise: the `loom` package. */
 export const DEFAULT_RUNTIME = 'loom';

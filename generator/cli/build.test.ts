@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, isDistFresh, PACKAGE_DIR, sourceDigest, STAMP_FILE } from './build.js';
+import { build, isDistFresh, PACKAGE_DIR, STAMP_FILE, sourceDigest } from './build.js';
 import { runCli } from './cli.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -166,7 +166,9 @@ describe('the compiled toolkit (npm run build:toolkit, bin/loom.js)', () => {
     expect(result.code).toBe(2);
     // Found while loading, where the location is known, not when the validators compile.
     expect(result.stderr).toBe(
-      'bad-pattern.yaml:8 (/components/schemas/Code/pattern): error: pattern "(" is not a valid regular expression (Invalid regular expression: /(/: Unterminated group); fix it: patterns are ECMA-262 regular expressions\nloom: 1 error; nothing was written\n',
+      'bad-pattern.yaml:8 (/components/schemas/Code/pattern): error: pattern "(" is not a valid regular expression' +
+        ' (Invalid regular expression: /(/: Unterminated group); fix it: patterns are ECMA-262 regular expressions\n' +
+        'loom: 1 error; nothing was written\n',
     );
     expect(tree(out)).toEqual({ 'keep.txt': 'hand-written\n' });
   });

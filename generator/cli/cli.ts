@@ -6,15 +6,15 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { GENERATOR_VERSION } from '../emit.js';
+import type { CliArgs, GenerateArgs } from './args.js';
 import { parseArgs } from './args.js';
-import type { GenerateArgs } from './args.js';
 import { generate } from './generate.js';
 import { GENERATE_HELP, INIT_HELP, MAIN_HELP } from './help.js';
-import { initProject, initSummary } from './init.js';
 import type { InitArgs } from './init.js';
-import { report, reportError } from './report.js';
-import type { CliIO } from './report.js';
+import { initProject, initSummary } from './init.js';
 import { resolveInputs } from './inputs.js';
+import type { CliIO } from './report.js';
+import { report, reportError } from './report.js';
 import { watchFolders } from './watch.js';
 
 export interface CliOptions extends CliIO {
@@ -39,7 +39,7 @@ export interface CliOptions extends CliIO {
  * });
  */
 export async function runCli(argv: readonly string[], options: CliOptions): Promise<number> {
-  let args;
+  let args: CliArgs;
   try {
     args = parseArgs(argv);
   } catch (e) {
@@ -68,7 +68,9 @@ function init(args: InitArgs, options: CliOptions): number {
     const outcome = initProject(args, options.cwd);
     if (outcome.kind === 'exists') {
       const names = outcome.files.map((f) => `  ${f}\n`).join('');
-      options.stderr(`loom: not creating a project in ${outcome.dir}: these files exist and would be overwritten:\n${names}Nothing was written.\n`);
+      options.stderr(
+        `loom: not creating a project in ${outcome.dir}: these files exist and would be overwritten:\n${names}Nothing was written.\n`,
+      );
       return 2;
     }
     options.stdout(initSummary(outcome, options.cwd));

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emit } from '../emit.js';
 import type { GeneratorCache, GeneratorOptions } from '../emit.js';
+import { emit } from '../emit.js';
 import { BUILTIN_EMITTERS } from '../emitters/index.js';
 import { validatorsJob } from '../emitters/validators.js';
 import { loadSchemas } from '../loaders/index.js';
@@ -99,7 +99,13 @@ describe('emitAll', () => {
     const cache = memoryCache();
     cache.set(job.key, 'export const cached = 1;');
     const sent: string[] = [];
-    const compiler: ValidatorsCompiler = { compile: async (r) => (sent.push(...r.map((x) => x.key)), new Map()), close: () => {} };
+    const compiler: ValidatorsCompiler = {
+      compile: async (r) => {
+        sent.push(...r.map((x) => x.key));
+        return new Map();
+      },
+      close: () => {},
+    };
     const compiling = compileValidatorsAhead(files, cache, compiler);
     expect(compiling).toBeUndefined();
     const cached = await emitAll(files, BUILTIN_EMITTERS, { ...options, cache }, compiling);

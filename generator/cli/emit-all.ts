@@ -9,13 +9,14 @@
  * independent, each writes its own files, and the result is sorted by path. Only the order
  * of warnings could differ, and the validators emitter reports none.
  */
+
+import type { EmitResult, Emitter, GeneratorCache, GeneratorOptions, OutputFile } from '../emit.js';
 import { emit } from '../emit.js';
-import type { Emitter, EmitResult, GeneratorCache, GeneratorOptions, OutputFile } from '../emit.js';
-import type { SchemaFile } from '../model/model.js';
-import { validatorCodeEmitter, validatorSchemasEmitter, validatorsEmitter, validatorsJob } from '../emitters/validators.js';
 import type { ValidatorsJob } from '../emitters/validators.js';
-import { prefilledCache } from './validators-prefetch.js';
+import { validatorCodeEmitter, validatorSchemasEmitter, validatorsEmitter, validatorsJob } from '../emitters/validators.js';
+import type { SchemaFile } from '../model/model.js';
 import type { ValidatorsCompiler } from './validators-prefetch.js';
+import { prefilledCache } from './validators-prefetch.js';
 
 /**
  * Sends the validators' compile jobs of `files` to the worker, skipping what `cache` holds.

@@ -7,12 +7,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Emitter } from '../emit.js';
 import type { Diagnostic, SchemaFile } from '../model/model.js';
-import { outputParameters, UsageError } from './args.js';
 import type { GenerateArgs } from './args.js';
+import { outputParameters, UsageError } from './args.js';
 import { openCache } from './cache.js';
 import { resolveInputs } from './inputs.js';
-import { applyPlan, compareFiles, findExtra, mergeComparisons } from './output.js';
 import type { OutputPlan } from './output.js';
+import { applyPlan, compareFiles, findExtra, mergeComparisons } from './output.js';
 import { loadPlugin } from './plugins.js';
 import { startValidatorsCompiler } from './validators-prefetch.js';
 

@@ -79,7 +79,10 @@ export function initProject(args: InitArgs, cwd: string, starter = STARTER_DIR):
   const files = new Map<string, string | Buffer>();
   for (const rel of listFiles(starter)) {
     const target = RENAMED[rel] ?? rel;
-    files.set(target, rel === 'package.json' ? projectManifest(readFileSync(join(starter, rel), 'utf8'), dir, args) : readFileSync(join(starter, rel)));
+    files.set(
+      target,
+      rel === 'package.json' ? projectManifest(readFileSync(join(starter, rel), 'utf8'), dir, args) : readFileSync(join(starter, rel)),
+    );
   }
   const existing = [...files.keys()].filter((rel) => existsSync(join(dir, rel))).sort();
   if (existing.length > 0) return { kind: 'exists', dir, files: existing };

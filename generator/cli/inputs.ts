@@ -2,6 +2,7 @@
  * @module
  * From what the user typed to the list of schema files and the generation root.
  */
+import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { declaresApiKey, isGeneratedContent } from '../loaders/api-sniff.js';
@@ -40,7 +41,7 @@ export async function resolveInputs(inputs: readonly string[], cwd: string, opti
   const bases: string[] = [];
   for (const input of inputs) {
     const abs = resolve(cwd, input);
-    let info;
+    let info: Stats;
     try {
       info = await stat(abs);
     } catch {

@@ -4,6 +4,7 @@
  * module that writes generated files. Files are recognised as Loom's by their header, so
  * stale ones are deleted and hand-written ones are never touched.
  */
+import type { Dirent } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { OutputFile } from '../emit.js';
@@ -99,7 +100,7 @@ async function readOrNull(path: string): Promise<string | null> {
 
 /** Every file below `dir` as a `/`-separated relative path; empty when `dir` does not exist. */
 async function listFiles(dir: string): Promise<string[]> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { recursive: true, withFileTypes: true });
   } catch {

@@ -47,7 +47,8 @@ export function report(outcome: GenerateOutcome, options: { quiet: boolean; elap
     for (const p of extra) io.stdout(`  deleted  ${out}/${p}\n`);
     const warnings = outcome.warnings.length > 0 ? `, ${outcome.warnings.length} warning${outcome.warnings.length === 1 ? '' : 's'}` : '';
     io.stdout(
-      `loom: ${missing.length + stale.length} written, ${unchanged.length} unchanged, ${extra.length} deleted in ${out}${warnings} (${time})\n`,
+      `loom: ${missing.length + stale.length} written, ${unchanged.length} unchanged, ` +
+        `${extra.length} deleted in ${out}${warnings} (${time})\n`,
     );
   }
   return 0;

@@ -4,8 +4,9 @@
  * `fs.watch` (recursive) with a short debounce, because editors save in bursts
  * (write temp file, rename, touch).
  */
-import { watch } from 'node:fs';
+
 import type { FSWatcher } from 'node:fs';
+import { watch } from 'node:fs';
 import { resolve, sep } from 'node:path';
 
 export interface WatchOptions {

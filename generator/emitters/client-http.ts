@@ -7,15 +7,14 @@
  * such as `X-Total-Count` and `Link`).
  */
 import type { EmitContext } from '../emit.js';
-import type { HttpOperation, Service } from '../model/model.js';
-import { importSymbol } from '../printer/generated-file.js';
-import type { GeneratedFile } from '../printer/generated-file.js';
-import { jsDocText } from '../printer/generated-file.js';
 import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
-import { formDelimited, httpOperations, inputTypeName, objectLiteralKey, operationDoc, successResponse } from './server-http-view.js';
-import { resultType, successBody, typeContext } from './server-http.js';
-import type { TypeRenderContext } from './types-render.js';
+import type { HttpOperation, Service } from '../model/model.js';
+import type { GeneratedFile } from '../printer/generated-file.js';
+import { importSymbol, jsDocText } from '../printer/generated-file.js';
 import { CLIENT } from './runtime-symbols.js';
+import { resultType, successBody, typeContext } from './server-http.js';
+import { formDelimited, httpOperations, inputTypeName, objectLiteralKey, operationDoc, successResponse } from './server-http-view.js';
+import type { TypeRenderContext } from './types-render.js';
 import { validatedBody } from './validators.js';
 
 /** Prints the operation specs and client class of one HTTP service. */

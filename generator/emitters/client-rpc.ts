@@ -11,8 +11,8 @@ import type { GeneratedFile, Printable } from '../printer/generated-file.js';
 import {
   codecFileSymbol,
   messageTypeSymbol,
-  rpcGeneratedFrom,
   rpcClientInterfaceName,
+  rpcGeneratedFrom,
   rpcOperations,
   serviceDescriptorName,
   withArticle,
@@ -60,7 +60,8 @@ export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitCont
   f.print();
 
   f.jsDoc(
-    `${withArticle(service.name, true)} client over the Connect protocol: JSON, or binary with \`binary: protobufBinary\` from \`loom/protobuf\`.`,
+    `${withArticle(service.name, true)} client over the Connect protocol: JSON, or binary with ` +
+      '`binary: protobufBinary` from `loom/protobuf`.',
     {
       tags: ['@example', `const ${lower} = create${name}ConnectClient({ baseUrl: 'http://localhost:3000' });`],
     },

@@ -6,7 +6,7 @@
  * `X.server.ts` and `X.client.ts` so that importing those never loads grpc-js, a peer dependency
  * only gRPC users install, and a Connect client stays fit for browsers.
  */
-import type { Emitter, EmitContext } from '../emit.js';
+import type { EmitContext, Emitter } from '../emit.js';
 import type { Service } from '../model/model.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import { importSymbol } from '../printer/generated-file.js';

@@ -5,10 +5,10 @@
  * warnings are reported in. Plugins (`loom generate --plugin`) run after these.
  */
 import type { Emitter } from '../emit.js';
-import { openapiDocEmitter } from './openapi-doc.js';
-import { rpcCodecEmitter } from './rpc-codec.js';
 import { clientEmitter } from './client.js';
 import { grpcEmitter } from './grpc.js';
+import { openapiDocEmitter } from './openapi-doc.js';
+import { rpcCodecEmitter } from './rpc-codec.js';
 import { serverEmitter } from './server.js';
 import { typesEmitter } from './types.js';
 import { validatorsEmitter } from './validators.js';

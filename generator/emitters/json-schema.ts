@@ -12,9 +12,7 @@
  * int64 as a decimal string (or number), enums as names or numbers, well-known
  * types in their special JSON shapes.
  */
-import type { Direction } from './json-schema-direction.js';
-import { requiredOnlyElsewhere } from './json-schema-direction.js';
-import { protoNamedTypeSchema } from './rpc-json-schema.js';
+
 import type {
   Discriminator,
   Field,
@@ -27,6 +25,9 @@ import type {
   UnionType,
   WellKnownType,
 } from '../model/model.js';
+import type { Direction } from './json-schema-direction.js';
+import { requiredOnlyElsewhere } from './json-schema-direction.js';
+import { protoNamedTypeSchema } from './rpc-json-schema.js';
 
 /** A JSON Schema object as plain data (what `JSON.stringify` prints). */
 export type JsonSchema = { [key: string]: unknown };
@@ -111,6 +112,7 @@ function subtypesSchema(schema: JsonSchema, subtypes: Discriminator, proto: bool
   }
   schema.allOf = Object.entries(subtypes.mapping).map(([value, subtype]) => ({
     if: { properties: { [tag]: { const: value } }, required: [tag] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `if`/`then` keyword, data for a validator, never awaited.
     then: typeRefSchema(subtype, proto, options),
   }));
 }

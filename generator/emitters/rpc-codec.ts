@@ -8,7 +8,6 @@
 import type { Emitter } from '../emit.js';
 import type { MessageType, SchemaFile } from '../model/model.js';
 import { printLiteral, protoDescriptor } from './rpc-descriptor.js';
-import { CONNECT } from './runtime-symbols.js';
 import {
   codecName,
   messageTypeSymbol,
@@ -19,6 +18,7 @@ import {
   rpcServices,
   serviceDescriptorName,
 } from './rpc-names.js';
+import { CONNECT } from './runtime-symbols.js';
 
 function isProto(file: SchemaFile): boolean {
   return file.format === 'proto3' || file.format === 'proto2';

@@ -159,7 +159,8 @@ export function printLiteral(value: Literal, indent = '', used = indent.length, 
     return `[\n${value.map((v) => `${inner}${printLiteral(v, inner, inner.length, width)},\n`).join('')}${indent}]`;
   }
   const entries = Object.entries(value as Record<string, Literal>);
-  return `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${printLiteral(v, inner, inner.length + key(k).length + 2, width)},\n`).join('')}${indent}}`;
+  const lines = entries.map(([k, v]) => `${inner}${key(k)}: ${printLiteral(v, inner, inner.length + key(k).length + 2, width)},\n`);
+  return `{\n${lines.join('')}${indent}}`;
 }
 
 function inlineLiteral(value: Literal): string {

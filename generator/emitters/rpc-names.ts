@@ -5,8 +5,8 @@
  */
 import type { EmitContext } from '../emit.js';
 import type { MessageType, RpcOperation, SchemaFile, Service } from '../model/model.js';
-import { importSymbol } from '../printer/generated-file.js';
 import type { ImportSymbol } from '../printer/generated-file.js';
+import { importSymbol } from '../printer/generated-file.js';
 
 /** `GetServiceRequestCodec` */
 export function codecName(message: MessageType): string {

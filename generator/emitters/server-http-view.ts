@@ -440,7 +440,10 @@ function printValue(value: OptionValue, f: GeneratedFile): Printable {
   if ((value as ImportSymbol).kind === 'import') return value as ImportSymbol;
   if ((value as ObjectOption).kind === 'object') {
     const object = value as ObjectOption;
-    return `{ style: ${f.string(object.style)}, ${object.explode === false ? 'explode: false, ' : ''}fields: ${printFormFields(object.fields, f)} }`;
+    return (
+      `{ style: ${f.string(object.style)}, ${object.explode === false ? 'explode: false, ' : ''}fields: ` +
+      `${printFormFields(object.fields, f)} }`
+    );
   }
   return `{ separator: ${f.string((value as { separator: string }).separator)} }`;
 }
@@ -452,7 +455,10 @@ function printValue(value: OptionValue, f: GeneratedFile): Printable {
 export function printFormFields(fields: readonly [string, FormField][], f: GeneratedFile, indent = '    '): string {
   if (fields.length === 0) return '{}';
   const parts = fields.map(([name, field]) => {
-    return `${objectLiteralKey(name, f)}: ${typeof field === 'string' ? f.string(field) : `[${field.map((part) => f.string(part)).join(', ')}]`}`;
+    return (
+      `${objectLiteralKey(name, f)}: ` +
+      `${typeof field === 'string' ? f.string(field) : `[${field.map((part) => f.string(part)).join(', ')}]`}`
+    );
   });
   const line = `{ ${parts.join(', ')} }`;
   // The decorator shares its line with the options and the parameter's type: a long list goes one field per line.

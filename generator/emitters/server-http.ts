@@ -6,16 +6,12 @@
  * decorators, with each parameter's type and constraints spelled out.
  */
 import type { EmitContext } from '../emit.js';
-import type { HttpOperation, Parameter, SchemaFile, Service, TypeRef } from '../model/model.js';
-import { importSymbol } from '../printer/generated-file.js';
+import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
+import type { HttpOperation, SchemaFile, Service, TypeRef } from '../model/model.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
-import { optionalPropertyType, renderType } from './types-render.js';
-import type { TypeRenderContext } from './types-render.js';
-import { bodyValidatorName, paramValidatorName, validatedBody } from './validators.js';
-import { jsDocText } from '../printer/generated-file.js';
+import { importSymbol, jsDocText } from '../printer/generated-file.js';
 import { tsLiteral } from './json-schema-literal.js';
 import { PARAM_DECORATOR, REST, VERB_DECORATOR } from './runtime-symbols.js';
-import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
 import {
   formDelimited,
   formFields,
@@ -27,6 +23,9 @@ import {
   printOptions,
   successResponse,
 } from './server-http-view.js';
+import type { TypeRenderContext } from './types-render.js';
+import { optionalPropertyType, renderType } from './types-render.js';
+import { bodyValidatorName, paramValidatorName, validatedBody } from './validators.js';
 
 /** `IssueApi` */
 export function handlerInterfaceName(service: Service): string {

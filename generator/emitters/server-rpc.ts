@@ -8,8 +8,8 @@
  */
 import type { EmitContext } from '../emit.js';
 import type { Service } from '../model/model.js';
-import { jsDocText } from '../printer/generated-file.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
+import { jsDocText } from '../printer/generated-file.js';
 import {
   codecFileSymbol,
   messageTypeSymbol,
@@ -156,7 +156,8 @@ function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitCo
       [
         `Binds ${withArticle(iface)} to Connect routes through Loom's decorators (\`POST /${service.fullName}/<Method>\`,`,
         `JSON and binary), to register on a \`RestRouter\` beside other routes classes and decorate further.`,
-        `\`${service.localName.charAt(0).toLowerCase() + service.localName.slice(1)}ConnectRoutes\` serves the same protocol without the decorator runtime.`,
+        `\`${service.localName.charAt(0).toLowerCase() + service.localName.slice(1)}ConnectRoutes\` serves the same protocol ` +
+          `without the decorator runtime.`,
       ].join('\n'),
       ['@example', `createRestRouter().register(new ${className}(new ${service.localName}Handler()));`],
     ),

@@ -5,11 +5,11 @@
  * type-only imports of that file's `.types.ts`, registered on the printer.
  */
 import type { MessageType, NamedType, ScalarType, SchemaFile, TypeRef, WellKnownType } from '../model/model.js';
-import { importSymbol, stringLiteral } from '../printer/generated-file.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
+import { importSymbol, stringLiteral } from '../printer/generated-file.js';
 import { assertNever, isProtoFile } from './json-schema.js';
-import { hasDirectionalForms, requiredOnlyElsewhere } from './json-schema-direction.js';
 import type { Direction } from './json-schema-direction.js';
+import { hasDirectionalForms, requiredOnlyElsewhere } from './json-schema-direction.js';
 
 /** Where a type expression is printed: the file being written and the schema it comes from. */
 export interface TypeRenderContext {

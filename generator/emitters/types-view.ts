@@ -4,10 +4,11 @@
  * spelling, JSDoc text) are made here so that templates only loop and print; a user
  * overriding `templates/types/interface.hbs` gets finished strings to arrange.
  */
-import type { EnumType, Field, MessageType, AliasType, TypeRef } from '../model/model.js';
+import type { AliasType, EnumType, Field, MessageType, TypeRef } from '../model/model.js';
 import { jsDocText, stringLiteral } from '../printer/generated-file.js';
 import { isProtoFile } from './json-schema.js';
 import { hasDirectionalForms } from './json-schema-direction.js';
+import type { TypeRenderContext } from './types-render.js';
 import {
   indexSignature,
   isOptionalField,
@@ -19,7 +20,6 @@ import {
   renderTypeAnnotation,
   requestTypeName,
 } from './types-render.js';
-import type { TypeRenderContext } from './types-render.js';
 
 /** View of `templates/types/interface.hbs`. */
 export interface InterfaceView {
@@ -139,7 +139,8 @@ export function aliasView(type: AliasType, ctx: TypeRenderContext): AliasView {
 /** JSDoc of a request form: what differs from the declared type, and where it comes from. */
 function requestFormDoc(type: MessageType | AliasType): string {
   return jsDocText(
-    `{@link ${type.localName}} as a client sends it: \`readOnly\` properties, which the server sets, are optional,\nand the types it refers to are in their request forms too.`,
+    `{@link ${type.localName}} as a client sends it: \`readOnly\` properties, which the server sets, are optional,\n` +
+      `and the types it refers to are in their request forms too.`,
     [generatedFrom(type)],
   );
 }

@@ -3,13 +3,13 @@ import {
   arrayOf,
   enumType,
   httpService,
+  int64,
   message,
   ref,
   run,
   schemaFile,
   setFields,
   str,
-  int64,
 } from '../../test/generator/model-fixtures.js';
 import { typesEmitter } from './types.js';
 

@@ -4,7 +4,8 @@ import { compactErrors, dropUnusedSchemas } from './validators-compact.js';
 /** One error block as ajv 8 prints it with `allErrors` and `code.lines`. */
 const BLOCK = [
   'if(typeof data.id !== "string"){',
-  'const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};',
+  'const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: ' +
+    '"string"},message:"must be string"};',
   'if(vErrors === null){',
   'vErrors = [err3];',
   '}',

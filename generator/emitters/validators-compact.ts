@@ -36,7 +36,8 @@ const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
  * Errors inside `propertyNames` carry one more member, `propertyName`, after the message.
  */
 const ERROR_BLOCK = new RegExp(
-  String.raw`^const (err\d+) = \{instancePath(?::(.*?))?,schemaPath:(${STRING}),keyword:(${STRING}),params:(\{.*?\}),message:(.*?)(,propertyName:[\w$]+)?\};\n` +
+  String.raw`^const (err\d+) = \{instancePath(?::(.*?))?,schemaPath:(${STRING}),keyword:(${STRING}),` +
+    String.raw`params:(\{.*?\}),message:(.*?)(,propertyName:[\w$]+)?\};\n` +
     String.raw`if\(vErrors === null\)\{\nvErrors = \[\1\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}$`,
   'gm',
 );
@@ -92,4 +93,4 @@ export function dropUnusedSchemas(code: string): string {
 }
 
 /** What the compaction depends on, for cache keys: a change here must not serve stale code. */
-export const COMPACT_FINGERPRINT = `${ERROR_BLOCK.source}\0${PUSH_ERROR_SOURCE}\0${SCHEMA_CONSTANT.source}\0${dropUnusedSchemas.toString()}`;
+export const COMPACT_FINGERPRINT = [ERROR_BLOCK.source, PUSH_ERROR_SOURCE, SCHEMA_CONSTANT.source, dropUnusedSchemas.toString()].join('\0');

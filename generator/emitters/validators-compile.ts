@@ -8,10 +8,10 @@
  * compiled together so shared and recursive types become shared functions.
  */
 import { createRequire } from 'node:module';
-import type { JsonSchema } from './json-schema.js';
-import { FORMAT_TYPES, FORMATS_IDENTIFIER, RUNTIME_HELPERS, formatsSource } from './validators-formats.js';
 import { needsUnicodeFlag, UNICODE_ONLY } from '../model/patterns.js';
+import type { JsonSchema } from './json-schema.js';
 import { COMPACT_FINGERPRINT, compactErrors, dropUnusedSchemas } from './validators-compact.js';
+import { FORMAT_TYPES, FORMATS_IDENTIFIER, formatsSource, RUNTIME_HELPERS } from './validators-formats.js';
 
 /** The subset of ajv's API used here (ajv is CommonJS; typed loosely at this boundary). */
 interface AjvInstance {
@@ -67,7 +67,9 @@ export function compileCacheKey(input: CompileInput, documentsJson = JSON.string
   const ajvVersion = (require('ajv/package.json') as { version: string }).version;
   const hash = createHash('sha256');
   hash.update(
-    `loom-validators-1\0${ajvVersion}\0${formatsSource(Object.keys(FORMAT_TYPES))}\0${JSON.stringify(RUNTIME_HELPERS)}\0${compileStandalone.toString()}\0${dependencyOrder.toString()}\0${COMPACT_FINGERPRINT}\0${unicodePatterns.toString()}\0${needsUnicodeFlag.toString()}\0${UNICODE_ONLY.source}\0`,
+    `loom-validators-1\0${ajvVersion}\0${formatsSource(Object.keys(FORMAT_TYPES))}\0${JSON.stringify(RUNTIME_HELPERS)}\0` +
+      `${compileStandalone.toString()}\0${dependencyOrder.toString()}\0${COMPACT_FINGERPRINT}\0` +
+      `${unicodePatterns.toString()}\0${needsUnicodeFlag.toString()}\0${UNICODE_ONLY.source}\0`,
   );
   hash.update(documentsJson);
   hash.update(JSON.stringify([...input.exports]));

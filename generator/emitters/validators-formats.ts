@@ -37,14 +37,20 @@ export const FORMAT_TYPES: Readonly<Record<string, 'string' | 'number'>> = {
 
 /** Source of one format's check, keyed like {@link FORMAT_TYPES}. */
 const FORMAT_SOURCES: Readonly<Record<string, string>> = {
-  'date-time': `(s) => { const m = /^(\\d{4}-\\d{2}-\\d{2})[Tt ](\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:[Zz]|[+-]\\d{2}:\\d{2}))$/.exec(s); return m !== null && isDate(m[1]) && isTime(m[2]); }`,
+  'date-time':
+    `(s) => { const m = /^(\\d{4}-\\d{2}-\\d{2})[Tt ](\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:[Zz]|[+-]\\d{2}:\\d{2}))$/.exec(s); ` +
+    `return m !== null && isDate(m[1]) && isTime(m[2]); }`,
   date: `(s) => isDate(s)`,
   time: `(s) => isTime(s)`,
-  email: `(s) => /^[a-z0-9!#$%&'*+/=?^_\`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_\`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(s)`,
+  email:
+    `(s) => /^[a-z0-9!#$%&'*+/=?^_\`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_\`{|}~-]+)*` +
+    `@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(s)`,
   uri: `(s) => /^[a-z][a-z0-9+.-]*:[^\\s]*$/i.test(s)`,
   'uri-reference': `(s) => !/\\s/.test(s)`,
   uuid: `(s) => /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(s)`,
-  hostname: `(s) => s.length <= 253 && /^(?=.{1,253}\\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\\.?$/i.test(s)`,
+  hostname:
+    `(s) => s.length <= 253 && /^(?=.{1,253}\\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?` +
+    `(?:\\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\\.?$/i.test(s)`,
   ipv4: `(s) => /^(?:(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)$/.test(s)`,
   ipv6: `(s) => { try { return s.includes(':') && new URL('http://[' + s + ']').hostname.length > 2; } catch { return false; } }`,
   byte: `(s) => s.length % 4 === 0 && /^[A-Za-z0-9+/_-]*={0,2}$/.test(s)`,
@@ -55,7 +61,8 @@ const FORMAT_SOURCES: Readonly<Record<string, string>> = {
   ...PROTO_FORMATS,
 };
 
-const HELPERS = `const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const HELPERS =
+  `const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function isDate(s) {
   const m = /^(\\d{4})-(\\d{2})-(\\d{2})$/.exec(s);
   if (m === null) return false;
@@ -65,7 +72,8 @@ function isDate(s) {
 }
 function isTime(s) {
   const m = /^(\\d{2}):(\\d{2}):(\\d{2})(?:\\.\\d+)?(?:[Zz]|[+-](\\d{2}):(\\d{2}))?$/.exec(s);
-  return m !== null && Number(m[1]) <= 23 && Number(m[2]) <= 59 && Number(m[3]) <= 60 && (m[4] === undefined || (Number(m[4]) <= 23 && Number(m[5]) <= 59));
+  return m !== null && Number(m[1]) <= 23 && Number(m[2]) <= 59 && Number(m[3]) <= 60 && ` +
+  `(m[4] === undefined || (Number(m[4]) <= 23 && Number(m[5]) <= 59));
 }`;
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,9 +17,9 @@ import {
   setFields,
   str,
 } from '../../test/generator/model-fixtures.js';
-import type { TypeRef } from '../model/model.js';
-import { emit } from '../emit.js';
 import type { GeneratorCache } from '../emit.js';
+import { emit } from '../emit.js';
+import type { TypeRef } from '../model/model.js';
 import { loadTemplates } from '../templates.js';
 import { validatorsEmitter } from './validators.js';
 
@@ -105,7 +105,7 @@ describe('validators emitter', () => {
     expect(dts).toContain('export type Validator<T> = ((data: unknown) => data is T) & { errors?: ValidationError[] | null };\n');
     expect(dts).toMatch(/^export const validateIssue: Validator<Issue> = validate\d+;$/m);
     expect(dts).toContain('export const validateIssueCreateIssueBody: Validator<Issue> = validateIssue;\n');
-    expect(dts).toMatch(/^export const validateIssueAddLabelBody: Validator<\{\n  labels: number\[\];\n\}> = validate\d+;$/m);
+    expect(dts).toMatch(/^export const validateIssueAddLabelBody: Validator<\{\n {2}labels: number\[\];\n\}> = validate\d+;$/m);
   });
 
   it('aliases an imported type that clashes with the declarations of the validators file', () => {

@@ -14,18 +14,18 @@
  * bodies what the client sends (their `readOnly` ones are not required).
  */
 import type { EmitContext, Emitter } from '../emit.js';
-import type { HttpOperation, MediaContent, NamedType, Parameter, SchemaFile, TypeRef } from '../model/model.js';
 import { UniqueNames } from '../loaders/names.js';
-import { operationPascalName, parameterValidated, pascalName } from './server-http-view.js';
+import type { HttpOperation, MediaContent, NamedType, Parameter, SchemaFile, TypeRef } from '../model/model.js';
 import { importSymbol, jsDocText } from '../printer/generated-file.js';
-import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
 import type { JsonSchema, JsonSchemaOptions } from './json-schema.js';
+import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
 import { hasDirectionalForms } from './json-schema-direction.js';
-import type { CompileInput } from './validators-compile.js';
 import { tsLiteral } from './json-schema-literal.js';
-import { compileCacheKey, compileStandalone } from './validators-compile.js';
-import { renderType } from './types-render.js';
+import { operationPascalName, parameterValidated, pascalName } from './server-http-view.js';
 import type { TypeRenderContext } from './types-render.js';
+import { renderType } from './types-render.js';
+import type { CompileInput } from './validators-compile.js';
+import { compileCacheKey, compileStandalone } from './validators-compile.js';
 
 /** `$id` of a schema file's JSON Schema document; cross-file `$ref`s use it. */
 export function schemaId(file: SchemaFile): string {
@@ -341,7 +341,8 @@ export const validatorCodeEmitter: Emitter = {
 function emitSchemasFile(file: SchemaFile, doc: JsonSchema, values: readonly ValidatedValue[], ctx: EmitContext): void {
   const f = ctx.newFile(ctx.outputPath(file, 'schemas.ts'), file);
   f.jsDoc(
-    `JSON Schema (2020-12) of every named type and request body in ${file.path}.\nReferences into other files use their \`$id\` (\`loom:<path>\`).`,
+    `JSON Schema (2020-12) of every named type and request body in ${file.path}.\n` +
+      `References into other files use their \`$id\` (\`loom:<path>\`).`,
   );
   f.print('export const schemas = ', tsLiteral(doc), ' as const;');
   f.print();

@@ -12,7 +12,8 @@ describe('declaresApiKey', () => {
   it('ignores the key when it is nested, as in a CI job that passes a file name', () => {
     expect(
       declaresApiKey(
-        'name: lint\njobs:\n  spectral:\n    steps:\n      - uses: stoplightio/spectral-action@v0\n        with:\n          openapi: api.yaml\n',
+        'name: lint\njobs:\n  spectral:\n    steps:\n      - uses: stoplightio/spectral-action@v0\n        with:\n' +
+          '          openapi: api.yaml\n',
       ),
     ).toBe(false);
     expect(declaresApiKey('with: { openapi: api.yaml }\n')).toBe(false);

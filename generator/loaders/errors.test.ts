@@ -190,7 +190,8 @@ describe('OpenAPI errors', () => {
         line: 3,
         pointer: undefined,
         message:
-          'not valid YAML: flow map in block collection must be sufficiently indented and end with a } (column 1); fix the syntax at this line or just before it',
+          'not valid YAML: flow map in block collection must be sufficiently indented and end with a } (column 1); ' +
+          'fix the syntax at this line or just before it',
       },
     ]);
   });
@@ -262,7 +263,8 @@ paths:
   it('stops at YAML aliases that contain themselves', async () => {
     const root = await writeSchemas({
       'a.yaml':
-        "openapi: 3.0.0\ninfo: { title: T, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    A: &a\n      type: object\n      properties:\n        self: *a\n",
+        "openapi: 3.0.0\ninfo: { title: T, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    A: &a\n      type: object\n" +
+        '      properties:\n        self: *a\n',
     });
     try {
       const [file] = await loadSchemas([root], { root });
@@ -328,7 +330,8 @@ webhooks:
         [
           15,
           '/paths/~1x/get/responses/200/content/application~1json/schema/properties/self',
-          "$ref '#/paths/~1x/get/responses/200/content/application~1json/schema' is recursive but not a named schema, so it is read as any value; move it under components/schemas (or definitions) to keep its shape",
+          "$ref '#/paths/~1x/get/responses/200/content/application~1json/schema' is recursive but not a named schema, " +
+            'so it is read as any value; move it under components/schemas (or definitions) to keep its shape',
         ],
       ]);
     } finally {
@@ -361,7 +364,8 @@ describe('syntax errors and $ref cycles', () => {
 
   it('finds the line of an unexpected character, which JSON.parse reports with an excerpt instead of a position', async () => {
     const text =
-      '{\n  "openapi": "3.0.3",\n  "info": {"title": "T", "version": "1"},\n  "paths": {\n    "/a": { "get": { "operationId": \'x\' } }\n  }\n}\n';
+      '{\n  "openapi": "3.0.3",\n  "info": {"title": "T", "version": "1"},\n  "paths": {\n    "/a": { "get": { "operationId": ' +
+      "'x' } }\n  }\n}\n";
     expect(await failures({ 'a.json': text }, 'a.json')).toEqual([
       {
         file: 'a.json',
@@ -409,7 +413,8 @@ describe('syntax errors and $ref cycles', () => {
         line: 6,
         pointer: '/components/schemas/A',
         message:
-          "$ref './b.json#/B' cannot be loaded: b.json:2 is not valid JSON: expected double-quoted property name (column 28); fix the syntax there",
+          "$ref './b.json#/B' cannot be loaded: b.json:2 is not valid JSON: expected double-quoted property name (column 28); " +
+          'fix the syntax there',
       },
     ]);
   });
@@ -430,14 +435,16 @@ describe('syntax errors and $ref cycles', () => {
         line: 9,
         pointer: '/components/schemas/A',
         message:
-          '$ref chain A → B → C → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+          '$ref chain A → B → C → A never reaches a schema: each one only refers to the next; ' +
+          'give one of them a real schema (type, properties, …) or point the $ref elsewhere',
       },
       {
         file: 'a.yaml',
         line: 12,
         pointer: '/components/schemas/Self',
         message:
-          '$ref chain Self → Self never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+          '$ref chain Self → Self never reaches a schema: each one only refers to the next; ' +
+          'give one of them a real schema (type, properties, …) or point the $ref elsewhere',
       },
     ]);
   });
@@ -455,7 +462,8 @@ describe('syntax errors and $ref cycles', () => {
         line: 7,
         pointer: '/components/schemas/A',
         message:
-          '$ref chain A → B → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+          '$ref chain A → B → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, ' +
+          'properties, …) or point the $ref elsewhere',
       },
     ]);
   });
@@ -473,7 +481,8 @@ describe('syntax errors and $ref cycles', () => {
         line: 8,
         pointer: '/paths/~1a~1{id}/post/parameters/1/in',
         message:
-          "parameter 'payload' has 'in: body', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's 'requestBody' (content: { application/json: { schema: … } }); move it there",
+          "parameter 'payload' has 'in: body', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's " +
+          "'requestBody' (content: { application/json: { schema: … } }); move it there",
       },
     ]);
   });
@@ -502,7 +511,8 @@ components:
         [
           9,
           '/components/schemas/Animal/discriminator',
-          "discriminator 'species' is not a property of 'Animal': add it to the properties (and to 'required'), or values cannot say which subtype they are",
+          "discriminator 'species' is not a property of 'Animal': add it to the properties (and to 'required'), " +
+            'or values cannot say which subtype they are',
         ],
         [
           9,
@@ -523,7 +533,8 @@ describe('proto errors protobufjs reports without a line', () => {
     expect(
       await failures({
         'd.proto':
-          'syntax = "proto3";\npackage d;\nmessage Outer {\n  message A {\n    string a = 1;\n    int32 z = 2;\n    string b = 1;\n  }\n}\n',
+          'syntax = "proto3";\npackage d;\nmessage Outer {\n  message A {\n    string a = 1;\n    int32 z = 2;\n' +
+          '    string b = 1;\n  }\n}\n',
       }),
     ).toEqual([
       {
@@ -531,7 +542,8 @@ describe('proto errors protobufjs reports without a line', () => {
         line: 7,
         pointer: undefined,
         message:
-          "field number 1 is used twice in message 'A' (also on line 5): give each field its own number (numbers identify fields on the wire)",
+          "field number 1 is used twice in message 'A' (also on line 5): " +
+          'give each field its own number (numbers identify fields on the wire)',
       },
     ]);
   });
@@ -543,7 +555,8 @@ describe('proto errors protobufjs reports without a line', () => {
         line: 6,
         pointer: undefined,
         message:
-          "value 1 is used twice in enum 'S' (also on line 5): give each value its own number, or add 'option allow_alias = true;' if the names are meant as aliases",
+          "value 1 is used twice in enum 'S' (also on line 5): give each value its own number, " +
+          "or add 'option allow_alias = true;' if the names are meant as aliases",
       },
     ]);
   });
@@ -555,7 +568,8 @@ describe('proto errors protobufjs reports without a line', () => {
         line: 5,
         pointer: undefined,
         message:
-          "number 3 is reserved in message 'M' (by its 'reserved' statement): reserved numbers belong to removed fields and must not be reused; pick another number",
+          "number 3 is reserved in message 'M' (by its 'reserved' statement): " +
+          'reserved numbers belong to removed fields and must not be reused; pick another number',
       },
     ]);
     expect(
@@ -568,7 +582,8 @@ describe('proto errors protobufjs reports without a line', () => {
         line: 6,
         pointer: undefined,
         message:
-          "name 'old' is reserved in message 'M' (by its 'reserved' statement): reserved names belong to removed fields and must not be reused; pick another name",
+          "name 'old' is reserved in message 'M' (by its 'reserved' statement): " +
+          'reserved names belong to removed fields and must not be reused; pick another name',
       },
     ]);
   });
@@ -582,7 +597,8 @@ describe('proto errors protobufjs reports without a line', () => {
         line: 5,
         pointer: undefined,
         message:
-          "field '__proto__' of 'A' cannot be generated: JavaScript treats that name as an object's prototype, so it would silently disappear; rename the field (only its number goes on the wire)",
+          "field '__proto__' of 'A' cannot be generated: JavaScript treats that name as an object's prototype, " +
+          'so it would silently disappear; rename the field (only its number goes on the wire)',
       },
     ]);
   });
@@ -656,7 +672,8 @@ describe('every problem of a run, together', () => {
         line: 16,
         pointer: '/components/schemas/Code/pattern',
         message:
-          'pattern "[a-" is not a valid regular expression (Invalid regular expression: /[a-/: Unterminated character class); fix it: patterns are ECMA-262 regular expressions',
+          'pattern "[a-" is not a valid regular expression (Invalid regular expression: /[a-/: Unterminated character class); ' +
+          'fix it: patterns are ECMA-262 regular expressions',
       },
       {
         file: 'a.yaml',
@@ -688,7 +705,8 @@ describe('every problem of a run, together', () => {
         line: 5,
         pointer: undefined,
         message:
-          "field number 1 is used twice in message 'C' (also on line 4): give each field its own number (numbers identify fields on the wire)",
+          "field number 1 is used twice in message 'C' (also on line 4): " +
+          'give each field its own number (numbers identify fields on the wire)',
       },
     ]);
   });

@@ -6,14 +6,15 @@
  * (`.yaml`, `.yml`, `.json`) through the OpenAPI loader. Both produce the same model,
  * so emitters never know which one ran.
  */
+import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, SchemaFile } from '../model/model.js';
+import { declaresApiKey, isGeneratedContent } from './api-sniff.js';
 import { error, formatDiagnostic, SchemaError } from './diagnostics.js';
 import { loadOpenApiDocuments } from './openapi.js';
-import { declaresApiKey, isGeneratedContent } from './api-sniff.js';
 import { isApiDocument } from './openapi-schema.js';
-import { DocumentStore, SourceParseError, type SourceDocument } from './refs.js';
+import { DocumentStore, type SourceDocument, SourceParseError } from './refs.js';
 
 export { formatDiagnostic, formatLocation, SchemaError } from './diagnostics.js';
 
@@ -56,7 +57,7 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
 
   for (const input of inputs) {
     const abs = resolve(input);
-    let info;
+    let info: Stats;
     try {
       info = await stat(abs);
     } catch {

@@ -16,6 +16,7 @@
  * closes an object.
  */
 import { basename, extname } from 'node:path';
+import { bareMediaType } from '../model/media-types.js';
 import type {
   AliasType,
   Constraints,
@@ -37,12 +38,11 @@ import type {
   TypeRef,
   UnionType,
 } from '../model/model.js';
-import { bareMediaType } from '../model/media-types.js';
 import { usesUnicodeSyntax } from '../model/patterns.js';
 import { mergeDeclaredTypes } from './allof-properties.js';
 import { error, warning } from './diagnostics.js';
 import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from './names.js';
-import { childPointer, pointerSegments, type DocumentStore, type SourceDocument } from './refs.js';
+import { childPointer, type DocumentStore, pointerSegments, type SourceDocument } from './refs.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Json = Record<string, unknown>;
@@ -163,7 +163,7 @@ function mergeOpenness(parts: readonly (boolean | TypeRef)[], own: boolean | Typ
   if (own !== undefined) return own;
   const typed = parts.find((p): p is TypeRef => typeof p !== 'boolean');
   if (typed) return typed;
-  return parts.length > 0 && parts.every((p) => p === false) ? false : true;
+  return !(parts.length > 0 && parts.every((p) => p === false));
 }
 
 /** What a field and an inline property both say of a declaration. */
@@ -506,13 +506,18 @@ export class SchemaConverter {
         if (unicodeProblem !== undefined) {
           this.warn(
             { doc: at.doc, pointer: childPointer(at.pointer, 'pattern') },
-            `pattern ${JSON.stringify(pattern)} is written for the regular expression 'u' flag (\\p{…}, \\u{…} or characters beyond U+FFFF) but is not valid with it (${unicodeProblem}), so validators read it without the flag, where \\p{L} matches the letters 'p{L}'; make it valid with the 'u' flag (there a backslash may only come before a character that has a meaning, such as \\\\ . * + ? ( ) [ ] { } | ^ $ /)`,
+            `pattern ${JSON.stringify(pattern)} is written for the regular expression 'u' flag (\\p{…}, ` +
+              `\\u{…} or characters beyond U+FFFF) but is not valid with it (${unicodeProblem}), ` +
+              `so validators read it without the flag, where \\p{L} matches the letters 'p{L}'; ` +
+              `make it valid with the 'u' flag (there a backslash may only come before a character that has a meaning, ` +
+              `such as \\\\ . * + ? ( ) [ ] { } | ^ $ /)`,
           );
         }
       } else
         this.fail(
           { doc: at.doc, pointer: childPointer(at.pointer, 'pattern') },
-          `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${problem}); fix it: patterns are ECMA-262 regular expressions`,
+          `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${problem}); fix it: ` +
+            `patterns are ECMA-262 regular expressions`,
         );
     }
     if (schema['uniqueItems'] === true) (c ??= {}).uniqueItems = true;
@@ -555,7 +560,8 @@ export class SchemaConverter {
         // As the proto loader says of such a field: JavaScript objects cannot hold it as data.
         this.fail(
           propAt,
-          "property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, so validators and documents would silently drop it; rename the property",
+          "property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, " +
+            'so validators and documents would silently drop it; rename the property',
         );
         continue;
       }
@@ -727,7 +733,8 @@ export class SchemaConverter {
     if (this.#inProgress.has(key) || (isObject(target.value) && this.#active.has(target.value))) {
       this.warn(
         at,
-        `$ref '${ref}' is recursive but not a named schema, so it is read as any value; move it under components/schemas (or definitions) to keep its shape`,
+        `$ref '${ref}' is recursive but not a named schema, so it is read as any value; ` +
+          `move it under components/schemas (or definitions) to keep its shape`,
       );
       return { kind: 'unknown' };
     }
@@ -821,7 +828,8 @@ export class SchemaConverter {
         for (const member of chain) this.#cycleReported.add(member);
         this.fail(
           at,
-          `$ref chain ${names.join(' → ')} never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere`,
+          `$ref chain ${names.join(' → ')} never reaches a schema: each one only refers to the next; ` +
+            `give one of them a real schema (type, properties, …) or point the $ref elsewhere`,
         );
         return true;
       }
@@ -852,7 +860,8 @@ export class SchemaConverter {
     if (!base.fields.some((f) => f.jsonName === propertyName)) {
       this.warn(
         discAt,
-        `discriminator '${propertyName}' is not a property of '${base.name}': add it to the properties (and to 'required'), or values cannot say which subtype they are`,
+        `discriminator '${propertyName}' is not a property of '${base.name}': add it to the properties (and to 'required'), ` +
+          `or values cannot say which subtype they are`,
       );
     }
     const container = swagger ? 'definitions' : 'components/schemas';

@@ -6,6 +6,8 @@
  * Services are the operations' first tags (declaration order of first use); operations
  * without tags go to a service named after `info.title`.
  */
+
+import { bareMediaType, isFormMediaType } from '../model/media-types.js';
 import type {
   FormSeparator,
   HttpMethod,
@@ -22,7 +24,6 @@ import type {
   Service,
   TypeRef,
 } from '../model/model.js';
-import { bareMediaType, isFormMediaType } from '../model/media-types.js';
 import { SchemaError } from './diagnostics.js';
 import { camelCase, MemberNames, pascalCase, safeIdentifier, safeVariableName, UniqueNames } from './names.js';
 import { type At, detectFormat, docOf, type FileEntry, isObject, SchemaConverter } from './openapi-schema.js';
@@ -202,7 +203,8 @@ class OperationReader {
         at,
         explicit
           ? `operationId '${name}' is also used by ${previous}: operation ids must be unique; rename one of them`
-          : `this operation has no operationId and the one derived from its method and path, '${name}', is already used by ${previous}; add an operationId`,
+          : `this operation has no operationId and the one derived from its method and path, '${name}', ` +
+              `is already used by ${previous}; add an operationId`,
       );
       return;
     }
@@ -272,7 +274,9 @@ class OperationReader {
         // A Swagger 2.0 habit in an OpenAPI 3 document: name the replacement, not just the mistake.
         this.#c.fail(
           { doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') },
-          `parameter '${String(raw['name'])}' has 'in: ${location}', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's 'requestBody' (content: { ${location === 'body' ? 'application/json' : 'application/x-www-form-urlencoded'}: { schema: … } }); move it there`,
+          `parameter '${String(raw['name'])}' has 'in: ${location}', which is Swagger 2.0: ` +
+            `OpenAPI 3 describes the body with the operation's 'requestBody' (content: ` +
+            `{ ${location === 'body' ? 'application/json' : 'application/x-www-form-urlencoded'}: { schema: … } }); move it there`,
         );
         continue;
       }

@@ -58,7 +58,9 @@ export function reservedUse(source: ProtoSource, what: string, kind: string, sco
   const container = kind === 'enum' ? 'enum' : 'message';
   const subject = id ? `number ${id[1]}` : `name '${name?.[1] ?? what}'`;
   return error(
-    `${subject} is reserved in ${container} '${scope}' (by its 'reserved' statement): reserved ${id ? 'numbers' : 'names'} belong to removed ${container === 'enum' ? 'values' : 'fields'} and must not be reused; pick another ${id ? 'number' : 'name'}`,
+    `${subject} is reserved in ${container} '${scope}' (by its 'reserved' statement): ` +
+      `reserved ${id ? 'numbers' : 'names'} belong to removed ${container === 'enum' ? 'values' : 'fields'} and must not be ` +
+      `reused; pick another ${id ? 'number' : 'name'}`,
     { file: source.path, line },
   );
 }
@@ -75,7 +77,8 @@ export function reservedFieldNames(source: ProtoSource): Diagnostic[] {
     if (member !== '__proto__') continue;
     out.push(
       error(
-        `field '__proto__' of '${owner}' cannot be generated: JavaScript treats that name as an object's prototype, so it would silently disappear; rename the field (only its number goes on the wire)`,
+        `field '__proto__' of '${owner}' cannot be generated: JavaScript treats that name as an object's prototype, ` +
+          `so it would silently disappear; rename the field (only its number goes on the wire)`,
         { file: source.path, line },
       ),
     );

@@ -13,8 +13,8 @@ import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:p
 import protobuf from 'protobufjs';
 import type { Diagnostic, SchemaFile, SourceLocation } from '../model/model.js';
 import { error, SchemaError, warning } from './diagnostics.js';
-import { fieldJsonName, ModelBuilder, relativeName, type ProtoSource } from './proto-model.js';
 import { duplicateNumber, reservedFieldNames, reservedUse } from './proto-diagnostics.js';
+import { fieldJsonName, ModelBuilder, type ProtoSource, relativeName } from './proto-model.js';
 import { scanProto, withoutExtensions } from './proto-scan.js';
 
 export interface ProtoLoadOptions {
@@ -122,7 +122,8 @@ export async function loadProtoFiles(inputs: readonly string[], options: ProtoLo
           const where = [...(source.scan?.lines ?? [])].find(([k]) => matches(k));
           errors.push(
             error(
-              `'${name}' is declared twice in '${scope}': another loaded file already defines it; rename one of them or load the files separately`,
+              `'${name}' is declared twice in '${scope}': another loaded file already defines it; ` +
+                `rename one of them or load the files separately`,
               { file: source.path, line: where?.[1] },
             ),
           );
@@ -212,9 +213,11 @@ export async function loadProtoFiles(inputs: readonly string[], options: ProtoLo
     for (const name of source.imports) {
       const found = await locateImport(name, source);
       if (!found) {
+        const paths = importPaths.map((p) => toPosix(relative(root, p)) || '.');
+        const searched = paths.length > 0 ? `the import paths (${paths.join(', ')}) and the root` : 'the root';
         errors.push(
           error(
-            `cannot find import "${name}": looked next to the file, in ${importPaths.length > 0 ? `the import paths (${importPaths.map((p) => toPosix(relative(root, p)) || '.').join(', ')}) and ` : ''}the root; add the folder that holds it as an import path (-I)`,
+            `cannot find import "${name}": looked next to the file, in ${searched}; add the folder that holds it as an import path (-I)`,
             { file: source.path, line: source.scan?.lines.get(`import:${name}`) },
           ),
         );
@@ -282,7 +285,9 @@ function jsonNameClashes(pbRoot: protobuf.Root, sources: ReadonlyMap<string, Pro
         const source = sources.get(ns.filename)!;
         out.push(
           error(
-            `field '${f.name}' of '${owner}' has the JSON name '${json}', as field '${first}' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name`,
+            `field '${f.name}' of '${owner}' has the JSON name '${json}', as field '${first}' does: ` +
+              `proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, ` +
+              `or give one a different json_name`,
             { file: source.path, line: source.scan?.lines.get(`${owner}#${f.name}`) },
           ),
         );

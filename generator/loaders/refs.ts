@@ -66,8 +66,7 @@ function lookup(data: unknown, segments: readonly string[]): unknown {
   let node = data;
   for (const segment of segments) {
     if (Array.isArray(node)) node = node[Number(segment)];
-    else if (node !== null && typeof node === 'object' && Object.prototype.hasOwnProperty.call(node, segment))
-      node = (node as Record<string, unknown>)[segment];
+    else if (node !== null && typeof node === 'object' && Object.hasOwn(node, segment)) node = (node as Record<string, unknown>)[segment];
     else return undefined;
   }
   return node;

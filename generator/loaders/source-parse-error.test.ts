@@ -3,7 +3,7 @@
  * Syntax errors become `file:line`, a column and one sentence, whatever shape the parser gave.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonParseError, SourceParseError, yamlParseError } from './source-parse-error.js';
+import { jsonParseError, type SourceParseError, yamlParseError } from './source-parse-error.js';
 
 /** What `JSON.parse` says about `text`. */
 function jsonMessage(text: string): string {

@@ -28,7 +28,10 @@ export class SourceParseError extends Error {
 
   /** The sentence for a diagnostic that already carries the file and line. */
   get sentence(): string {
-    return `not valid ${this.format}: ${this.reason}${this.column ? ` (column ${this.column})` : ''}; fix the syntax at this line or just before it`;
+    return (
+      `not valid ${this.format}: ${this.reason}${this.column ? ` (column ${this.column})` : ''}; ` +
+      `fix the syntax at this line or just before it`
+    );
   }
 }
 

@@ -3,7 +3,7 @@
  * Test helpers for the loaders: schema text written to a temp folder, and a plain
  * projection of the model (no `parent` cycles, references by name) to compare exactly.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 

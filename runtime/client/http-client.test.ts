@@ -1,8 +1,8 @@
 /** Request building (paths, query styles, headers, cookies, bodies) and response reading of generated fetch clients. */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-error.js';
-import { HttpClient } from './http-client.js';
 import type { OperationSpec } from './http-client.js';
+import { HttpClient } from './http-client.js';
 
 const listIssues: OperationSpec = {
   name: 'issueListIssues',

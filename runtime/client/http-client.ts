@@ -6,8 +6,8 @@
  * the response (JSON, text or bytes) or throws `ApiError`.
  */
 import { ApiError } from './api-error.js';
-import { appendQuery, headerValue, pathValue, scalarText } from './params.js';
 import type { ParamSpec } from './params.js';
+import { appendQuery, headerValue, pathValue, scalarText } from './params.js';
 
 /** Options of a generated client's constructor. */
 export interface HttpClientOptions {
@@ -124,7 +124,7 @@ export class HttpClient {
     }
     if (cookies.length > 0) headers.append('cookie', cookies.join('; '));
     if (op.accept && !headers.has('accept')) headers.set('accept', op.accept);
-    if (options.headers) new Headers(options.headers).forEach((value, key) => headers.set(key, value));
+    if (options.headers) for (const [key, value] of new Headers(options.headers)) headers.set(key, value);
     const search = query.toString();
     const url = `${this.#baseUrl}${path}${search ? `?${search}` : ''}`;
     let body: BodyInit | undefined;

@@ -4,7 +4,7 @@
  * sending), parameter serialization and `ApiError`.
  */
 export { ApiError } from './api-error.js';
-export { HttpClient } from './http-client.js';
 export type { ApiResponse, Defaulted, HttpClientOptions, OperationSpec, RequestOptions } from './http-client.js';
-export { appendQuery, headerValue, pathValue, scalarText } from './params.js';
+export { HttpClient } from './http-client.js';
 export type { ParamSpec, ParamStyle } from './params.js';
+export { appendQuery, headerValue, pathValue, scalarText } from './params.js';

@@ -2,12 +2,13 @@
  * @module
  * `loom/connect`: RPC descriptors, JSON codecs and the Connect client over `fetch`.
  */
-export { createCodecRegistry } from '../rpc/codec.js';
+
 export type { CodecRegistry } from '../rpc/codec.js';
-export { createConnectClient } from '../rpc/connect-client.js';
+export { createCodecRegistry } from '../rpc/codec.js';
 export type { ConnectClientOptions } from '../rpc/connect-client.js';
-export { RpcError } from '../rpc/errors.js';
+export { createConnectClient } from '../rpc/connect-client.js';
 export type { RpcCode } from '../rpc/errors.js';
+export { RpcError } from '../rpc/errors.js';
 export type {
   MessageCodec,
   MessageInit,

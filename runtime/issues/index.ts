@@ -4,14 +4,14 @@
  * bootstrap the administrator from the environment, subscribe to issue events.
  */
 import type { Hono } from 'hono';
-import { createIssuesApp, type CreateIssuesAppOptions } from './api/app.js';
+import { type CreateIssuesAppOptions, createIssuesApp } from './api/app.js';
 import { adminFromEnv, bootstrapAdmin } from './api/bootstrap.js';
 import { createIssueEventBus, type IssueEventBus } from './api/events.js';
 import type { UserRow } from './store/store.js';
 
-export { createIssuesApp, type CreateIssuesAppOptions } from './api/app.js';
-export { adminFromEnv, bootstrapAdmin, type BootstrapAdminOptions } from './api/bootstrap.js';
-export { DEFAULT_ISSUES_CONFIG, resolveIssuesConfig, type IssuesConfig } from './api/config.js';
+export { type CreateIssuesAppOptions, createIssuesApp } from './api/app.js';
+export { adminFromEnv, type BootstrapAdminOptions, bootstrapAdmin } from './api/bootstrap.js';
+export { DEFAULT_ISSUES_CONFIG, type IssuesConfig, resolveIssuesConfig } from './api/config.js';
 export {
   createIssueEventBus,
   type IssueEventBus,

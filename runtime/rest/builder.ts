@@ -3,8 +3,9 @@
  * `RestBuilder`: the fluent way to configure a router and get its Hono app, plus `restApi` for
  * mounting several resources under path prefixes (xp-forge's `routes()` map).
  */
-import { Hono } from 'hono';
+
 import type { Context } from 'hono';
+import { Hono } from 'hono';
 import type { CorsOptions, RestRouterOptions, SchemaCompiler } from './config.js';
 import { errorResponse, RegistrationError } from './errors.js';
 import { restGetPath } from './hono/bind.js';
@@ -17,8 +18,8 @@ import type {
   ContextProvider,
   ExceptionHandler,
   InjectionProvider,
-  TypeKey,
   ResponseWriter,
+  TypeKey,
   ValueReader,
 } from './types.js';
 
@@ -136,7 +137,8 @@ export function restApi(routes: Readonly<Record<string, object | RestRouter | Re
       const path = joinPaths(base, route.path);
       if (!isUnder(path, prefix)) {
         throw new RegistrationError(
-          `restApi: ${route.className}.${route.methodName} answers ${route.verb} ${path}, outside its prefix ${prefix} (give the entry a base to have one taken off)`,
+          `restApi: ${route.className}.${route.methodName} answers ${route.verb} ${path}, ` +
+            `outside its prefix ${prefix} (give the entry a base to have one taken off)`,
         );
       }
     }

@@ -4,7 +4,6 @@
  */
 import type { Context } from 'hono';
 import { TypedRegistry } from './io/registry.js';
-import type { WorkerPool } from './worker/pool.js';
 import type {
   AuthenticationProvider,
   AuthorizationProvider,
@@ -15,6 +14,7 @@ import type {
   ValidateFunction,
   ValueReader,
 } from './types.js';
+import type { WorkerPool } from './worker/pool.js';
 
 /** Options of CORS (`enableCors`). */
 export interface CorsOptions {

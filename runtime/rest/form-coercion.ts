@@ -8,7 +8,7 @@
  * The generator prints one per form operation, from the body schema:
  * `@BodyParam(formBody({ count: 'integer', tags: ['string'], avatar: 'file' }, { validate, required: true }))`.
  */
-import { compileConversion, ConversionError } from './convert/convert.js';
+import { ConversionError, compileConversion } from './convert/convert.js';
 import { errorMessage } from './errors.js';
 import type { ParamOptions, ValidateFunction, ValidationErrorObject, ValueReader } from './types.js';
 
@@ -57,7 +57,9 @@ export interface FormBodyOptions {
  * @example
  * ```ts
  * @POST @Path('/pets') @Consumes('multipart/form-data')
- * create(@BodyParam(formBody({ age: 'integer', tags: ['string'], photo: 'file' }, { validate: validatePet, required: true })) pet: NewPet) { … }
+ * create(
+ *   @BodyParam(formBody({ age: 'integer', tags: ['string'], photo: 'file' }, { validate: validatePet, required: true })) pet: NewPet,
+ * ) { … }
  * // age=x → 400 {"violations":[{"location":"body","name":"/age","message":"must be an integer, got \"x\""}], …}
  * ```
  */

@@ -13,84 +13,83 @@
  * const app = createRestRouter().register(new Users()).app();
  * ```
  */
+
+export type { Context as HonoContext } from 'hono';
+export type { RestApiEntry } from './builder.js';
+export { RestBuilder, restApi } from './builder.js';
+export type { CorsOptions, RestRouterOptions, SchemaCompiler, WorkerPoolOptions } from './config.js';
+export { conversion, Matrix, SeparatedBy } from './convert/conversions.js';
+export { ConversionError } from './convert/convert.js';
+export { CatchWith } from './decorators/errors.js';
+export { ANY_STATUS, Event, Events } from './decorators/events.js';
+export { Blocking, NoCache } from './decorators/lifecycle.js';
+export type { ParamDecorator } from './decorators/params.js';
 export {
-  Path,
-  GET,
-  POST,
-  PUT,
-  PATCH,
-  DELETE,
-  HEAD,
-  OPTIONS,
-  TRACE,
-  Get,
-  Post,
-  Put,
-  Patch,
-  Delete,
-  Head,
-  Options,
-  Trace,
-  Consumes,
-  Produces,
-  Status,
-  Header,
-  RouteOrder,
-  Returns,
-} from './decorators/route.js';
-export type { ClassOrMethodDecorator, VerbShorthandOptions } from './decorators/route.js';
-export {
+  BeanParam,
+  BodyParam,
+  Context,
+  ContextReader,
+  Convert,
+  CookieParam,
+  DefaultValue,
+  FormParam,
+  HeaderParam,
+  HONO_CONTEXT,
+  MatrixParam,
   PathParam,
   QueryParam,
-  HeaderParam,
-  CookieParam,
-  FormParam,
-  MatrixParam,
-  BodyParam,
-  BeanParam,
-  Context,
-  DefaultValue,
   Raw,
-  Convert,
-  ContextReader,
-  HONO_CONTEXT,
 } from './decorators/params.js';
-export type { ParamDecorator } from './decorators/params.js';
 export { RequestReader, ResponseWriter, SuppressCheck, ValidateResult } from './decorators/response.js';
-export { CatchWith } from './decorators/errors.js';
-export { Authenticate, Authorize, RolesAllowed, PermitAll, DenyAll } from './decorators/security.js';
-export { Events, Event, ANY_STATUS } from './decorators/events.js';
-export { NoCache, Blocking } from './decorators/lifecycle.js';
-export type { BlockingOptions, EventBinding } from './metadata/raw.js';
-export { RestResponse, Response } from './response.js';
-export type { CookieOptions } from './response.js';
-export type { HandlerResult, ResponseBody } from './response.js';
+export type { ClassOrMethodDecorator, VerbShorthandOptions } from './decorators/route.js';
 export {
-  HttpError,
+  Consumes,
+  DELETE,
+  Delete,
+  GET,
+  Get,
+  HEAD,
+  Head,
+  Header,
+  OPTIONS,
+  Options,
+  PATCH,
+  Patch,
+  Path,
+  POST,
+  Post,
+  Produces,
+  PUT,
+  Put,
+  Returns,
+  RouteOrder,
+  Status,
+  TRACE,
+  Trace,
+} from './decorators/route.js';
+export { Authenticate, Authorize, DenyAll, PermitAll, RolesAllowed } from './decorators/security.js';
+export type { ErrorBody, Violation, ViolationLocation } from './errors.js';
+export {
   BadRequestError,
-  UnauthorizedError,
   ForbiddenError,
+  HttpError,
   NotFoundError,
   RegistrationError,
   reasonPhrase,
+  UnauthorizedError,
 } from './errors.js';
-export type { ErrorBody, Violation, ViolationLocation } from './errors.js';
-export { SeparatedBy, Matrix, conversion } from './convert/conversions.js';
-export { ConversionError } from './convert/convert.js';
-export { formBody } from './form-coercion.js';
 export type { FormBodyOptions, FormField, FormFields, FormFieldType, FormSeparator } from './form-coercion.js';
-export { catching } from './hono/catch.js';
+export { formBody } from './form-coercion.js';
 export { restGetPath } from './hono/bind.js';
-export { RestRouter, createRestRouter, pushContext } from './router.js';
-export { RestBuilder, restApi } from './builder.js';
-export type { RestApiEntry } from './builder.js';
-export { requirePermissions } from './permissions.js';
-export { fileWriter, contentTypeOf } from './static-files.js';
-export { WorkerPool } from './worker/pool.js';
-export { JSON_WRITER, TEXT_WRITER, JSON_READER } from './io/registry.js';
+export { catching } from './hono/catch.js';
 export { negotiate } from './io/negotiate.js';
-export { createDefaultAjv, validationViolations } from './validation.js';
-export type { RestRouterOptions, CorsOptions, WorkerPoolOptions, SchemaCompiler } from './config.js';
+export { JSON_READER, JSON_WRITER, TEXT_WRITER } from './io/registry.js';
+export type { BlockingOptions, EventBinding } from './metadata/raw.js';
+export { requirePermissions } from './permissions.js';
+export type { CookieOptions, HandlerResult, ResponseBody } from './response.js';
+export { Response, RestResponse } from './response.js';
+export { createRestRouter, pushContext, RestRouter } from './router.js';
+export { contentTypeOf, fileWriter } from './static-files.js';
 export type {
   AuthenticationProvider,
   AuthorizationProvider,
@@ -116,4 +115,5 @@ export type {
   ValueReader,
   WriterOutput,
 } from './types.js';
-export type { Context as HonoContext } from 'hono';
+export { createDefaultAjv, validationViolations } from './validation.js';
+export { WorkerPool } from './worker/pool.js';

@@ -3,8 +3,8 @@
  * The fluent `Response` builder (after xp-forge/rest-api): a handler returns one to control status,
  * headers and body. A plain return value is sent with the method's `@Status` instead.
  */
-import { Readable } from 'node:stream';
-import { serialize, type CookieOptions } from 'hono/utils/cookie';
+import type { Readable } from 'node:stream';
+import { type CookieOptions, serialize } from 'hono/utils/cookie';
 
 export type { CookieOptions };
 

@@ -4,15 +4,15 @@
  * its registries (readers, writers, handlers, providers, singletons); two routers never share state.
  */
 import type { Context, Hono } from 'hono';
-import { createState } from './config.js';
 import type { CorsOptions, RestRouterOptions, RouterState, SchemaCompiler } from './config.js';
+import { createState } from './config.js';
 import { errorMessage, RegistrationError } from './errors.js';
-import { PUSHED_KEY } from './hono/exchange.js';
 import { buildApp, sortRoutes } from './hono/bind.js';
 import { caughtClasses } from './hono/catch.js';
-import { compileClass } from './hono/compile.js';
-import { bareMime } from './io/negotiate.js';
 import type { CompiledRoute, Registered } from './hono/compile.js';
+import { compileClass } from './hono/compile.js';
+import { PUSHED_KEY } from './hono/exchange.js';
+import { bareMime } from './io/negotiate.js';
 import type {
   AuthenticationProvider,
   AuthorizationProvider,
@@ -20,9 +20,9 @@ import type {
   ContextProvider,
   ExceptionHandler,
   InjectionProvider,
-  TypeKey,
   ResponseWriter,
   RouteInfo,
+  TypeKey,
   ValueReader,
 } from './types.js';
 
@@ -45,7 +45,8 @@ export class RestRouter {
     const json = options.jsonContentType;
     if (json !== undefined && bareMime(json) !== 'application/json') {
       throw new RegistrationError(
-        `jsonContentType: ${JSON.stringify(json)} is not application/json (only parameters may be added, as in application/json;charset=utf-8)`,
+        `jsonContentType: ${JSON.stringify(json)} is not application/json (only parameters may be added, ` +
+          `as in application/json;charset=utf-8)`,
       );
     }
     this.state = createState(options);
@@ -85,7 +86,10 @@ export class RestRouter {
     return this.changed();
   }
 
-  /** Registers a writer for a class (results of that type) or a mime (negotiated on `Accept`); a writer alone is bound by its `produces`. */
+  /**
+   * Registers a writer for a class (results of that type) or a mime (negotiated on `Accept`); a
+   * writer alone is bound by its `produces`.
+   */
   writer(typeOrMime: TypeKey | string | ResponseWriter, writer?: ResponseWriter): this {
     if (typeof typeOrMime === 'object') {
       if (!typeOrMime.produces) throw new RegistrationError('writer(): a writer registered alone needs `produces`');

@@ -7,9 +7,11 @@ import type { Context } from 'hono';
 import type { FormFields } from './form-coercion.js';
 import type { RestResponse } from './response.js';
 
-/** Any class, abstract or not. `any` because constructor parameter lists are unknowable here. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Class<T = unknown> = abstract new (...args: any[]) => T;
+/**
+ * Any class, abstract or not. Its constructor parameters are unknowable here: `never[]` admits every
+ * parameter list (and, unlike `any[]`, lets nothing be passed through this type unchecked).
+ */
+export type Class<T = unknown> = abstract new (...args: never[]) => T;
 
 /**
  * A class used as a key (a reader's or writer's type, a method's result type): any constructor,

@@ -220,6 +220,7 @@ const semantics = createCodecRegistry({
             level: { type: 'int32', id: 2, options: { default: 3 } },
             tags: { rule: 'repeated', type: 'string', id: 3 },
             extra: { type: '.s.Account.Extra', id: 4 },
+            // biome-ignore lint/correctness/noPrecisionLoss: the .proto's default below, a double once parsed (as protobufjs has it).
             big: { type: 'int64', id: 5, options: { default: 9007199254740993 } },
             rank: { type: '.s.Level', id: 6, options: { default: 'HIGH' } },
           },
@@ -360,6 +361,7 @@ describe('MessageCodec: proto2', () => {
     const decoded = Account.decode(Account.encode({ id: 'a', tags: [] }));
     expect(decoded).toStrictEqual({ id: 'a', tags: [] });
     expect(Account.toJson(decoded)).toEqual({ id: 'a' });
+    // biome-ignore lint/correctness/noPrecisionLoss: the descriptor's default, as written there (it reads 9007199254740992).
     expect(Account.defaults).toEqual({ id: '', level: 3, big: String(9007199254740993), rank: 1 });
     expect(decoded.level ?? Account.defaults.level).toBe(3);
     // An explicit zero is set, and stays set.

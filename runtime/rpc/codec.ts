@@ -19,7 +19,7 @@
  */
 import protobuf from 'protobufjs';
 import protojson from 'protobufjs/ext/protojson.js';
-import { RpcError, errorMessage } from './errors.js';
+import { errorMessage, RpcError } from './errors.js';
 import type { JsonReadOptions, MessageCodec, MessageInit } from './types.js';
 
 type PbType = protobuf.Type;
@@ -343,14 +343,16 @@ function toWire(type: PbType, message: Plain, planOf: PlanOf): Plain {
       for (const key of Object.keys(value)) map[wireKey(f, key)] = wireValue(f, (value as Plain)[key], planOf);
       out[f.name] = map;
     } else if (f.kind === 'long' && !f.explicit && (value === '0' || value === 0)) {
-      // Implicit zero: protobufjs would write a string "0" since it only recognises numeric and Long zeros.
-      continue;
+      // Implicit zero, left out: protobufjs would write a string "0" since it only recognises numeric and Long zeros.
     } else out[f.name] = wireValue(f, value, planOf);
   }
   return out;
 }
 
-/** What protobufjs would write anyway but a conforming reader rejects: two members of one oneof; or cannot write: a missing required field. */
+/**
+ * What protobufjs would write anyway but a conforming reader rejects: two members of one oneof;
+ * or cannot write: a missing required field.
+ */
 function checkPresence(plan: TypePlan, message: Plain): void {
   for (const oneof of plan.oneofs) {
     const set = oneof.members.filter((name) => Object.hasOwn(message, name) && message[name] != null);

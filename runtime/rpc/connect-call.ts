@@ -4,8 +4,8 @@
  * then the call's, and the deadline as `Connect-Timeout-Ms`), its abort signal (the caller's and
  * the deadline's), and reading an error answer.
  */
-import { MAX_TIMER_MS, formatTimeout } from './connect-timeout.js';
-import { RpcError, codeFromHttpStatus, isRpcCode } from './errors.js';
+import { formatTimeout, MAX_TIMER_MS } from './connect-timeout.js';
+import { codeFromHttpStatus, isRpcCode, RpcError } from './errors.js';
 import type { RpcCallOptions } from './types.js';
 
 /** The headers, deadline and signal of one call. */
@@ -30,7 +30,7 @@ export function setUpCall(base: Headers, clientTimeoutMs: number | undefined, ca
   let headers = base;
   if (callOptions.headers !== undefined || callOptions.timeoutMs !== undefined) {
     headers = new Headers(base);
-    if (callOptions.headers) new Headers(callOptions.headers).forEach((value, key) => headers.set(key, value));
+    if (callOptions.headers) for (const [key, value] of new Headers(callOptions.headers)) headers.set(key, value);
     if (callOptions.timeoutMs !== undefined) headers.set('connect-timeout-ms', formatTimeout(callOptions.timeoutMs));
   }
   const timeoutMs = callOptions.timeoutMs ?? clientTimeoutMs;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCodecRegistry } from './codec.js';
 import { createConnectClient } from './connect-client.js';
-import { CONNECT_HTTP_STATUS, GRPC_STATUS, RpcError, codeFromGrpcStatus } from './errors.js';
+import { CONNECT_HTTP_STATUS, codeFromGrpcStatus, GRPC_STATUS, RpcError } from './errors.js';
 import type { RpcMethodDescriptor, RpcServiceDescriptor } from './types.js';
 
 const registry = createCodecRegistry({

@@ -11,7 +11,7 @@
 import { callError, decodeResponse, errorFromResponse, setUpCall } from './connect-call.js';
 import { streamingCall } from './connect-stream-client.js';
 import { formatTimeout } from './connect-timeout.js';
-import { RpcError, errorMessage } from './errors.js';
+import { errorMessage, RpcError } from './errors.js';
 import type { RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
 
 /** Options for {@link createConnectClient}. */

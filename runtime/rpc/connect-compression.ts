@@ -9,9 +9,10 @@
  *
  * @see https://connectrpc.com/docs/protocol#unary-request
  */
-import { gunzip } from 'node:zlib';
+
 import { promisify } from 'node:util';
-import { RpcError, errorMessage } from './errors.js';
+import { gunzip } from 'node:zlib';
+import { errorMessage, RpcError } from './errors.js';
 
 /** A request body's encoding that this server reads. */
 export type RequestEncoding = 'gzip' | 'identity';

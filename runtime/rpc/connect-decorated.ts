@@ -21,9 +21,9 @@ import type { Context } from 'hono';
 import { BadRequestError, HttpError } from '../rest/errors.js';
 import type { ExceptionHandler } from '../rest/types.js';
 import { connectPeer } from './connect-request.js';
+import type { ConnectRoutesOptions } from './connect-server.js';
 import { bodyLimitOf, errorResponse, serveConnectRequest, streamOrRefuse, unsupportedContentType } from './connect-server.js';
 import type { StreamHandler } from './connect-stream.js';
-import type { ConnectRoutesOptions } from './connect-server.js';
 import { RpcError, toRpcError } from './errors.js';
 import type { RpcContext, RpcHandler, RpcMethodDescriptor } from './types.js';
 
@@ -58,6 +58,7 @@ export function connectCall<I, O>(
  * @example
  * return connectStream(ShopServiceDescriptor.methods.watch, c, this.options, (request, ctx) => this.api.watch(request, ctx));
  */
+// biome-ignore lint/suspicious/noExplicitAny: any method of any service (as in `RpcMethods`): codecs make the message types invariant.
 export function connectStream<D extends RpcMethodDescriptor<any, any>>(
   method: D,
   c: Context,

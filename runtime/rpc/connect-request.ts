@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { readWithin } from '../rest/io/bounded-read.js';
-import { RpcError, errorMessage } from './errors.js';
+import { errorMessage, RpcError } from './errors.js';
 import type { RpcPeer } from './types.js';
 
 /**

@@ -13,9 +13,9 @@
  * @see https://connectrpc.com/docs/protocol
  */
 import { Hono } from 'hono';
-import { DEFAULT_MAX_BODY_BYTES, connectPeer, mediaTypeOf, readBody } from './connect-request.js';
-import { decodeBody, requestEncoding, type RequestEncoding } from './connect-compression.js';
-import { parseJson, serveConnectStream, streamEncodingOf, type StreamHandler } from './connect-stream.js';
+import { decodeBody, type RequestEncoding, requestEncoding } from './connect-compression.js';
+import { connectPeer, DEFAULT_MAX_BODY_BYTES, mediaTypeOf, readBody } from './connect-request.js';
+import { parseJson, type StreamHandler, serveConnectStream, streamEncodingOf } from './connect-stream.js';
 import { armDeadline } from './connect-timeout.js';
 import { RpcError, toRpcError } from './errors.js';
 import type {
@@ -231,7 +231,8 @@ function unsupportedStreamContentType(contentType: string | null): Response {
   return errorResponse(
     new RpcError(
       'invalid_argument',
-      `unsupported content type ${contentType ?? '(none)'} for a streaming method; use application/connect+json or application/connect+proto`,
+      `unsupported content type ${contentType ?? '(none)'} for a streaming method; ` +
+        `use application/connect+json or application/connect+proto`,
     ),
     415,
     { 'accept-post': 'application/connect+json, application/connect+proto' },

@@ -6,11 +6,11 @@
  * the last request; responses are yielded as their envelopes arrive, and the end-of-stream
  * envelope's error, if any, is thrown as an `RpcError`.
  */
-import { callError, decodeResponse, errorFromResponse, setUpCall, type CallSetup } from './connect-call.js';
+import { type CallSetup, callError, decodeResponse, errorFromResponse, setUpCall } from './connect-call.js';
+import type { ConnectClientOptions } from './connect-client.js';
 import { envelope, FLAG_COMPRESSED, FLAG_END_STREAM, readEnvelopes } from './connect-envelope.js';
 import { formatTimeout } from './connect-timeout.js';
-import { RpcError, errorMessage, isRpcCode } from './errors.js';
-import type { ConnectClientOptions } from './connect-client.js';
+import { errorMessage, isRpcCode, RpcError } from './errors.js';
 import type { RpcCallOptions, RpcMethodDescriptor } from './types.js';
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;

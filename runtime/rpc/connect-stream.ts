@@ -14,10 +14,10 @@
  * @see https://connectrpc.com/docs/protocol#streaming-rpcs
  */
 import { decodeBody } from './connect-compression.js';
-import { mediaTypeOf } from './connect-request.js';
 import { envelope, FLAG_COMPRESSED, FLAG_END_STREAM, readEnvelopes } from './connect-envelope.js';
+import { mediaTypeOf } from './connect-request.js';
 import { armDeadline } from './connect-timeout.js';
-import { RpcError, errorMessage, toRpcError } from './errors.js';
+import { errorMessage, RpcError, toRpcError } from './errors.js';
 import type { RpcContext, RpcMethodDescriptor, RpcPeer, RpcServerOptions } from './types.js';
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;

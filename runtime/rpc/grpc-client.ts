@@ -6,7 +6,7 @@
  * streams, `RpcError` for every failure.
  */
 import * as grpc from '@grpc/grpc-js';
-import { RpcError, codeFromGrpcStatus } from './errors.js';
+import { codeFromGrpcStatus, RpcError } from './errors.js';
 import { grpcServiceDefinition, keepBytes, metadataToHeaders, requestSerializer } from './grpc-wire.js';
 import type { RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
 
@@ -205,7 +205,7 @@ function callMetadata(t: Target, options: RpcCallOptions): grpc.Metadata {
 }
 
 function withHeaders(metadata: grpc.Metadata, init: HeadersInit | undefined): grpc.Metadata {
-  if (init) new Headers(init).forEach((value, key) => metadata.set(key, value));
+  if (init) for (const [key, value] of new Headers(init)) metadata.set(key, value);
   return metadata;
 }
 

@@ -8,7 +8,7 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import { RpcError, toRpcError } from './errors.js';
-import { GrpcCallContext, type AnyServerCall } from './grpc-context.js';
+import { type AnyServerCall, GrpcCallContext } from './grpc-context.js';
 import { grpcServiceDefinition } from './grpc-wire.js';
 import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
 
@@ -48,7 +48,7 @@ export function addGrpcService<M extends RpcMethods>(
     const requestOf = method.clientStreaming
       ? (call: AnyServerCall) => decodeAll(method, call as grpc.ServerReadableStream<Buffer, unknown>)
       : (call: AnyServerCall) => method.input.decode((call as grpc.ServerUnaryCall<Buffer, unknown>).request);
-    const invoke = invoker(method, fn, requestOf, options);
+    const invoke = invoker(fn, requestOf, options);
     handlers[method.localName] = method.serverStreaming
       ? streamingResponse(method, invoke, options)
       : singleResponse(method, invoke, options);
@@ -59,7 +59,7 @@ export function addGrpcService<M extends RpcMethods>(
 /** Runs one call: decodes the request, authorizes, calls the handler. Every failure is a rejection. */
 type Invoke = (call: AnyServerCall, ctx: RpcContext) => Promise<unknown>;
 
-function invoker(method: AnyMethod, fn: AnyHandler, requestOf: (call: AnyServerCall) => unknown, options: GrpcServiceOptions): Invoke {
+function invoker(fn: AnyHandler, requestOf: (call: AnyServerCall) => unknown, options: GrpcServiceOptions): Invoke {
   const { authorize } = options;
   // Async, so that a synchronous throw (a bad request, `authorize`, the handler) becomes a
   // rejection rather than grpc-js' UNKNOWN "Unknown error".

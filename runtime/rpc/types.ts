@@ -56,6 +56,7 @@ export interface MessageCodec<T> {
  * assignable to type 'string'"). The codec reads own properties only, so the inherited member
  * counts as not set.
  */
+// biome-ignore lint/complexity/noBannedTypes: `Object` here is the interface of `Object.prototype`'s members, as explained above.
 export type MessageInit<T> = { [K in keyof T]?: T[K] | (K extends keyof Object ? Object[K] : never) };
 
 /** Options of {@link MessageCodec.fromJson}. */
@@ -82,8 +83,7 @@ export interface RpcMethodDescriptor<I, O> {
   readonly output: MessageCodec<O>;
 }
 
-// `any` at this boundary: a method table holds methods of different message types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: at this boundary a method table holds methods of different message types.
 export type RpcMethods = Readonly<Record<string, RpcMethodDescriptor<any, any>>>;
 
 /** A service: its fully-qualified name and its methods keyed by `localName`. */

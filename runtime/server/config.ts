@@ -9,14 +9,14 @@ import { canonicalTimeZone } from '../issues/api/time.js';
 import { bearerTokenProblem } from '../system/token-syntax.js';
 import {
   HOST_ADAPTERS,
+  type HostAdapterName,
   LOG_FORMATS,
   LOG_LEVELS,
-  OPTIONS,
-  SERVICE_NAMES,
-  type HostAdapterName,
   type LogFormat,
   type LogLevel,
+  OPTIONS,
   type OptionSpec,
+  SERVICE_NAMES,
   type ServiceName,
 } from './options.js';
 

@@ -10,9 +10,10 @@
  *
  * @see https://github.com/grpc/grpc/blob/master/doc/health-checking.md
  */
-import { HealthCheckResponse_ServingStatus as Status } from '../../generated/grpc/health/v1/health.types.js';
-import type { HealthCheckRequest, HealthCheckResponse } from '../../generated/grpc/health/v1/health.types.js';
+
 import type { HealthService } from '../../generated/grpc/health/v1/health.server.js';
+import type { HealthCheckRequest, HealthCheckResponse } from '../../generated/grpc/health/v1/health.types.js';
+import { HealthCheckResponse_ServingStatus as Status } from '../../generated/grpc/health/v1/health.types.js';
 import { RpcError } from '../rpc/errors.js';
 import type { RpcContext } from '../rpc/types.js';
 import type { ReadinessCheck } from './health.js';

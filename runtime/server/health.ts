@@ -50,7 +50,9 @@ export function healthRoutes({ checks, isDraining, timeoutMs = 2000 }: HealthOpt
     const list = checks();
     const results = await Promise.all(list.map((check) => runCheck(check, timeoutMs)));
     const body: Record<string, CheckResult> = {};
-    list.forEach((check, i) => (body[check.name] = results[i]!));
+    list.forEach((check, i) => {
+      body[check.name] = results[i]!;
+    });
     const ready = results.every((result) => result.status === 'ok');
     return c.json({ status: ready ? 'ready' : 'unavailable', checks: body }, ready ? 200 : 503);
   });

@@ -4,7 +4,7 @@
  * pino-pretty when a person is watching (stdout is a terminal, or `LOG_FORMAT=pretty`).
  */
 import { createRequire } from 'node:module';
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import type { LogFormat, LogLevel } from './options.js';
 
 export type { Logger } from 'pino';

@@ -12,10 +12,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bannerRecord, renderBanner } from './banner.js';
-import { ConfigError, parseConfig, type ConfigRequest, type ServerConfig } from './config.js';
+import { ConfigError, type ConfigRequest, parseConfig, type ServerConfig } from './config.js';
 import { renderHelp } from './help.js';
 import { createLogger, type Logger } from './logger.js';
-import { startServer, type RunningServer } from './server.js';
+import { type RunningServer, startServer } from './server.js';
 import { StartupError } from './service-module.js';
 
 /**

@@ -189,7 +189,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     env: 'SYSTEM_TOKEN',
     kind: 'secret',
     description:
-      'Bearer token the System service requires on Connect and gRPC (printable ASCII, no spaces); unset means Connect answers callers on this machine only.',
+      'Bearer token the System service requires on Connect and gRPC (printable ASCII, no spaces); ' +
+      'unset means Connect answers callers on this machine only.',
   },
   {
     key: 'logLevel',

@@ -1,12 +1,12 @@
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseConfig, type ServerConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
-import { StartupError, type ServiceFactory, type ServiceModule } from './service-module.js';
+import { type ServiceFactory, type ServiceModule, StartupError } from './service-module.js';
 
 function config(env: Record<string, string> = {}): ServerConfig {
   const request = parseConfig([], { PORT: '0', HOST: '127.0.0.1', LOOM_SERVICES: 'issues', LOG_FORMAT: 'json', ...env });

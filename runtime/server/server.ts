@@ -7,7 +7,7 @@
  */
 import { createServerApp } from './app.js';
 import { publicOrigin, type ServerConfig } from './config.js';
-import { listenHttp, type DrainResult, type FetchHandler } from './http-server.js';
+import { type DrainResult, type FetchHandler, listenHttp } from './http-server.js';
 import type { Logger } from './logger.js';
 import type { ServiceName } from './options.js';
 import type { Endpoint, ServiceFactory, ServiceModule } from './service-module.js';

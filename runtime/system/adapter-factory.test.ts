@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHostAdapter, detectHostAdapter, HostAdapterConfigError, parseHostAdapterSetting } from './adapter-factory.js';
-import { ok, failed, ScriptedRunner } from './testing/scripted-runner.js';
+import { failed, ok, ScriptedRunner } from './testing/scripted-runner.js';
 
 const yes = async () => true;
 const no = async () => false;

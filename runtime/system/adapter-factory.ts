@@ -7,12 +7,12 @@
  * | `auto` (default) | `windows` on win32; `systemd` when `/run/systemd/system` exists and `systemctl --version` runs; else `simulated` |
  * | `systemd` | {@link SystemdHost} |
  * | `windows` | {@link WindowsHost} |
- * | `simulated` | {@link SimulatedHost}, from `SIMULATED_HOST_FILE` or the default table, statuses saved in `SIMULATED_HOST_STATE` when set |
+ * | `simulated` | {@link SimulatedHost}, from `SIMULATED_HOST_FILE` or the default table; statuses saved in `SIMULATED_HOST_STATE` if set |
  */
 import { access } from 'node:fs/promises';
-import { createExecFileRunner, type CommandRunner } from './command-runner.js';
+import { type CommandRunner, createExecFileRunner } from './command-runner.js';
 import { HOST_ADAPTER_VALUES, type HostAdapter, type HostAdapterKind, type HostAdapterSetting } from './host-adapter.js';
-import { createSimulatedHost, type CreateSimulatedHostOptions } from './simulated/simulated-host.js';
+import { type CreateSimulatedHostOptions, createSimulatedHost } from './simulated/simulated-host.js';
 import { SystemdHost, type SystemdHostOptions } from './systemd/systemd-host.js';
 import { WindowsHost, type WindowsHostOptions } from './windows/windows-host.js';
 

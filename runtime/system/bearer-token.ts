@@ -6,7 +6,7 @@
  * the RPC runtime's `authorize` hook of `connectRoutes` and `addGrpcService`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { RpcError, type RpcContext } from '../rpc/index.js';
+import { type RpcContext, RpcError } from '../rpc/index.js';
 import { bearerTokenProblem } from './token-syntax.js';
 
 /**

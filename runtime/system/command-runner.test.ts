@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createExecFileRunner, limitConcurrency, spawnFailureToHostError, type CommandRunner } from './command-runner.js';
+import { type CommandRunner, createExecFileRunner, limitConcurrency, spawnFailureToHostError } from './command-runner.js';
 import { HostError } from './host-adapter.js';
 
 const node = process.execPath;

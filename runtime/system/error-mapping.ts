@@ -4,7 +4,7 @@
  * (which answers UNKNOWN for everything) while staying compatible with its clients, which only
  * look for a non-OK status.
  */
-import { RpcError, type RpcCode } from '../rpc/index.js';
+import { type RpcCode, RpcError } from '../rpc/index.js';
 import { HostError, type HostErrorKind } from './host-adapter.js';
 
 /** The RPC code of each host error kind (system-rpc-notes §6.9). */

@@ -9,7 +9,7 @@
  * The peer is the TCP peer of the connection. A reverse proxy on the same machine therefore makes
  * every caller look local: put the token on such a deployment.
  */
-import { RpcError, type RpcContext } from '../rpc/index.js';
+import { type RpcContext, RpcError } from '../rpc/index.js';
 
 /** The message of a refused remote call: it names the setting that allows it. */
 export const REMOTE_CALL_REFUSED =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HostError } from './host-adapter.js';
-import { createSimulatedNameRules, SYSTEMD_NAME_RULES, WINDOWS_NAME_RULES, type ServiceNameRules } from './service-name.js';
+import { createSimulatedNameRules, type ServiceNameRules, SYSTEMD_NAME_RULES, WINDOWS_NAME_RULES } from './service-name.js';
 
 function rejection(rules: ServiceNameRules, name: string): HostError {
   try {

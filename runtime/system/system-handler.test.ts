@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceStatus, StartType } from '../../generated/system/v1alpha1/system.types.js';
-import { RpcError, type RpcCode } from '../rpc/index.js';
+import { type RpcCode, RpcError } from '../rpc/index.js';
 import { RPC_CODE_BY_HOST_ERROR } from './error-mapping.js';
-import { HostError, type HostAdapter, type HostErrorKind, type ServiceInfo } from './host-adapter.js';
-import { createSimulatedNameRules, SYSTEMD_NAME_RULES, type ServiceNameRules } from './service-name.js';
+import { type HostAdapter, HostError, type HostErrorKind, type ServiceInfo } from './host-adapter.js';
+import { createSimulatedNameRules, type ServiceNameRules, SYSTEMD_NAME_RULES } from './service-name.js';
 import { SystemHandler } from './system-handler.js';
 
 const ctx = () => ({ signal: new AbortController().signal });
@@ -98,7 +98,7 @@ describe('SystemHandler', () => {
       expect((await rpcError(call)).code).toBe('invalid_argument');
     }
     expect((await rpcError(handler.getService({ name: 'x'.repeat(10_240) }, ctx()))).message).toBe(
-      'invalid service name "' + 'x'.repeat(64) + '"…: 10240 characters is longer than the maximum of 255',
+      `invalid service name "${'x'.repeat(64)}"…: 10240 characters is longer than the maximum of 255`,
     );
     expect(host.log).toEqual([]);
   });

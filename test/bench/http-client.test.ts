@@ -4,7 +4,7 @@
  * and the failures it must report instead of hanging.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../bench/http-client.js';
 

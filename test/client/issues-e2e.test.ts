@@ -3,10 +3,11 @@
  * `.tmp/`, its routes class served by the decorator runtime on a real port,
  * and called through the generated fetch client.
  */
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
+
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { ServerType } from '@hono/node-server';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../runtime/client/api-error.js';
 import type { ApiResponse, HttpClientOptions } from '../../runtime/client/http-client.js';

@@ -44,7 +44,8 @@ describe('broken proto files', () => {
       'orders.proto': 'syntax = "proto3";\npackage shop.v1;\nimport "shop/v1/money.proto";\nmessage Order { string id = 1; }\n',
     });
     expectFailure(result, [
-      'orders.proto:3: error: cannot find import "shop/v1/money.proto": looked next to the file, in the root; add the folder that holds it as an import path (-I)',
+      'orders.proto:3: error: cannot find import "shop/v1/money.proto": looked next to the file, in the root; ' +
+        'add the folder that holds it as an import path (-I)',
     ]);
   });
 
@@ -69,7 +70,8 @@ describe('broken proto files', () => {
   it('an rpc with an unknown message type fails on the rpc line', async () => {
     const result = await generate({
       'pipe.proto':
-        'syntax = "proto3";\npackage p;\nmessage Chunk { bytes data = 1; }\nservice Pipe {\n  rpc Send(stream Chunk) returns (Receipt);\n}\n',
+        'syntax = "proto3";\npackage p;\nmessage Chunk { bytes data = 1; }\nservice Pipe {\n' +
+        '  rpc Send(stream Chunk) returns (Receipt);\n}\n',
     });
     expectFailure(result, [
       "pipe.proto:5: error: rpc 'Send' of 'Pipe' names an unknown message 'Receipt': import the file that declares it, or fix the name",
@@ -78,7 +80,8 @@ describe('broken proto files', () => {
 
   it('a duplicate field number points at the second field and names the first', async () => {
     expectFailure(await generate({ 'dup.proto': 'syntax = "proto3";\npackage d;\nmessage A {\n  string a = 1;\n  string b = 1;\n}\n' }), [
-      "dup.proto:5: error: field number 1 is used twice in message 'A' (also on line 4): give each field its own number (numbers identify fields on the wire)",
+      "dup.proto:5: error: field number 1 is used twice in message 'A' (also on line 4): " +
+        'give each field its own number (numbers identify fields on the wire)',
     ]);
   });
 
@@ -97,16 +100,20 @@ describe('broken proto files', () => {
   });
   it('two fields with one JSON name are refused, as protoc refuses them', async () => {
     const proto =
-      'syntax = "proto3";\npackage j;\nmessage M {\n  string a = 1 [json_name = "x"];\n  string x = 2;\n  string foo_bar = 3;\n  string fooBar = 4;\n}\n';
+      'syntax = "proto3";\npackage j;\nmessage M {\n  string a = 1 [json_name = "x"];\n  string x = 2;\n  string foo_bar = 3;\n' +
+      '  string fooBar = 4;\n}\n';
     expectFailure(await generate({ 'j.proto': proto }), [
-      "j.proto:5: error: field 'x' of 'M' has the JSON name 'x', as field 'a' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name",
-      "j.proto:7: error: field 'fooBar' of 'M' has the JSON name 'fooBar', as field 'foo_bar' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name",
+      "j.proto:5: error: field 'x' of 'M' has the JSON name 'x', as field 'a' does: " +
+        'proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name',
+      "j.proto:7: error: field 'fooBar' of 'M' has the JSON name 'fooBar', as field 'foo_bar' does: " +
+        'proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name',
     ]);
   });
 
   it('a field named __proto__ is refused, not silently dropped', async () => {
     expectFailure(await generate({ 'p.proto': 'syntax = "proto3";\npackage p;\nmessage A {\n  string __proto__ = 1;\n}\n' }), [
-      "p.proto:4: error: field '__proto__' of 'A' cannot be generated: JavaScript treats that name as an object's prototype, so it would silently disappear; rename the field (only its number goes on the wire)",
+      "p.proto:4: error: field '__proto__' of 'A' cannot be generated: JavaScript treats that name as an object's prototype, " +
+        'so it would silently disappear; rename the field (only its number goes on the wire)',
     ]);
   });
 });
@@ -114,9 +121,12 @@ describe('broken proto files', () => {
 describe('broken OpenAPI documents', () => {
   it('a property named __proto__ is refused, not silently dropped from validators and documents', async () => {
     const doc =
-      '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"Obj":{"type":"object","properties":{"__proto__":{"type":"string"}}}}}}';
+      '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},' +
+      '"components":{"schemas":{"Obj":{"type":"object","properties":{"__proto__":{"type":"string"}}}}}}';
     expectFailure(await generate({ 'api.json': doc }), [
-      "api.json:1 (/components/schemas/Obj/properties/__proto__): error: property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, so validators and documents would silently drop it; rename the property",
+      "api.json:1 (/components/schemas/Obj/properties/__proto__): error: property '__proto__' cannot be generated: " +
+        "JavaScript treats that name as an object's prototype, so validators and documents would silently drop it; " +
+        'rename the property',
     ]);
   });
 
@@ -138,7 +148,8 @@ components:
 `,
     });
     expectFailure(result, [
-      "api.yaml:12 (/paths/~1a/get/responses/200/content/application~1json/schema): error: $ref '#/components/schemas/Missing' cannot be resolved: nothing is declared at '/components/schemas/Missing' in api.yaml",
+      'api.yaml:12 (/paths/~1a/get/responses/200/content/application~1json/schema): error: ' +
+        "$ref '#/components/schemas/Missing' cannot be resolved: nothing is declared at '/components/schemas/Missing' in api.yaml",
     ]);
   });
 
@@ -147,16 +158,20 @@ components:
       'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A: { $ref: './shared.yaml#/components/schemas/B' }\n`,
     });
     expectFailure(result, [
-      "api.yaml:6 (/components/schemas/A): error: $ref './shared.yaml#/components/schemas/B' cannot be loaded: the file does not exist; fix the path (it is relative to api.yaml)",
+      "api.yaml:6 (/components/schemas/A): error: $ref './shared.yaml#/components/schemas/B' cannot be loaded: " +
+        'the file does not exist; fix the path (it is relative to api.yaml)',
     ]);
   });
 
   it('a misspelt type lists the valid ones', async () => {
     const result = await generate({
-      'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        n: { type: strin }\n`,
+      'api.yaml':
+        `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        n: { type: ` +
+        `strin }\n`,
     });
     expectFailure(result, [
-      "api.yaml:9 (/components/schemas/A/properties/n/type): error: unsupported type 'strin': use one of string, number, integer, boolean, array, object or null",
+      "api.yaml:9 (/components/schemas/A/properties/n/type): error: unsupported type 'strin': use one of string, number, " +
+        'integer, boolean, array, object or null',
     ]);
   });
 
@@ -176,9 +191,12 @@ components:
 `,
     });
     expectFailure(result, [
-      "api.yaml:5 (/paths/~1a~1{id}/get): error: path parameter '{id}' of '/a/{id}' is not defined: add a parameter with 'name: id' and 'in: path'",
-      "api.yaml:7 (/paths/~1b/get): error: operationId 'same' is also used by GET /a/{id}: operation ids must be unique; rename one of them",
-      "api.yaml:12 (/components/schemas/U/discriminator): error: $ref '#/components/schemas/Nope' cannot be resolved: nothing is declared at '/components/schemas/Nope' in api.yaml",
+      "api.yaml:5 (/paths/~1a~1{id}/get): error: path parameter '{id}' of '/a/{id}' is not defined: add a parameter with 'name: " +
+        "id' and 'in: path'",
+      "api.yaml:7 (/paths/~1b/get): error: operationId 'same' is also used by GET /a/{id}: operation ids must be unique; " +
+        'rename one of them',
+      "api.yaml:12 (/components/schemas/U/discriminator): error: $ref '#/components/schemas/Nope' cannot be resolved: " +
+        "nothing is declared at '/components/schemas/Nope' in api.yaml",
     ]);
   });
 
@@ -191,12 +209,14 @@ components:
 
   it('invalid YAML and JSON give the line the parser stopped at', async () => {
     expectFailure(await generate({ 'api.yaml': "openapi: 3.0.3\ninfo: { title: T, version: '1'\npaths: {}\n" }), [
-      'api.yaml:3: error: not valid YAML: flow map in block collection must be sufficiently indented and end with a } (column 1); fix the syntax at this line or just before it',
+      'api.yaml:3: error: not valid YAML: flow map in block collection must be sufficiently indented and end with a }' +
+        ' (column 1); fix the syntax at this line or just before it',
     ]);
     expectFailure(
       await generate({ 'api.json': '{\n  "openapi": "3.0.3",\n  "info": { "title": "T", "version": "1" }\n  "paths": {}\n}\n' }),
       [
-        "api.json:4: error: not valid JSON: expected ',' or '}' after property value (column 3); fix the syntax at this line or just before it",
+        "api.json:4: error: not valid JSON: expected ',' or '}' after property value (column 3); " +
+          'fix the syntax at this line or just before it',
       ],
     );
   });
@@ -205,20 +225,25 @@ components:
     const result = await generate({
       'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents: { schemas: { A: { type: string } } }\n`,
       'api.json':
-        '{ "openapi": "3.0.3", "info": { "title": "J", "version": "1" }, "paths": {}, "components": { "schemas": { "J": { "type": "string" } } } }',
+        '{ "openapi": "3.0.3", "info": { "title": "J", "version": "1" }, "paths": {}, "components": { "schemas": { "J": ' +
+        '{ "type": "string" } } } }',
     });
     expectFailure(result, [
-      'api.yaml: error: its output files (api.types.ts, api.server.ts, …) would be the same as those of api.json: rename one of the two, or generate them in separate runs',
+      'api.yaml: error: its output files (api.types.ts, api.server.ts, …) would be the same as those of api.json: ' +
+        'rename one of the two, or generate them in separate runs',
     ]);
   });
 
   it('a $ref cycle with no schema in it is reported at its first schema', async () => {
     expectFailure(
       await generate({
-        'api.yaml': `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A: { $ref: '#/components/schemas/B' }\n    B: { $ref: '#/components/schemas/A' }\n`,
+        'api.yaml':
+          `${OPENAPI_HEAD}paths: {}\ncomponents:\n  schemas:\n    A: { $ref: '#/components/schemas/B' }\n    B: { $ref: ` +
+          `'#/components/schemas/A' }\n`,
       }),
       [
-        'api.yaml:6 (/components/schemas/A): error: $ref chain A → B → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+        'api.yaml:6 (/components/schemas/A): error: $ref chain A → B → A never reaches a schema: ' +
+          'each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
       ],
     );
   });
@@ -235,7 +260,9 @@ components:
 `,
     });
     expectFailure(result, [
-      "api.yaml:8 (/paths/~1a/post/parameters/0/in): error: parameter 'body' has 'in: body', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's 'requestBody' (content: { application/json: { schema: … } }); move it there",
+      "api.yaml:8 (/paths/~1a/post/parameters/0/in): error: parameter 'body' has 'in: body', which is Swagger 2.0: " +
+        "OpenAPI 3 describes the body with the operation's 'requestBody' (content: { application/json: { schema: … } }); " +
+        'move it there',
     ]);
   });
 });
@@ -254,7 +281,8 @@ describe('as a process', () => {
       );
     });
     expect(result.stderr).toBe(
-      "orders.proto:4: error: field 'total' of 'Order' has unknown type 'Money': import the file that declares it, or fix the name\nloom: 1 error; nothing was written\n",
+      "orders.proto:4: error: field 'total' of 'Order' has unknown type 'Money': import the file that declares it, " +
+        'or fix the name\nloom: 1 error; nothing was written\n',
     );
     expect(result.stdout).toBe('');
     expect(result.code).toBe(2);

@@ -100,7 +100,8 @@ describe('loom generate', () => {
     mkdirSync(dir);
     writeFileSync(
       join(dir, 'api.yaml'),
-      "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths:\n  /a: { get: { operationId: getA, responses: { '204': { description: ok } } } }\n",
+      "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths:\n  /a: { get: { operationId: getA, responses: { '204': " +
+        '{ description: ok } } } }\n',
     );
     const first = await loom(['generate', '.', '--out', 'gen'], dir);
     expect(first.stderr).toBe('');
@@ -122,7 +123,8 @@ describe('loom generate', () => {
     writeFileSync(join(dir, 'api.yaml'), "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\n");
     writeFileSync(
       join(dir, 'lint.yml'),
-      'name: lint\njobs:\n  spectral:\n    steps:\n      - uses: stoplightio/spectral-action@v0\n        with:\n          openapi: api.yaml\n',
+      'name: lint\njobs:\n  spectral:\n    steps:\n      - uses: stoplightio/spectral-action@v0\n        with:\n' +
+        '          openapi: api.yaml\n',
     );
     const result = await loom(['generate', '.', '--out', 'gen', '--quiet'], dir);
     expect([result.code, result.stderr]).toEqual([0, '']);

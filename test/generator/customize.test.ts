@@ -80,7 +80,9 @@ export interface StopServiceRequest {
     const f = ctx.newFile(ctx.outputPath(file, 'routes.ts'), file);
     f.print('export const routes = [');
     for (const service of file.services) {
-      for (const op of service.operations) f.print('  ', f.string(op.kind === 'rpc' ? '/' + service.fullName + '/' + op.name : op.path), ',');
+      for (const op of service.operations) {
+        f.print('  ', f.string(op.kind === 'rpc' ? '/' + service.fullName + '/' + op.name : op.path), ',');
+      }
     }
     f.print('] as const;');
   },

@@ -272,15 +272,13 @@ describe('generated routes: multipart bodies (OpenAPI 3.1)', () => {
 
   it('treats an empty file input and empty number inputs as not sent, as HTML forms send them', async () => {
     // What a browser sends for a form whose file input and number input were left empty.
-    const browser =
-      [
-        'name="name"\r\n\r\nRex',
-        'name="age"\r\n\r\n2',
-        'name="weight"\r\n\r\n',
-        'name="photo"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n',
-      ]
-        .map((part) => `--B\r\nContent-Disposition: form-data; ${part}\r\n`)
-        .join('') + '--B--\r\n';
+    const parts = [
+      'name="name"\r\n\r\nRex',
+      'name="age"\r\n\r\n2',
+      'name="weight"\r\n\r\n',
+      'name="photo"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n',
+    ];
+    const browser = `${parts.map((part) => `--B\r\nContent-Disposition: form-data; ${part}\r\n`).join('')}--B--\r\n`;
     const r = await post('/pets', browser, { 'content-type': 'multipart/form-data; boundary=B' });
     expect(r.status).toBe(400);
     expect(r.json).toMatchObject({ violations: [{ location: 'body', name: '/photo', message: "must have required property 'photo'" }] });
@@ -415,7 +413,10 @@ describe('generated clients round-trip form bodies', () => {
     const sent: FormData[] = [];
     const spying = {
       baseUrl: 'http://pets.test',
-      fetch: async (request: Request) => (sent.push(await request.clone().formData()), app.fetch(request)),
+      fetch: async (request: Request) => {
+        sent.push(await request.clone().formData());
+        return app.fetch(request);
+      },
     };
     const spyLegacy = new (await import(/* @vite-ignore */ join(dir, 'legacy.client.ts'))).UploadsClient(spying);
     await spyLegacy.upload({

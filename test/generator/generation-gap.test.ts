@@ -73,7 +73,8 @@ describe('generation gap', () => {
       proto,
       readFileSync(proto, 'utf8').replace(
         '  rpc GetService(GetServiceRequest) returns (GetServiceResponse) {}',
-        '  rpc GetService(GetServiceRequest) returns (GetServiceResponse) {}\n\n  // RestartService stops then starts a service\n  rpc RestartService(StartServiceRequest) returns (StartServiceResponse) {}',
+        '  rpc GetService(GetServiceRequest) returns (GetServiceResponse) {}\n\n  // RestartService stops then starts a service\n' +
+          '  rpc RestartService(StartServiceRequest) returns (StartServiceResponse) {}',
       ),
     );
     const yaml = readFileSync(openapi, 'utf8');

@@ -8,12 +8,13 @@
  * named like `Object.prototype` members, non-ASCII schema names, and a type-check of it all with
  * and without `exactOptionalPropertyTypes`.
  */
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
+
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ServerType } from '@hono/node-server';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../runtime/client/api-error.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
@@ -90,7 +91,8 @@ components:
       properties: { 名前: { type: string } }
 `;
 
-const SCALE = `
+const SCALE =
+  `
 openapi: 3.1.0
 info: { title: Scale, version: '1' }
 paths:
@@ -99,7 +101,8 @@ paths:
       operationId: weigh
       parameters:
         - { name: grams, in: query, required: true, schema: { type: integer, exclusiveMinimum: 0, exclusiveMaximum: 1000 } }
-        - { name: at, in: query, content: { application/json: { schema: { type: object, properties: { lat: { type: number }, tags: { type: array, items: { type: string } } } } } } }
+        - { name: at, in: query, content: { application/json: { schema: { type: object, ` +
+  `properties: { lat: { type: number }, tags: { type: array, items: { type: string } } } } } } }
       responses: { '204': { description: weighed } }
 `;
 

@@ -12,7 +12,8 @@ import { typesEmitter } from '../../generator/emitters/types.js';
 import { validatorsEmitter } from '../../generator/emitters/validators.js';
 import { emitInline } from '../client/generate.js';
 
-const ZOO = `
+const ZOO =
+  `
 openapi: 3.0.3
 info: { title: Zoo, version: '1' }
 paths:
@@ -20,7 +21,8 @@ paths:
     get:
       operationId: listAnimals
       parameters:
-        - { name: filter, in: query, style: deepObject, schema: { type: object, properties: { kind: { type: string }, legs: { type: integer }, tags: { type: array, items: { type: string } } } } }
+        - { name: filter, in: query, style: deepObject, schema: { type: object, ` +
+  `properties: { kind: { type: string }, legs: { type: integer }, tags: { type: array, items: { type: string } } } } }
         - { name: near, in: query, schema: { type: object, required: [lat], properties: { lat: { type: number }, lng: { type: number } } } }
         - { name: box, in: query, explode: false, schema: { $ref: '#/components/schemas/Box' } }
         - { name: where, in: query, content: { application/json: { schema: { type: object, properties: { q: { type: string } } } } } }
@@ -53,7 +55,8 @@ async function files(): Promise<Map<string, string>> {
 describe('the routes class', () => {
   it("reads object query parameters with the runtime's object option, and checks them with their validators", async () => {
     const server = (await files()).get('zoo.server.ts')!;
-    expect(server).toContain(`export class ZooRoutes {
+    expect(server).toContain(
+      `export class ZooRoutes {
   constructor(private readonly api: ZooApi) {}
 
   @GET
@@ -61,16 +64,19 @@ describe('the routes class', () => {
   @Produces('application/json')
   @Status(200)
   listAnimals(
-    @QueryParam('filter', { required: false, object: { style: 'deepObject', fields: { kind: 'string', legs: 'integer', tags: 'json' } }, validate: validateListAnimalsFilterParam }) filter: {
+    @QueryParam('filter', { required: false, object: { style: 'deepObject', fields: { kind: 'string', legs: 'integer', tags: 'json' } }, ` +
+        `validate: validateListAnimalsFilterParam }) filter: {
       kind?: string;
       legs?: number;
       tags?: string[];
     } | undefined,
-    @QueryParam('near', { required: false, object: { style: 'form', fields: { lat: 'number', lng: 'number' } }, validate: validateListAnimalsNearParam }) near: {
+    @QueryParam('near', { required: false, object: { style: 'form', fields: { lat: 'number', lng: 'number' } }, ` +
+        `validate: validateListAnimalsNearParam }) near: {
       lat: number;
       lng?: number;
     } | undefined,
-    @QueryParam('box', { required: false, object: { style: 'form', explode: false, fields: { w: 'number', h: 'number' } }, validate: validateListAnimalsBoxParam }) box: Box | undefined,
+    @QueryParam('box', { required: false, object: { style: 'form', explode: false, fields: { w: 'number', h: 'number' } }, ` +
+        `validate: validateListAnimalsBoxParam }) box: Box | undefined,
     @QueryParam('where', { type: 'json', required: false, validate: validateListAnimalsWhereParam }) where: {
       q?: string;
     } | undefined,
@@ -86,7 +92,8 @@ describe('the routes class', () => {
     return this.api.listAnimals({ filter, near, box, where, name, code, email, ip, constructor }, ctx);
   }
 }
-`);
+`,
+    );
   });
 
   it('declares optional inputs as `| undefined`, and indents inline result types where they stand', async () => {

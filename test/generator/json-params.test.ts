@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestRouter } from '../../runtime/rest/index.js';
 import { generateInline } from '../client/generate.js';
 
-const OPENAPI = `
+const OPENAPI =
+  `
 openapi: 3.1.0
 info: { title: Search, version: '1' }
 tags: [{ name: search }]
@@ -23,7 +24,8 @@ paths:
           in: query
           content:
             application/json:
-              schema: { type: object, required: [q], properties: { q: { type: string, minLength: 1 }, tags: { type: array, items: { type: string } } } }
+              schema: { type: object, required: [q], ` +
+  `properties: { q: { type: string, minLength: 1 }, tags: { type: array, items: { type: string } } } }
         - name: X-Scope
           in: header
           content: { application/json: { schema: { type: object, properties: { team: { type: integer } } } } }

@@ -108,7 +108,11 @@ export const write: Pick<BigQueryWriteService, 'appendRows'> = {
   },
 };
 
-export const status: Status = { code: 3, message: 'bad', details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [] }] };
+export const status: Status = {
+  code: 3,
+  message: 'bad',
+  details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [] }],
+};
 // @ts-expect-error an Any needs its '@type'
 export const untyped: Status = { code: 3, message: 'bad', details: [{ fieldViolations: [] }] };
 
@@ -179,7 +183,11 @@ describe('google-proto-files', () => {
     );
     const codec = out('proto/cloud/bigquery/storage/v1/storage.codec.ts');
     expect(codec).toMatch(
-      /name: 'AppendRows',\s+localName: 'appendRows',\s+path: '\/google\.cloud\.bigquery\.storage\.v1\.BigQueryWrite\/AppendRows',\s+clientStreaming: true,\s+serverStreaming: true,/,
+      new RegExp(
+        String.raw`name: 'AppendRows',\s+localName: 'appendRows',\s+` +
+          String.raw`path: '/google\.cloud\.bigquery\.storage\.v1\.BigQueryWrite/AppendRows',\s+` +
+          String.raw`clientStreaming: true,\s+serverStreaming: true,`,
+      ),
     );
   });
 
@@ -226,7 +234,8 @@ describe('OpenAPI 3.0, 3.1 and Swagger 2.0 fixtures', () => {
   it('generate with only the warnings about what is not modelled', () => {
     expect(runs.openapi.code).toBe(0);
     expect(runs.openapi.stderr).toBe(
-      "events-3.1.yaml:169 (/components/schemas/EventBase/properties/labels/propertyNames): warning: keyword 'propertyNames' is ignored: generated types and validators do not enforce it\n",
+      'events-3.1.yaml:169 (/components/schemas/EventBase/properties/labels/propertyNames): warning: ' +
+        "keyword 'propertyNames' is ignored: generated types and validators do not enforce it\n",
     );
   });
 
@@ -260,7 +269,8 @@ describe('OpenAPI 3.0, 3.1 and Swagger 2.0 fixtures', () => {
     expect(zoo).toContain('  lives?: 1 | 7 | 9;\n');
     expect(zoo).toContain('export interface Error$ {\n');
     expect(out('openapi/zoo-swagger-2.0.server.ts')).toContain(
-      "    @QueryParam('include', { type: 'string', required: false, array: { separator: ',' }, enum: ['owner', 'vet'] }) include: ('owner' | 'vet')[] | undefined,\n",
+      "    @QueryParam('include', { type: 'string', required: false, array: { separator: ',' }, enum: ['owner', " +
+        "'vet'] }) include: ('owner' | 'vet')[] | undefined,\n",
     );
     expect(events).toContain('export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };\n');
   });

@@ -3,6 +3,9 @@
  * Small hand-built models for emitter tests: the loaders are tested on their own,
  * so emitter tests state exactly the model they feed in.
  */
+
+import type { EmitResult, Emitter } from '../../generator/emit.js';
+import { emit } from '../../generator/emit.js';
 import type {
   EnumType,
   Field,
@@ -16,8 +19,6 @@ import type {
   Service,
   TypeRef,
 } from '../../generator/model/model.js';
-import { emit } from '../../generator/emit.js';
-import type { Emitter, EmitResult } from '../../generator/emit.js';
 import { loadTemplates } from '../../generator/templates.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? U[] : T[K] };

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { generateInline } from '../client/generate.js';
-import { describeAgreement, LEGACY, loadCaseSchemas, ORDERS, type CaseMessage, type CaseSchemas, type Pair } from './proto-json-cases.js';
+import { type CaseMessage, type CaseSchemas, describeAgreement, LEGACY, loadCaseSchemas, ORDERS, type Pair } from './proto-json-cases.js';
 
 type Validators = Record<string, (data: unknown) => boolean>;
 

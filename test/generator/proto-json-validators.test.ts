@@ -7,7 +7,7 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll } from 'vitest';
 import { reachableTypes } from '../../generator/emitters/rpc-descriptor.js';
 import { PROTO_FORMATS, protoNamedTypeSchema } from '../../generator/emitters/rpc-json-schema.js';
-import { describeAgreement, loadCaseSchemas, type CaseMessage, type CaseSchemas, type Pair } from './proto-json-cases.js';
+import { type CaseMessage, type CaseSchemas, describeAgreement, loadCaseSchemas, type Pair } from './proto-json-cases.js';
 
 /** The options `compileStandalone` gives ajv (validators-compile.ts), minus code generation. */
 function newAjv(): Ajv {

@@ -6,16 +6,17 @@
  * keeps proto2 groups and defaults and custom JSON names, byte for byte as protobufjs reads the
  * `.proto` itself.
  */
-import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
+
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindLoopback } from '../rpc/loopback.js';
 import { withArticle } from '../../generator/emitters/rpc-names.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
-import { REPO_ROOT, generateInline } from '../client/generate.js';
+import { generateInline, REPO_ROOT } from '../client/generate.js';
+import { bindLoopback } from '../rpc/loopback.js';
 import { typeCheck } from './tsc-check.js';
 
 const NAMES = `syntax = "proto3";
@@ -55,7 +56,6 @@ let cleanup: () => void;
 let grpcServer: grpc.Server;
 let address: string;
 let server: Record<string, unknown>;
-let client: Record<string, unknown>;
 let grpcModule: Record<string, unknown>;
 let codec: Record<string, unknown>;
 
@@ -71,7 +71,6 @@ beforeAll(async () => {
   dir = generated.dir;
   cleanup = generated.cleanup;
   server = await import(/* @vite-ignore */ join(dir, 'names/v1/names.server.ts'));
-  client = await import(/* @vite-ignore */ join(dir, 'names/v1/names.client.ts'));
   codec = await import(/* @vite-ignore */ join(dir, 'names/v1/names.codec.ts'));
   grpcModule = await import(/* @vite-ignore */ join(dir, 'names/v1/names.grpc.ts'));
   grpcServer = new grpc.Server();
@@ -203,7 +202,8 @@ describe('generated prose and layout', () => {
   it('prints streaming routes through connectStream, without an empty parameter list across lines', () => {
     const routes = readFileSync(join(dir, 'names/v1/names.server.ts'), 'utf8');
     expect(routes).toContain(
-      "  @POST\n  @Path('/Watch')\n  watch(\n    @Context() ctx: Context,\n  ): Response {\n    const method = ApiServiceDescriptor.methods.watch;\n" +
+      "  @POST\n  @Path('/Watch')\n  watch(\n    @Context() ctx: Context,\n  ): Response {\n" +
+        '    const method = ApiServiceDescriptor.methods.watch;\n' +
         '    return connectStream(method, ctx, this.options, (input, rpc) => this.api.watch(input, rpc));\n  }\n',
     );
     expect(routes).not.toMatch(/\(\n\s*\):/);

@@ -9,14 +9,14 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type IssueRow, type IssueStore, type RepoRow, type UserRow } from '../../runtime/issues/store/index.js';
+import { keywordWords } from '../../runtime/issues/store/keyword.js';
+import type { PostgresPool } from '../../runtime/issues/store/postgres/postgres-config.js';
 import { postgresDialect } from '../../runtime/issues/store/postgres/postgres-dialect.js';
 import { PostgresDriver } from '../../runtime/issues/store/postgres/postgres-driver.js';
-import type { PostgresPool } from '../../runtime/issues/store/postgres/postgres-config.js';
-import { keywordWords } from '../../runtime/issues/store/keyword.js';
 import { INDEXED_BODY_CHARS, POSTGRES_MIGRATIONS } from '../../runtime/issues/store/postgres/postgres-migrations.js';
 import { migrate } from '../../runtime/issues/store/sql/migration.js';
 import { SqlStore } from '../../runtime/issues/store/sql/sql-store.js';
-import { dropSchema, openTestStore, TEST_ENGINES, TEST_POSTGRES_URL, uniqueSchemaName, type TestStore } from './test-stores.js';
+import { dropSchema, openTestStore, TEST_ENGINES, TEST_POSTGRES_URL, type TestStore, uniqueSchemaName } from './test-stores.js';
 
 /** Issue bodies, each holding what a user would search for. */
 const TEXTS = {

@@ -6,7 +6,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IssueStoreError, type IssueStore, type LabelRow, type RepoRow, type UserRow } from '../../runtime/issues/store/index.js';
+import { type IssueStore, IssueStoreError, type LabelRow, type RepoRow, type UserRow } from '../../runtime/issues/store/index.js';
 import { openTestStore, TEST_ENGINES, type TestStore } from './test-stores.js';
 
 /** Far past both engines' parameter caps. */

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createStore, type CreateStoreOptions, type IssueStore } from '../../runtime/issues/store/index.js';
+import { type CreateStoreOptions, createStore, type IssueStore } from '../../runtime/issues/store/index.js';
 
 /** The PostgreSQL server of the test environment (trust auth). */
 export const TEST_POSTGRES_URL = process.env.LOOM_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -5,7 +5,7 @@
 
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IssueStoreError, type IssueStore } from '../../runtime/issues/store/index.js';
+import { type IssueStore, IssueStoreError } from '../../runtime/issues/store/index.js';
 import { openTestStore, TEST_ENGINES, TEST_POSTGRES_URL, type TestStore } from './test-stores.js';
 
 /** The key space of the PostgreSQL dialect's `exclusiveLock` (`postgres-dialect.ts`). */

@@ -55,7 +55,7 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     expect(await total()).toBe(before);
   });
 
-  it('answers a malformed write as Gitea orders its checks: 404 for a repository the caller cannot see, 401 without a token, then 422', async () => {
+  it("answers a malformed write in Gitea's order: 404 for a repository the caller cannot see, 401 without a token, then 422", async () => {
     const owner = await server.createUser('olga');
     await server.api(owner.token).user.createCurrentUserRepo({ name: 'hidden', private: true });
     const stranger = await server.createUser('sam');

@@ -52,7 +52,8 @@ describe.each(ENGINES)('generated client on %s', (engine) => {
     expect(page.data.map((i) => i.title)).toEqual(['listed 2', 'listed 1']);
     expect(page.response.headers.get('x-total-count')).toBe('4');
     expect(page.response.headers.get('link')).toBe(
-      '<http://issues.test/api/v1/repos/alice/proj/issues?limit=2&page=2&state=all>; rel="next",<http://issues.test/api/v1/repos/alice/proj/issues?limit=2&page=2&state=all>; rel="last"',
+      '<http://issues.test/api/v1/repos/alice/proj/issues?limit=2&page=2&state=all>; ' +
+        'rel="next",<http://issues.test/api/v1/repos/alice/proj/issues?limit=2&page=2&state=all>; rel="last"',
     );
     const found = await anonymous.issueSearchIssuesWithResponse({ q: 'listed', type: 'issues' });
     expect(found.data).toHaveLength(3);

@@ -83,7 +83,7 @@ describe.each(ENGINES)('Go SDK bodies on %s', (engine) => {
     expect(res.body).toMatchObject({ title: 'all null', body: '', ref: '', state: 'open', due_date: null });
   });
 
-  it('edits only the title when sdk.EditIssueOption sets only the title: state, deadline, assignees, milestone, body and ref stay', async () => {
+  it('sdk.EditIssueOption with only a title edits the title alone: state, deadline, assignees, milestone, body and ref stay', async () => {
     const index = await richIssue();
     const before = (await server.api(w.alice.token).repos.issueGetIssue('alice', 'pub', index)).data;
     const res = await send('PATCH', `/repos/alice/pub/issues/${index}`, { ...EDIT_NOTHING, title: 'renamed by tea' });
@@ -159,7 +159,7 @@ describe.each(ENGINES)('Go SDK bodies on %s', (engine) => {
     expect(res.body).toMatchObject({ title: 'PR from tea', assignees: null, requested_reviewers: null, due_date: null });
   });
 
-  it('accepts the setup options tea sends: a user with nil pointers, a milestone without due date, a collaborator without permission', async () => {
+  it("accepts tea's setup options: a user with nil pointers, a milestone without due date, a collaborator without permission", async () => {
     const user = await send(
       'POST',
       '/admin/users',

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
-import { giteaApi, type Api } from 'gitea-js';
+import { type ServerType, serve } from '@hono/node-server';
+import { type Api, giteaApi } from 'gitea-js';
 import pg from 'pg';
-import { createIssuesService } from '../../runtime/issues/index.js';
-import type { IssueEventBus } from '../../runtime/issues/api/events.js';
 import type { IssuesConfig } from '../../runtime/issues/api/config.js';
+import type { IssueEventBus } from '../../runtime/issues/api/events.js';
+import { createIssuesService } from '../../runtime/issues/index.js';
 import { createStore } from '../../runtime/issues/store/index.js';
 import type { IssueStore } from '../../runtime/issues/store/store.js';
 
@@ -49,7 +49,7 @@ export interface TestServer {
 /** What {@link TestServer.sendJson} resolves to. */
 export interface JsonAnswer {
   readonly status: number;
-  // Tests read answers of many shapes (issues, users, errors): typed loosely on purpose.
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes (issues, users, errors): typed loosely on purpose.
   readonly body: Record<string, any>;
 }
 
@@ -92,7 +92,7 @@ export async function startServer(engine: Engine, config: Partial<IssuesConfig> 
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const basic = (user: string, password: string) => 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64');
+  const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   const tokenFor = async (user: string, password: string, name: string, scopes: string[]) => {
     const res = await fetch(`${baseUrl}/api/v1/users/${user}/tokens`, {
       method: 'POST',

@@ -192,7 +192,8 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
       expect(capped.data).toHaveLength(50);
       expect(capped.headers.get('x-total-count')).toBe('60');
       expect(capped.headers.get('link')).toBe(
-        '<http://issues.test/api/v1/repos/alice/bulk/issues?limit=500&page=2>; rel="next",<http://issues.test/api/v1/repos/alice/bulk/issues?limit=500&page=2>; rel="last"',
+        '<http://issues.test/api/v1/repos/alice/bulk/issues?limit=500&page=2>; ' +
+          'rel="next",<http://issues.test/api/v1/repos/alice/bulk/issues?limit=500&page=2>; rel="last"',
       );
       const search = await api.issueSearchIssues({ q: 'bulk' });
       expect(search.data).toHaveLength(20);

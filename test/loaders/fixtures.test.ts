@@ -24,7 +24,8 @@ describe('schema fixtures', () => {
     ]);
     expect(files.flatMap((f) => f.warnings).map(formatDiagnostic)).toEqual([
       "proto/legacy/legacy.proto:14: warning: extension of 'Account' is ignored: extensions have no place in the generated types",
-      "proto/legacy/legacy.proto:8: warning: group 'Account.Extra' is loaded as a nested message; groups are deprecated, prefer a message field",
+      "proto/legacy/legacy.proto:8: warning: group 'Account.Extra' is loaded as a nested message; groups are deprecated, " +
+        'prefer a message field',
     ]);
   });
 });

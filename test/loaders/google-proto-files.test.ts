@@ -93,7 +93,8 @@ describe('google-proto-files', () => {
       [
         MISSING_IMPORT,
         20,
-        'cannot find import "google/protobuf/unittest.proto": looked next to the file, in the import paths (.) and the root; add the folder that holds it as an import path (-I)',
+        'cannot find import "google/protobuf/unittest.proto": looked next to the file, in the import paths (.) and the root; ' +
+          'add the folder that holds it as an import path (-I)',
       ],
     ]);
   });

@@ -37,7 +37,8 @@ describe('system.proto', () => {
       ['GetService', 'getService', 'GetServiceRequest', 'GetServiceResponse', false, false, undefined],
     ]);
     expect(service!.operations[1]!.doc).toBe(
-      'StartService starts a Windows service\nNOTE: This method affects global node state and should only be used\nwith consideration to other CSI drivers that run concurrently.',
+      'StartService starts a Windows service\nNOTE: This method affects global node state and should only be used\n' +
+        'with consideration to other CSI drivers that run concurrently.',
     );
   });
 

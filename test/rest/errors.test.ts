@@ -5,11 +5,12 @@
  */
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import type { ValidateFunction } from '../../runtime/rest/index.js';
 import {
   BadRequestError,
   BodyParam,
-  catching,
   CatchWith,
+  catching,
   createRestRouter,
   GET,
   HttpError,
@@ -21,7 +22,6 @@ import {
   RestBuilder,
   ValidateResult,
 } from '../../runtime/rest/index.js';
-import type { ValidateFunction } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 class ConflictError extends Error {}
@@ -274,14 +274,16 @@ describe('validation with ajv', () => {
     const r = await call(app, 'GET', '/val/result/11');
     expect([r.status, r.text]).toEqual([
       500,
-      '{"status":500,"message":"Response validation failed","details":{"violations":[{"location":"result","name":"/n","message":"must be <= 10"}]}}',
+      '{"status":500,"message":"Response validation failed",' +
+        '"details":{"violations":[{"location":"result","name":"/n","message":"must be <= 10"}]}}',
     ]);
   });
   it('result validation may answer 400 instead', async () => {
     const r = await call(app, 'GET', '/val/result400/11');
     expect([r.status, r.text]).toEqual([
       400,
-      '{"status":400,"message":"Response validation failed","details":{"violations":[{"location":"result","name":"/n","message":"must be <= 10"}]}}',
+      '{"status":400,"message":"Response validation failed",' +
+        '"details":{"violations":[{"location":"result","name":"/n","message":"must be <= 10"}]}}',
     ]);
   });
   it('a custom compiler given with validateWith is used for schemas', async () => {

@@ -6,13 +6,14 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import type { AuthenticationProvider, HandlerResult, ValidateFunction } from '../../runtime/rest/index.js';
 import {
   Authorize,
   BodyParam,
-  catching,
   CatchWith,
   Context,
   ContextReader,
+  catching,
   createRestRouter,
   DELETE,
   GET,
@@ -25,13 +26,12 @@ import {
   Produces,
   PUT,
   QueryParam,
-  requirePermissions,
   Response,
   ResponseWriter,
+  requirePermissions,
   restGetPath,
   Status,
 } from '../../runtime/rest/index.js';
-import type { AuthenticationProvider, HandlerResult, ValidateFunction } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 @Path('/hx')
@@ -202,7 +202,8 @@ describe('a generated stub bound to a hand-written implementation', () => {
   it('the generated validator checks the body', async () => {
     const r = await call(app, 'POST', '/api/v1/repos/o/r/issues', { json: { title: 3 } });
     expect(r.text).toBe(
-      '{"status":400,"message":"body /title: must be string","violations":[{"location":"body","name":"/title","message":"must be string"}]}',
+      '{"status":400,"message":"body /title: must be string",' +
+        '"violations":[{"location":"body","name":"/title","message":"must be string"}]}',
     );
   });
   it('a created issue is 201 with Location', async () => {

@@ -30,9 +30,9 @@ export async function call(
   return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) as unknown };
 }
 
-import { serve } from '@hono/node-server';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 
 /** A real listener on 127.0.0.1, ephemeral port. */
 export interface Listening {

@@ -4,6 +4,7 @@
  * fields, `clearCache()`, and `@Blocking` methods in a worker-thread pool (503 past the time limit).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Class, InjectionProvider } from '../../runtime/rest/index.js';
 import {
   Blocking,
   Context,
@@ -16,7 +17,6 @@ import {
   QueryParam,
   WorkerPool,
 } from '../../runtime/rest/index.js';
-import type { Class, InjectionProvider } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 let created = 0;
@@ -163,7 +163,10 @@ describe('@Blocking methods in a worker pool', () => {
   it('other requests are served while a worker is busy', async () => {
     const pool = new WorkerPool({ size: 1, maxExecutionTime: 60_000 });
     let done = false;
-    const busy = pool.run(TASKS.href, 'spin', [1500]).then((v) => ((done = true), v));
+    const busy = pool.run(TASKS.href, 'spin', [1500]).then((v) => {
+      done = true;
+      return v;
+    });
     const quick = await call(app, 'GET', '/work/quick');
     expect(quick.text).toBe('{"quick":true}');
     expect(done).toBe(false);

@@ -5,14 +5,15 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import type { RouteInfo, ValueReader } from '../../runtime/rest/index.js';
 import {
   BeanParam,
   BodyParam,
   Context,
   ContextReader,
   Convert,
-  conversion,
   CookieParam,
+  conversion,
   createRestRouter,
   DefaultValue,
   FormParam,
@@ -29,7 +30,6 @@ import {
   restGetPath,
   SeparatedBy,
 } from '../../runtime/rest/index.js';
-import type { RouteInfo, ValueReader } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 const Color = { Red: 'red', Green: 'green' } as const;

@@ -3,19 +3,21 @@
  * Writing: the Response builder, writers by method/type/mime, `Accept` negotiation, `@Produces`,
  * `@Consumes`, readers, streams, async generators and static files.
  */
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import { serve } from '@hono/node-server';
+
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
+import type { HandlerResult, ValueReader, ResponseWriter as Writer } from '../../runtime/rest/index.js';
 import {
   BodyParam,
   CatchWith,
-  catching,
   Consumes,
+  catching,
   createRestRouter,
   fileWriter,
   GET,
@@ -30,7 +32,6 @@ import {
   ResponseWriter,
   Status,
 } from '../../runtime/rest/index.js';
-import type { HandlerResult, ResponseWriter as Writer, ValueReader } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 @Path('/r')

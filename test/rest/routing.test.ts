@@ -5,6 +5,7 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import type { HandlerResult } from '../../runtime/rest/index.js';
 import {
   BodyParam,
   Context,
@@ -13,7 +14,6 @@ import {
   Delete,
   GET,
   Get,
-  HEAD,
   Head,
   Header,
   OPTIONS,
@@ -28,13 +28,12 @@ import {
   Put,
   Response,
   RestBuilder,
-  restApi,
   RouteOrder,
+  restApi,
   Status,
   TRACE,
   Trace,
 } from '../../runtime/rest/index.js';
-import type { HandlerResult } from '../../runtime/rest/index.js';
 import { call, listen, rawCall } from './helpers.js';
 
 @Path('/verbs')

@@ -3,6 +3,7 @@
  * Security (authentication, authorization, roles; method over class over router), events and CORS.
  */
 import { describe, expect, it } from 'vitest';
+import type { AuthenticationProvider, AuthorizationProvider, RestUser } from '../../runtime/rest/index.js';
 import {
   ANY_STATUS,
   Authenticate,
@@ -10,8 +11,8 @@ import {
   BodyParam,
   Context,
   createRestRouter,
-  DefaultValue,
   DELETE,
+  DefaultValue,
   DenyAll,
   Event,
   Events,
@@ -26,7 +27,6 @@ import {
   RolesAllowed,
   Status,
 } from '../../runtime/rest/index.js';
-import type { AuthenticationProvider, AuthorizationProvider, RestUser } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
 
 const USERS: Record<string, RestUser> = {

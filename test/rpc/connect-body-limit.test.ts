@@ -4,12 +4,12 @@
  */
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.codec.js';
 import type { SystemService } from '../../generated/system/v1alpha1/system.server.js';
-import { connectRoutes, type ConnectRoutesOptions } from '../../runtime/rpc/connect-server.js';
+import { type ConnectRoutesOptions, connectRoutes } from '../../runtime/rpc/connect-server.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
 
 const impl: SystemService = {

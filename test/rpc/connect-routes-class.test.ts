@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
 import { SystemRoutes, type SystemService } from '../../generated/system/v1alpha1/system.server.js';
 import { createRestRouter, GET, Path } from '../../runtime/rest/index.js';
-import { RpcError } from '../../runtime/rpc/errors.js';
 import type { ConnectRoutesOptions } from '../../runtime/rpc/connect-server.js';
+import { RpcError } from '../../runtime/rpc/errors.js';
 import type { RpcContext } from '../../runtime/rpc/types.js';
 
 /** Alpha runs; `slow` answers only when its signal aborts; `crash` throws a plain Error. */
@@ -151,7 +151,7 @@ describe('SystemRoutes on the decorator runtime', () => {
     expect([slow.status, JSON.parse(slow.body).code]).toEqual([504, 'deadline_exceeded']);
   });
 
-  it('passes options on: authorize sees the call, requireProtocolVersion refuses calls without the header, onError sees hidden errors', async () => {
+  it('passes options on: authorize sees the call, requireProtocolVersion wants the header, onError sees hidden errors', async () => {
     const hidden: unknown[] = [];
     const seen: RpcContext[] = [];
     const guarded = app(

@@ -8,9 +8,9 @@
  * checked against servers that break the protocol.
  */
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import { gzipSync } from 'node:zlib';
+import { type ServerType, serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, FLAG_COMPRESSED } from '../../runtime/rpc/connect-envelope.js';
 import { RpcError } from '../../runtime/rpc/errors.js';

@@ -6,10 +6,11 @@
  * keys are decimal strings on the server whatever the encoding; a field named `constructor`
  * travels like any other.
  */
+
+import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { Hono } from 'hono';
-import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInline } from '../client/generate.js';

@@ -3,16 +3,17 @@
  * and streaming members: generated code served over Connect and gRPC, all four
  * kinds of call on both.
  */
+
+import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { Hono } from 'hono';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindLoopback } from './loopback.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
 import type { RpcContext } from '../../runtime/rpc/types.js';
 import { generateInline } from '../client/generate.js';
 import { typeCheck } from './generate-system.js';
+import { bindLoopback } from './loopback.js';
 
 const PROTO = `syntax = "proto3";
 package demo.v1;

@@ -3,25 +3,26 @@
  * @hono/node-server) and gRPC (grpc-js), called through the generated clients,
  * plain fetch, and an independent proto-loader client of the csi-proxy proto.
  */
-import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
-import { Hono } from 'hono';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { ServerType } from '@hono/node-server';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindLoopback } from './loopback.js';
-import { RpcError } from '../../runtime/rpc/errors.js';
 import type { ConnectClientOptions } from '../../runtime/rpc/connect-client.js';
 import type { ConnectApp, ConnectRoutesOptions } from '../../runtime/rpc/connect-server.js';
+import { RpcError } from '../../runtime/rpc/errors.js';
 import type { GrpcClientOptions } from '../../runtime/rpc/grpc-client.js';
 import type { GrpcServiceOptions } from '../../runtime/rpc/grpc-server.js';
 import type { RpcCallOptions, RpcContext } from '../../runtime/rpc/types.js';
 import { generateSystem, typeCheck } from './generate-system.js';
+import { bindLoopback } from './loopback.js';
 
 const CSI_PROXY_PROTO = fileURLToPath(new URL('../fixtures/reference/csi-proxy-system-v1alpha1.proto', import.meta.url));
 
@@ -313,7 +314,7 @@ describe('gRPC over grpc-js', () => {
     for (const keepCase of [true, false]) {
       const definition = protoLoader.loadSync(CSI_PROXY_PROTO, { keepCase, enums: String, defaults: true });
       const pkg = grpc.loadPackageDefinition(definition) as unknown as {
-        v1alpha1: { System: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, Function> };
+        v1alpha1: { System: grpc.ServiceClientConstructor };
       };
       const client = new pkg.v1alpha1.System(grpcAddress, grpc.credentials.createInsecure());
       const call = (method: string, request: object) =>

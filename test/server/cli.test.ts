@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +28,8 @@ describe('the server command line', () => {
       [
         [],
         { DATABASE_URL: 'mysql://db/loom' },
-        'loom: invalid configuration: invalid DATABASE_URL: must be a SQLite file path, a file: URL, :memory: or a postgres:// URL (got "mysql://db/loom")\n',
+        'loom: invalid configuration: invalid DATABASE_URL: must be a SQLite file path, a file: URL, :memory: ' +
+          'or a postgres:// URL (got "mysql://db/loom")\n',
       ],
       [['--frobnicate'], {}, 'loom: invalid configuration: unknown option --frobnicate (see --help)\n'],
     ];

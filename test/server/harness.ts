@@ -4,7 +4,7 @@
  * end-to-end tests: free ports, a temporary SQLite database, the simulated host, JSON
  * logs parsed line by line, and the `ready` record giving the bound addresses.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

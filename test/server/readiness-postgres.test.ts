@@ -4,8 +4,9 @@
  * `/healthz` stays 200), and restoring it makes the server ready again without a restart.
  * PostgreSQL must be reachable at 127.0.0.1:5432: this test fails, never skips, without it.
  */
-import { createServer, connect, type Server, type Socket } from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess } from './harness.js';

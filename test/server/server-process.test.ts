@@ -9,7 +9,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_DIR, startServerProcess, type ServerProcess } from './harness.js';
+import { ROOT_DIR, type ServerProcess, startServerProcess } from './harness.js';
 
 let server: ServerProcess;
 
@@ -139,7 +139,7 @@ describe('System service over gRPC', () => {
   it('serves the same handler to a client built from the proto file alone', async () => {
     const definition = protoLoader.loadSync(join(ROOT_DIR, 'schemas/system/v1alpha1/system.proto'), { enums: String, defaults: true });
     const loaded = grpc.loadPackageDefinition(definition) as unknown as {
-      v1alpha1: { System: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, Function> };
+      v1alpha1: { System: grpc.ServiceClientConstructor };
     };
     const address = (server.ready['endpoints'] as Record<string, string>)['gRPC']!;
     const client = new loaded.v1alpha1.System(address, grpc.credentials.createInsecure());
@@ -162,7 +162,7 @@ describe('gRPC health checking', () => {
     const definition = protoLoader.loadSync(join(ROOT_DIR, 'schemas/grpc/health/v1/health.proto'), { enums: String, defaults: true });
     const loaded = grpc.loadPackageDefinition(definition) as unknown as {
       grpc: {
-        health: { v1: { Health: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, Function> } };
+        health: { v1: { Health: grpc.ServiceClientConstructor } };
       };
     };
     const client = new loaded.grpc.health.v1.Health(

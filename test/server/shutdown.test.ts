@@ -3,9 +3,9 @@
  * answer, a request still uploading its body when the signal arrives is finished, new
  * connections are refused, and the process exits 0.
  */
-import { request as httpRequest, Agent, type ClientRequest } from 'node:http';
+import { Agent, type ClientRequest, request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from './harness.js';
+import { type ServerProcess, startServerProcess } from './harness.js';
 
 interface Outcome {
   readonly id: string;

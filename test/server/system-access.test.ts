@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_DIR, startServerProcess, type ServerProcess } from './harness.js';
+import { ROOT_DIR, type ServerProcess, startServerProcess } from './harness.js';
 
 const TOKEN = 'token-7f3a9c2e-not-for-logs';
 let server: ServerProcess;
@@ -24,17 +24,17 @@ afterAll(async () => {
   if (server !== undefined) expect((await server.stop()).code).toBe(0);
 });
 
-type SystemClient = grpc.Client & Record<string, Function>;
+type SystemClient = InstanceType<grpc.ServiceClientConstructor>;
 
 function grpcClient(address: string, token?: string): SystemClient {
   const definition = protoLoader.loadSync(join(ROOT_DIR, 'schemas/system/v1alpha1/system.proto'), { enums: String, defaults: true });
   const loaded = grpc.loadPackageDefinition(definition) as unknown as {
-    v1alpha1: { System: new (a: string, c: grpc.ChannelCredentials) => SystemClient };
+    v1alpha1: { System: grpc.ServiceClientConstructor };
   };
   const client = new loaded.v1alpha1.System(address, grpc.credentials.createInsecure());
   if (token !== undefined) {
     const call = client['GetService']!.bind(client);
-    client['GetService'] = (request: object, callback: Function) => {
+    client['GetService'] = (request: object, callback: grpc.requestCallback<unknown>) => {
       const metadata = new grpc.Metadata();
       metadata.set('authorization', `Bearer ${token}`);
       return call(request, metadata, callback);

@@ -14,7 +14,8 @@ describe('SYSTEM_TOKEN at start-up', () => {
     const { code, stdout, stderr } = await runServerCommand([], { SYSTEM_TOKEN: token });
     expect(code).toBe(2);
     expect(stderr).toBe(
-      `loom: invalid configuration: invalid SYSTEM_TOKEN: ${problem}; use printable ASCII without spaces (it is sent as "authorization: Bearer <token>")\n`,
+      `loom: invalid configuration: invalid SYSTEM_TOKEN: ${problem}; ` +
+        'use printable ASCII without spaces (it is sent as "authorization: Bearer <token>")\n',
     );
     expect(stdout).toBe('');
     expect(stderr).not.toContain('sesame');

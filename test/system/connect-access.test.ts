@@ -19,15 +19,16 @@ import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceStatus } from '../../generated/system/v1alpha1/system.types.js';
-import { SimulatedHost } from '../../runtime/system/simulated/simulated-host.js';
 import { systemConnectRoutes } from '../../runtime/system/serve.js';
+import { SimulatedHost } from '../../runtime/system/simulated/simulated-host.js';
 import { SystemHandler } from '../../runtime/system/system-handler.js';
 
 const REMOTE = '203.0.113.7';
 const REFUSED = {
   code: 'permission_denied',
   message:
-    'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: Bearer <token>")',
+    'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: ' +
+    'Bearer <token>")',
 };
 
 interface Served {

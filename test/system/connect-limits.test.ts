@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceStatus } from '../../generated/system/v1alpha1/system.types.js';
 import { FailingHost } from './support/failing-host.js';
-import { startSystem, type RunningSystem } from './support/system-server.js';
+import { type RunningSystem, startSystem } from './support/system-server.js';
 
 const MiB = 1024 * 1024;
 

@@ -7,7 +7,7 @@ import { connect as http2Connect } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedHost } from '../../runtime/system/simulated/simulated-host.js';
 import { RecordingHost } from './support/recording-host.js';
-import { startSystem, type RunningSystem } from './support/system-server.js';
+import { type RunningSystem, startSystem } from './support/system-server.js';
 
 let host: RecordingHost;
 let system: RunningSystem;

@@ -11,7 +11,7 @@ import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.
 import { createGrpcClient } from '../../runtime/rpc/index.js';
 import { createGrpcHealth } from '../../runtime/server/grpc-health.js';
 import type { ReadinessCheck } from '../../runtime/server/health.js';
-import { serveSystemGrpc, type SystemGrpcHandle } from '../../runtime/system/serve.js';
+import { type SystemGrpcHandle, serveSystemGrpc } from '../../runtime/system/serve.js';
 import { SimulatedHost } from '../../runtime/system/simulated/simulated-host.js';
 import { SystemHandler } from '../../runtime/system/system-handler.js';
 

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
 import { ServiceStatus } from '../../generated/system/v1alpha1/system.types.js';
 import { SystemdHost } from '../../runtime/system/systemd/systemd-host.js';
-import { startSystem, type RunningSystem } from './support/system-server.js';
+import { type RunningSystem, startSystem } from './support/system-server.js';
 
 /**
  * `start` marks the unit started and waits for the file `release`; `show` prints the last unit
@@ -28,7 +28,8 @@ case "$1" in
   show)
     state=inactive; sub=dead
     if [ -e "$dir/started-$unit" ] && [ -e "$dir/release" ]; then state=active; sub=running; fi
-    printf 'Id=%s\\nDescription=Fake %s\\nLoadState=loaded\\nActiveState=%s\\nSubState=%s\\nUnitFileState=enabled\\nFreezerState=running\\n' "$unit" "$unit" "$state" "$sub"
+    printf 'Id=%s\\nDescription=Fake %s\\nLoadState=loaded\\n' "$unit" "$unit"
+    printf 'ActiveState=%s\\nSubState=%s\\nUnitFileState=enabled\\nFreezerState=running\\n' "$state" "$sub"
     exit 0;;
 esac
 echo "unexpected: $*" >&2

@@ -3,13 +3,14 @@
  * time with @grpc/proto-loader (as democratic-csi does), and plain HTTP speaking the Connect
  * protocol by hand (as curl would).
  */
+
+import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailingHost } from './support/failing-host.js';
-import { startSystem, type RunningSystem } from './support/system-server.js';
+import { type RunningSystem, startSystem } from './support/system-server.js';
 
 const CSI_PROXY_PROTO = fileURLToPath(new URL('../fixtures/reference/csi-proxy-system-v1alpha1.proto', import.meta.url));
 

@@ -4,13 +4,13 @@
  * every answer and the final state; the only error allowed is the documented FAILED_PRECONDITION.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConnectClient, createGrpcClient, RpcError, type RpcClient } from '../../runtime/rpc/index.js';
 import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.codec.js';
 import { ServiceStatus, StartType } from '../../generated/system/v1alpha1/system.types.js';
-import { SimulatedHost } from '../../runtime/system/simulated/simulated-host.js';
+import { createConnectClient, createGrpcClient, type RpcClient, RpcError } from '../../runtime/rpc/index.js';
 import type { SimulatedHostTable } from '../../runtime/system/simulated/host-table.js';
-import { RecordingHost, type RecordedOperation } from './support/recording-host.js';
-import { startSystem, type RunningSystem } from './support/system-server.js';
+import { SimulatedHost } from '../../runtime/system/simulated/simulated-host.js';
+import { type RecordedOperation, RecordingHost } from './support/recording-host.js';
+import { type RunningSystem, startSystem } from './support/system-server.js';
 
 const { RUNNING, STOPPED } = ServiceStatus;
 

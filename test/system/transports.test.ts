@@ -6,12 +6,12 @@ import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSystemConnectClient, type SystemClient } from '../../generated/system/v1alpha1/system.client.js';
 import { createSystemGrpcClient } from '../../generated/system/v1alpha1/system.grpc.js';
-import { RpcError } from '../../runtime/rpc/index.js';
 import { ServiceStatus, StartType } from '../../generated/system/v1alpha1/system.types.js';
+import { RpcError } from '../../runtime/rpc/index.js';
 import { RPC_CODE_BY_HOST_ERROR } from '../../runtime/system/error-mapping.js';
 import type { HostErrorKind } from '../../runtime/system/host-adapter.js';
 import { FailingHost } from './support/failing-host.js';
-import { startSystem, type RunningSystem } from './support/system-server.js';
+import { type RunningSystem, startSystem } from './support/system-server.js';
 
 type Transport = 'connect-json' | 'connect-binary' | 'grpc-tcp' | 'grpc-unix';
 

@@ -5,7 +5,7 @@
  * and a body without a Content-Type is Gitea's 422.
  */
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendBody } from '../../../test/rest/helpers.js';

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { PatternRouter } from 'hono/router/pattern-router';
 import type { IssueStore } from '../store/store.js';
 import { issuesAdmission } from './admission.js';
-import { resolveIssuesConfig, type IssuesConfig } from './config.js';
+import { type IssuesConfig, resolveIssuesConfig } from './config.js';
 import { createIssuesErrorHandler } from './error-handler.js';
 import { apiErrorBody, giteaJson } from './errors.js';
 import { createIssueEventBus, type IssueEventBus } from './events.js';

@@ -14,10 +14,10 @@ import { GITEA_JSON_TYPE } from './errors.js';
 import {
   AdminHandlers,
   IssueHandlers,
+  type IssuesServices,
   OrganizationHandlers,
   RepositoryHandlers,
   UserHandlers,
-  type IssuesServices,
 } from './handlers/index.js';
 
 /**

@@ -76,7 +76,8 @@ describe('formatTimestamp', () => {
     const reference = (unix: number) => {
       const d = new Date(unix * 1000);
       const p = (n: number, w = 2) => String(n).padStart(w, '0');
-      return `${p(d.getUTCFullYear(), 4)}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}T${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}Z`;
+      const date = `${p(d.getUTCFullYear(), 4)}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}`;
+      return `${date}T${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}Z`;
     };
     for (const unix of samples) expect(formatTimestamp(unix, 'UTC')).toBe(reference(unix));
     expect(formatTimestamp(253402300799, 'UTC')).toBe('9999-12-31T23:59:59Z');

@@ -114,7 +114,8 @@ export function formatTimestamp(unix: number, timeZone: string): string {
 function dateTime(seconds: number): string {
   if (!Number.isInteger(seconds) || seconds < ISO_MIN_UNIX || seconds > ISO_MAX_UNIX) {
     const d = new Date(seconds * 1000);
-    return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+    const date = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+    return `${date}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
   }
   const days = Math.floor(seconds / 86_400);
   const inDay = seconds - days * 86_400;

@@ -1,7 +1,7 @@
 /** @module Permission levels and the repository access rule. */
 
 import { describe, expect, it } from 'vitest';
-import { atLeast, isPermissionLevel, resolvePermission, strongest, type PermissionFacts } from './permission.js';
+import { atLeast, isPermissionLevel, type PermissionFacts, resolvePermission, strongest } from './permission.js';
 
 const facts = (over: Partial<PermissionFacts>): PermissionFacts => ({
   repoExists: true,

@@ -8,8 +8,8 @@ import type { SqlStoreOptions } from './sql/sql-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { IssueStore } from './store.js';
 
-export * from './store.js';
 export { atLeast, isPermissionLevel, resolvePermission, strongest } from '../domain/permission.js';
+export * from './store.js';
 
 /** Where the SQLite database lives when `DATABASE_URL` is not set. */
 export const DEFAULT_SQLITE_PATH = './data/issues.db';

@@ -68,7 +68,8 @@ export const ACCENT_FOLDS: Readonly<Record<string, string>> = Object.freeze({
  * Frozen with {@link ACCENT_FOLDS}.
  */
 export const DROPPED_MARKS =
-  '\u0300\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u0309\u030a\u030b\u030c\u030f\u0311\u031b\u0323\u0324\u0325\u0326\u0327\u0328\u032d\u032e\u0330\u0331';
+  '\u0300\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u0309\u030a\u030b\u030c\u030f\u0311\u031b' +
+  '\u0323\u0324\u0325\u0326\u0327\u0328\u032d\u032e\u0330\u0331';
 
 /**
  * Characters that separate words, spelled out for PostgreSQL (migration 3), where they become

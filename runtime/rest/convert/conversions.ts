@@ -2,8 +2,9 @@
  * @module
  * Ready-made conversions (xp-forge's `Matrix` and `SeparatedBy`) and a helper to write your own.
  */
-import type { Conversion } from '../types.js';
+
 import { errorMessage } from '../errors.js';
+import type { Conversion } from '../types.js';
 import { ConversionError } from './convert.js';
 
 /**

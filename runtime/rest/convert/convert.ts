@@ -181,7 +181,7 @@ function classConversion(cls: Class): ConvertFn {
   const factory =
     typeof statics.fromString === 'function'
       ? statics.fromString.bind(cls)
-      : Object.prototype.hasOwnProperty.call(cls, 'valueOf') && typeof statics.valueOf === 'function'
+      : Object.hasOwn(cls, 'valueOf') && typeof statics.valueOf === 'function'
         ? (statics.valueOf as (s: string) => unknown).bind(cls)
         : (s: string) => new (cls as unknown as new (s: string) => unknown)(s);
   return (v) => {

@@ -2,8 +2,9 @@
  * @module
  * `@Events`: processors that run after the response is produced, chosen by status or by exception.
  */
-import { rawMethod } from '../metadata/store.js';
+
 import type { EventBinding } from '../metadata/raw.js';
+import { rawMethod } from '../metadata/store.js';
 import type { ErrorClass, RestEvent } from '../types.js';
 
 /** Fire on any status. */
@@ -14,7 +15,7 @@ export const ANY_STATUS = -2;
  * produced entity; with `response` on that status (`ANY_STATUS` for all); with `exception` when an
  * error of that class was thrown, with the error.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the value's type is the event's to declare
+// biome-ignore lint/suspicious/noExplicitAny: the value's type is the event's to declare.
 export function Event<T = any>(event: RestEvent<T>, on: { response?: number; exception?: ErrorClass } = {}): EventBinding {
   return { event: event as RestEvent, ...on };
 }

@@ -2,8 +2,9 @@
  * @module
  * Instance and execution decorators: `@NoCache` and `@Blocking`.
  */
-import { rawClass, rawMethod } from '../metadata/store.js';
+
 import type { BlockingOptions } from '../metadata/raw.js';
+import { rawClass, rawMethod } from '../metadata/store.js';
 
 /**
  * A class registered by type gets a new instance per request instead of one cached singleton

@@ -4,16 +4,17 @@
  * parameter: `@PathParam`, `@QueryParam`, `@HeaderParam`, `@CookieParam`, `@FormParam`, `@MatrixParam`,
  * `@BodyParam`, `@BeanParam`, `@Context`, plus the modifiers `@DefaultValue`, `@Raw` and `@Convert`.
  */
-import { rawMethod, rawParam } from '../metadata/store.js';
+
+import type { Env, Context as HonoContext, Input } from 'hono';
 import type { ParamSource } from '../metadata/raw.js';
-import type { Context as HonoContext, Env, Input } from 'hono';
+import { rawMethod, rawParam } from '../metadata/store.js';
 import type { Class, ContextProvider, Conversion, ParamOptions } from '../types.js';
 
 /**
  * Hono's `Context`, under the same name as the `@Context()` decorator so one import serves both:
  * `@Context() ctx: Context`.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own defaults
+// biome-ignore lint/suspicious/noExplicitAny: Hono's own defaults for its `Context`.
 export type Context<E extends Env = any, P extends string = any, I extends Input = {}> = HonoContext<E, P, I>;
 
 /** A decorator for a parameter, a bean field or a bean constructor parameter. */

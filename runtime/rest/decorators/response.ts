@@ -3,7 +3,7 @@
  * Reader and writer decorators: `@RequestReader`, `@ResponseWriter`, `@SuppressCheck`, `@ValidateResult`.
  */
 import { rawCommon, rawMethod } from '../metadata/store.js';
-import type { ResponseWriter as Writer, ValidateFunction, ValueReader } from '../types.js';
+import type { ValidateFunction, ValueReader, ResponseWriter as Writer } from '../types.js';
 import type { ClassOrMethodDecorator } from './route.js';
 
 /** The writer contract, under the decorator's name so one import serves both. */

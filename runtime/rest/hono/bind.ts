@@ -3,21 +3,21 @@
  * The Hono binding: builds one Hono app from a router's compiled routes, CORS, pushed context
  * providers, not-found handlers and the default error answer. Nothing here is shared between apps.
  */
-import { Hono } from 'hono';
+
 import type { Context, MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
 import type { CorsOptions, RouterState } from '../config.js';
 import { errorResponse } from '../errors.js';
+import { createNegotiator } from '../io/negotiate.js';
 import { RestResponse } from '../response.js';
 import { defaultErrorResponse, handleError } from './catch.js';
 import type { CompiledRoute } from './compile.js';
+import { Exchange, PUSHED_KEY, stripMatrix } from './exchange.js';
 import { compareSpecificity } from './path.js';
-import { PUSHED_KEY, stripMatrix } from './exchange.js';
-import { writeResult } from './write.js';
 import type { WritePlan } from './write.js';
-import { createNegotiator } from '../io/negotiate.js';
-import { Exchange } from './exchange.js';
+import { writeResult } from './write.js';
 
 /**
  * Hono's path extraction without matrix parameters (`/cars;color=red/2024` routes as `/cars/2024`).

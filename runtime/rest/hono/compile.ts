@@ -6,33 +6,33 @@
  */
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Context, Next } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { RouterState } from '../config.js';
-import { BadRequestError, errorMessage, HttpError, RegistrationError } from '../errors.js';
-import { compileBodyReader, compileFormReader } from './body.js';
-import { compileBodyAdmission, DEFAULT_MAX_BODY_BYTES } from './body-limit.js';
-import { compileInstance } from './instances.js';
-import type { InstanceFactory } from './instances.js';
-import type { Violation } from '../errors.js';
-import { createNegotiator } from '../io/negotiate.js';
-import { parameterList, resolveClass } from '../metadata/builder.js';
-import type { ResolvedClass, ResolvedMethod } from '../metadata/builder.js';
-import type { ParamSource, RawParam } from '../metadata/raw.js';
 import { DUPLICATE_SOURCE } from '../decorators/params.js';
+import type { Violation } from '../errors.js';
+import { BadRequestError, errorMessage, HttpError, RegistrationError } from '../errors.js';
+import { createNegotiator } from '../io/negotiate.js';
+import type { ResolvedClass, ResolvedMethod } from '../metadata/builder.js';
+import { parameterList, resolveClass } from '../metadata/builder.js';
+import type { ParamSource, RawParam } from '../metadata/raw.js';
 import { RestResponse } from '../response.js';
 import type { HttpVerb, RouteInfo, ValidateFunction } from '../types.js';
 import { createDefaultAjv, validationViolations } from '../validation.js';
 import { WorkerPool } from '../worker/pool.js';
+import { compileBodyReader, compileFormReader } from './body.js';
+import { compileBodyAdmission, DEFAULT_MAX_BODY_BYTES } from './body-limit.js';
 import { handleError } from './catch.js';
 import { fireEvents } from './events.js';
 import { Exchange } from './exchange.js';
-import { compileParam } from './extract.js';
 import type { Extractor, ParamPlan } from './extract.js';
-import { joinPaths, toHonoPath } from './path.js';
+import { compileParam } from './extract.js';
+import type { InstanceFactory } from './instances.js';
+import { compileInstance } from './instances.js';
 import type { PathTemplate } from './path.js';
+import { joinPaths, toHonoPath } from './path.js';
 import { compileSecurity } from './security.js';
-import { writeResult } from './write.js';
 import type { WritePlan } from './write.js';
+import { writeResult } from './write.js';
 
 /** A compiled route, ready to be added to a Hono app. */
 export interface CompiledRoute {
@@ -41,7 +41,8 @@ export interface CompiledRoute {
   readonly template: PathTemplate;
   /** Registration sequence, to keep declaration order among equal `@RouteOrder`s. */
   readonly sequence: number;
-  readonly handler: (c: Context, next: Next) => Promise<Response | void>;
+  /** Hono's middleware shape: an explicit @HEAD route, registered as GET, passes other requests on. */
+  readonly handler: MiddlewareHandler;
 }
 
 const NO_BODY_VERBS: ReadonlySet<HttpVerb> = new Set(['HEAD', 'TRACE']);
@@ -103,7 +104,7 @@ function compileMethod(
       `${where}: @${verb} has no path (put @Path on the class or the method, or use @${verb[0]}${verb.slice(1).toLowerCase()}('/path'))`,
     );
   }
-  let template;
+  let template: PathTemplate;
   try {
     // A method path's trailing slash is part of it: a schema's `/items/` is not `/items`.
     const joined = joinPaths(state.options.prefix, cls.path, method.path);
@@ -135,7 +136,8 @@ function compileMethod(
     const fits = writer.type === method.returns || method.returns.prototype instanceof writer.type;
     if (!fits)
       throw new RegistrationError(
-        `${where}: @ResponseWriter writes ${writer.type.name} but the method returns ${method.returns.name} (add @SuppressCheck() to skip this check)`,
+        `${where}: @ResponseWriter writes ${writer.type.name} but the method returns ${method.returns.name}` +
+          ' (add @SuppressCheck() to skip this check)',
       );
   }
 
@@ -237,7 +239,7 @@ function compileMethod(
   const answerAnyway = state.options.unacceptable === 'first';
   const notAcceptable = `Not Acceptable: this resource produces ${produces.join(', ')}`;
 
-  const handler = async (c: Context, next: Next): Promise<Response | void> => {
+  const handler: MiddlewareHandler = async (c, next) => {
     // Hono routes HEAD to GET handlers; an explicit @HEAD route is registered as GET and only takes HEADs.
     if (isHead && c.req.method !== 'HEAD') return next();
     const x = new Exchange(c, info);

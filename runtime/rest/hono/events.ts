@@ -3,8 +3,8 @@
  * Fires `@Events` after a response is produced: by status (2xx by default) or by thrown error class.
  */
 import type { Context } from 'hono';
-import type { EventBinding } from '../metadata/raw.js';
 import { ANY_STATUS } from '../decorators/events.js';
+import type { EventBinding } from '../metadata/raw.js';
 
 /** Runs the bindings that match; an event's failure goes to `onError` and never changes the answer. */
 export async function fireEvents(

@@ -5,19 +5,19 @@
  * that were built for it. Extractors push violations instead of throwing, so one 400 lists them all.
  */
 import { getCookie } from 'hono/cookie';
-import { compileConstraints, compileConversion, ConversionError, isConverter, typeName } from '../convert/convert.js';
+import type { RouterState } from '../config.js';
 import { WHOLE_SEGMENT } from '../convert/conversions.js';
 import type { ConvertFn } from '../convert/convert.js';
-import { assertNever, errorMessage, RegistrationError } from '../errors.js';
-import type { Violation, ViolationLocation } from '../errors.js';
-import type { ParamSource, RawParam } from '../metadata/raw.js';
-import { resolveClass } from '../metadata/builder.js';
-import type { RouterState } from '../config.js';
+import { ConversionError, compileConstraints, compileConversion, isConverter, typeName } from '../convert/convert.js';
 import { HONO_CONTEXT } from '../decorators/params.js';
+import type { Violation, ViolationLocation } from '../errors.js';
+import { assertNever, errorMessage, RegistrationError } from '../errors.js';
+import { type FormBodyReader, formBody } from '../form-coercion.js';
+import { resolveClass } from '../metadata/builder.js';
+import type { ParamSource, RawParam } from '../metadata/raw.js';
 import type { Class, ContextProvider, Conversion, ObjectQuery, ParamOptions, TypeRef, ValidateFunction, ValueReader } from '../types.js';
-import { FormBodyReader, formBody } from '../form-coercion.js';
 import { createDefaultAjv, failedValidation } from '../validation.js';
-import { decodeSegment, Exchange, PUSHED_KEY, stripMatrix } from './exchange.js';
+import { decodeSegment, type Exchange, PUSHED_KEY, stripMatrix } from './exchange.js';
 import type { PathTemplate } from './path.js';
 
 /** Reads one argument; may return a promise only when `async` is set on its plan. */
@@ -143,7 +143,8 @@ function checkReaderType(reader: ValueReader | undefined, type: TypeRef | undefi
     typeName(reader.type) === typeName(type);
   if (!fits) {
     throw new RegistrationError(
-      `${scope.where}: ${what} reader produces ${typeName(reader.type)} but the parameter is ${typeName(type)} (add @SuppressCheck() to skip this check)`,
+      `${scope.where}: ${what} reader produces ${typeName(reader.type)} but the parameter is ${typeName(type)}` +
+        ' (add @SuppressCheck() to skip this check)',
     );
   }
 }
@@ -461,36 +462,37 @@ function tokenName(token: unknown): string {
 /** `@Context`: built-ins, then the parameter's or method's `@ContextReader`, pushed values, router providers, `c.get`. */
 function contextPlan(param: RawParam, token: unknown, scope: ParamScope): ParamPlan {
   const hasDefault = param.hasDefault === true;
-  const fallback = (x: Exchange, violations: Violation[], value: unknown): unknown => {
+  const fallback = (violations: Violation[], value: unknown): unknown => {
     if (value !== undefined && value !== null) return value;
     if (hasDefault) return param.defaultValue;
     violations.push({ location: 'context', name: tokenName(token), message: `Can't provide @Context of type: ${tokenName(token)}` });
     return undefined;
   };
-  const settle = (x: Exchange, violations: Violation[], value: unknown): unknown =>
-    value instanceof Promise ? value.then((v) => fallback(x, violations, v)) : fallback(x, violations, value);
+  const settle = (violations: Violation[], value: unknown): unknown =>
+    value instanceof Promise ? value.then((v) => fallback(violations, v)) : fallback(violations, value);
 
   // A method's or class's @ContextReader provides the types it was written for; the built-in tokens
   // (the Hono context, the request, the user) stay what they are. One on the parameter is explicit.
   const reader = param.contextReader ?? (builtin(token) ? undefined : scope.contextReader);
   const source: ParamSource = { kind: 'context', token };
-  if (reader) return { extract: (x, v) => settle(x, v, callProvider(reader, x)), source, needs: 'none', async: true };
+  if (reader) return { extract: (x, v) => settle(v, callProvider(reader, x)), source, needs: 'none', async: true };
   const fixed = builtin(token);
   if (fixed) {
-    if (token === 'user') return { extract: (x, v) => fallback(x, v, x.user), source, needs: 'none', async: false };
+    if (token === 'user') return { extract: (x, v) => fallback(v, x.user), source, needs: 'none', async: false };
     return { extract: fixed, source, needs: 'none', async: false };
   }
   const state = scope.state;
   const extract: Extractor = (x, violations) => {
     const pushed = x.c.get(PUSHED_KEY) as Map<unknown, unknown> | undefined;
-    if (pushed?.has(token)) return fallback(x, violations, pushed.get(token));
+    if (pushed?.has(token)) return fallback(violations, pushed.get(token));
     const provider = state.providers.get(token);
     if (provider) {
       const cache = (x.contextCache ??= new Map());
       if (!cache.has(token)) cache.set(token, callProvider(provider, x));
-      return settle(x, violations, cache.get(token));
+      return settle(violations, cache.get(token));
     }
-    return fallback(x, violations, typeof token === 'string' ? x.c.get(token as never) : undefined); // any Hono variable: its type is the app's, unknown here
+    // Any Hono variable: its type is the app's, unknown here.
+    return fallback(violations, typeof token === 'string' ? x.c.get(token as never) : undefined);
   };
   return { extract, source, needs: 'none', async: true };
 }

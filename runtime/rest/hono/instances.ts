@@ -4,13 +4,13 @@
  * or a per-request view when fields carry parameter decorators.
  */
 import type { RouterState } from '../config.js';
-import { RegistrationError } from '../errors.js';
 import type { Violation } from '../errors.js';
+import { RegistrationError } from '../errors.js';
 import type { ResolvedClass } from '../metadata/builder.js';
 import type { Registered } from './compile.js';
 import type { Exchange } from './exchange.js';
-import { compileParam } from './extract.js';
 import type { ParamPlan } from './extract.js';
+import { compileParam } from './extract.js';
 
 /** How a route gets the object whose method it calls. */
 export interface InstanceFactory {
@@ -58,7 +58,9 @@ export function compileInstance(registered: Registered, resolved: ResolvedClass,
       const target = resolved.noCache && !registered.instance ? base() : (Object.create(base()) as object);
       const values = fieldPlans.map(([, p]) => p.extract(x, violations));
       const assign = (vals: unknown[]): object => {
-        fieldPlans.forEach(([field], i) => ((target as Record<string, unknown>)[field] = vals[i]));
+        fieldPlans.forEach(([field], i) => {
+          (target as Record<string, unknown>)[field] = vals[i];
+        });
         return target;
       };
       return isAsync ? Promise.all(values).then(assign) : assign(values);

@@ -31,7 +31,8 @@ export function compileSecurity(
   }
   if (authz && typeof authz.authorize !== 'function') {
     throw new RegistrationError(
-      `${where}: the authorization provider${authz.id ? ` '${authz.id}'` : ''} needs authorize(user, c, route), returning true to allow (requirePermissions(id, ...permissions) builds one)`,
+      `${where}: the authorization provider${authz.id ? ` '${authz.id}'` : ''} needs authorize(user, c, route), ` +
+        `returning true to allow (requirePermissions(id, ...permissions) builds one)`,
     );
   }
   // `@PermitAll` beside `@Authorize` on the same method or class says two opposite things.

@@ -6,8 +6,8 @@
  */
 import type { RouterState } from '../config.js';
 import { assertNever, HttpError } from '../errors.js';
-import { JSON_WRITER, TEXT_WRITER } from '../io/registry.js';
 import { bareMime } from '../io/negotiate.js';
+import { JSON_WRITER, TEXT_WRITER } from '../io/registry.js';
 import { RestResponse } from '../response.js';
 import type { ResponseWriter, WriterOutput } from '../types.js';
 import type { Exchange } from './exchange.js';
@@ -78,7 +78,9 @@ function chooseWriter(plan: WritePlan, x: Exchange, value: unknown): [ResponseWr
 
 function addHeaders(target: Headers, plan: WritePlan, x: Exchange): void {
   for (const [n, v] of plan.staticHeaders) target.set(n, v);
-  x.responseHeaders?.forEach((v, n) => putHeader(target, n, v));
+  x.responseHeaders?.forEach((v, n) => {
+    putHeader(target, n, v);
+  });
 }
 
 /** A built response's headers: each replaces what came before, but every `Set-Cookie` is kept. */

@@ -3,8 +3,9 @@
  * Per-router registries of readers and writers, by type and by mime, with the built-in defaults
  * (JSON and plain text).
  */
-import { bareMime, mimeMatches } from './negotiate.js';
+
 import type { ResponseWriter, TypeKey, ValueReader } from '../types.js';
+import { bareMime, mimeMatches } from './negotiate.js';
 
 /** The built-in JSON writer (`application/json`). */
 export const JSON_WRITER: ResponseWriter = {

@@ -6,8 +6,8 @@
  * is terminated and replaced, so a runaway loop cannot take a thread with it.
  */
 import { Worker } from 'node:worker_threads';
-import { HttpError } from '../errors.js';
 import type { WorkerPoolOptions } from '../config.js';
+import { HttpError } from '../errors.js';
 
 interface Task {
   readonly id: number;

@@ -6,10 +6,10 @@
  */
 import { join } from 'node:path';
 import type { Context } from 'hono';
-import { DEMO_PASSWORDS, seedDemo, type DemoSeedResult } from '../../issues/demo-seed.js';
+import { DEMO_PASSWORDS, type DemoSeedResult, seedDemo } from '../../issues/demo-seed.js';
 import { createIssuesService, resolveIssuesConfig } from '../../issues/index.js';
 import { createStore, type IssueStore } from '../../issues/store/index.js';
-import { StartupError, type ServiceFactory } from '../service-module.js';
+import { type ServiceFactory, StartupError } from '../service-module.js';
 
 /** Issues in the demo data set: enough to page and search, quick to insert. */
 const DEMO_ISSUES = 300;

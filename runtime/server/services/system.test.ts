@@ -88,7 +88,8 @@ describe('the System module in the running server', () => {
       expect(await stop.json()).toEqual({
         code: 'permission_denied',
         message:
-          'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: Bearer <token>")',
+          'calls from other hosts are refused while no SYSTEM_TOKEN is set; set SYSTEM_TOKEN to allow them (with "authorization: ' +
+          'Bearer <token>")',
       });
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       // From this machine again: served, and db was never stopped.

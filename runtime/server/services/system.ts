@@ -8,13 +8,13 @@
 import { join } from 'node:path';
 import * as grpcJs from '@grpc/grpc-js';
 import { createHostAdapter } from '../../system/adapter-factory.js';
-import { isHostError, type HostAdapter } from '../../system/host-adapter.js';
+import { type HostAdapter, isHostError } from '../../system/host-adapter.js';
 import { isLoopbackHost } from '../../system/peer-access.js';
-import { GrpcListenError, serveSystemGrpc, systemConnectRoutes, type SystemGrpcHandle } from '../../system/serve.js';
+import { GrpcListenError, type SystemGrpcHandle, serveSystemGrpc, systemConnectRoutes } from '../../system/serve.js';
 import { SystemHandler } from '../../system/system-handler.js';
 import { createGrpcHealth } from '../grpc-health.js';
 import type { ReadinessCheck } from '../health.js';
-import { StartupError, type ServiceFactory } from '../service-module.js';
+import { type ServiceFactory, StartupError } from '../service-module.js';
 
 /** A name no host has: asking for it proves the service manager answers (with "not found"). */
 const PROBE_SERVICE = 'loom-readiness-probe';
@@ -123,7 +123,8 @@ export const createSystemModule: ServiceFactory = async ({ config, logger, rootD
       const examples = [`curl -H 'content-type: application/json' ${auth}-d '${request}' ${origin}/v1alpha1.System/GetService`];
       if (grpcAddress !== undefined) {
         examples.push(
-          `grpcurl -plaintext ${auth}-import-path schemas/system/v1alpha1 -proto system.proto -d '${request}' ${grpcAddress} v1alpha1.System/GetService`,
+          `grpcurl -plaintext ${auth}-import-path schemas/system/v1alpha1 -proto system.proto -d '${request}' ${grpcAddress} ` +
+            `v1alpha1.System/GetService`,
         );
       }
       return {

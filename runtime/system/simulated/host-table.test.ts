@@ -48,7 +48,8 @@ describe('host table files', () => {
     ],
     [
       'services: [{ name: x, status: 9 }]',
-      'hosts.yaml: services[0].status: expected one of UNKNOWN, STOPPED, START_PENDING, STOP_PENDING, RUNNING, CONTINUE_PENDING, PAUSE_PENDING, PAUSED, got 9',
+      'hosts.yaml: services[0].status: expected one of UNKNOWN, STOPPED, START_PENDING, STOP_PENDING, RUNNING, CONTINUE_PENDING, ' +
+        'PAUSE_PENDING, PAUSED, got 9',
     ],
     ['services: [{ name: x, dependsOn: y }]', 'hosts.yaml: services[0].dependsOn: expected a list of service names, got string "y"'],
     ['services: [{ name: x, dependsOn: [y] }]', 'hosts.yaml: services[0].dependsOn: unknown service "y"'],

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/system.types.js';
 import { HostError } from '../host-adapter.js';
-import { createSimulatedHost, SimulatedHost, type SimulatedHostOptions } from './simulated-host.js';
 import type { SimulatedHostTable } from './host-table.js';
+import { createSimulatedHost, SimulatedHost, type SimulatedHostOptions } from './simulated-host.js';
 
 const { RUNNING, STOPPED, START_PENDING, STOP_PENDING } = ServiceStatus;
 
@@ -267,7 +267,8 @@ describe('SimulatedHost persistence and host files', () => {
     );
     await writeFile(table, 'services: [{ name: db, status: STOPPED }, { name: web, dependsOn: [db] }]');
     await expect(createSimulatedHost({ tableFile: table, stateFile })).rejects.toThrow(
-      `simulated host table with the statuses saved in ${stateFile} (delete it to start from the statuses of the host table): services[1]: web is RUNNING but its dependency db is not`,
+      `simulated host table with the statuses saved in ${stateFile} (delete it to start from the statuses of the host table): ` +
+        `services[1]: web is RUNNING but its dependency db is not`,
     );
   });
 
@@ -276,7 +277,8 @@ describe('SimulatedHost persistence and host files', () => {
     await writeFile(stateFile, '{ not json');
     await expect(createSimulatedHost({ stateFile })).rejects.toThrow(
       new RegExp(
-        `^${escape(stateFile)}: not valid JSON: .* \\(delete ${escape(stateFile)} to start from the statuses of the host table\\)$`,
+        `^${escapeRegExp(stateFile)}: not valid JSON: .* ` +
+          `\\(delete ${escapeRegExp(stateFile)} to start from the statuses of the host table\\)$`,
       ),
     );
   });
@@ -297,7 +299,9 @@ describe('SimulatedHost persistence and host files', () => {
         (e: unknown) => e as Error,
       );
       expect(error?.message, label).toContain(problem);
-      expect(error?.message, label).toMatch(new RegExp(`\\(delete ${escape(stateFile)} to start from the statuses of the host table\\)$`));
+      expect(error?.message, label).toMatch(
+        new RegExp(`\\(delete ${escapeRegExp(stateFile)} to start from the statuses of the host table\\)$`),
+      );
     }
   });
 
@@ -372,6 +376,6 @@ describe('SimulatedHost persistence and host files', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

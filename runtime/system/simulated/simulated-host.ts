@@ -23,7 +23,7 @@
  */
 import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/system.types.js';
 import { raceAbort } from '../abort.js';
-import { HostError, type HostAdapter, type ServiceInfo, type ServiceOperationOptions, type StopServiceOptions } from '../host-adapter.js';
+import { type HostAdapter, HostError, type ServiceInfo, type ServiceOperationOptions, type StopServiceOptions } from '../host-adapter.js';
 import { createSimulatedNameRules, type ServiceNameRules } from '../service-name.js';
 import { DEFAULT_HOST_TABLE } from './default-table.js';
 import { loadHostTableFile, parseHostTable, type SimulatedHostTable, type SimulatedServiceSpec } from './host-table.js';
@@ -115,7 +115,8 @@ export class SimulatedHost implements HostAdapter {
       })),
     };
     const label = options.initialStatuses
-      ? `simulated host table with the statuses saved in ${options.stateFile?.path ?? 'the state file'} (delete it to start from the statuses of the host table)`
+      ? `simulated host table with the statuses saved in ${options.stateFile?.path ?? 'the state file'}` +
+        ' (delete it to start from the statuses of the host table)'
       : 'simulated host table';
     const checked = parseHostTable(tableToJson(table), label, this.nameRules);
     this.#biosSerial = checked.biosSerial;

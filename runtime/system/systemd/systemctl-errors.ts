@@ -3,8 +3,9 @@
  * Turning a failed `systemctl` run into a {@link HostError}: first by what systemctl said (no
  * systemd, polkit denial), then by its LSB exit code (system-rpc-notes §6.2).
  */
-import { HostError } from '../host-adapter.js';
+
 import type { CommandResult } from '../command-runner.js';
+import { HostError } from '../host-adapter.js';
 
 const NO_SYSTEMD = /has not been booted with systemd|Failed to connect to bus|Failed to get D-Bus connection|Host is down/i;
 const DENIED = /Access denied|Interactive authentication required|authentication (is )?required|Permission denied|not authorized/i;

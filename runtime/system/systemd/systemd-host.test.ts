@@ -42,7 +42,8 @@ const NOT_FOUND = unit('nope.service', {
 const NO_SYSTEMD =
   "System has not been booted with systemd as init system (PID 1). Can't operate.\nFailed to connect to bus: Host is down\n";
 const POLKIT =
-  "Failed to start nginx.service: Interactive authentication required.\nSee system logs and 'systemctl status nginx.service' for details.\n";
+  'Failed to start nginx.service: Interactive authentication required.\n' +
+  "See system logs and 'systemctl status nginx.service' for details.\n";
 
 function systemd(steps: ScriptedStep[], options: { waitTimeoutMs?: number } = {}) {
   const runner = new ScriptedRunner(steps.map((s) => ({ file: 'systemctl', ...s })));
@@ -123,7 +124,8 @@ describe('SystemdHost.getService', () => {
     const error = await hostError(host.getService('nginx.service'));
     expect(error.kind).toBe('unavailable');
     expect(error.message).toBe(
-      "systemd is not running on this host: System has not been booted with systemd as init system (PID 1). Can't operate. Failed to connect to bus: Host is down",
+      "systemd is not running on this host: System has not been booted with systemd as init system (PID 1). Can't operate. " +
+        'Failed to connect to bus: Host is down',
     );
   });
 
@@ -176,7 +178,8 @@ describe('SystemdHost.startService', () => {
     [
       failed(
         1,
-        'Job for x.service failed because the control process exited with error code.\nSee "systemctl status x.service" and "journalctl -xeu x.service" for details.\n',
+        'Job for x.service failed because the control process exited with error code.\n' +
+          'See "systemctl status x.service" and "journalctl -xeu x.service" for details.\n',
       ),
       'command_failed',
     ],

@@ -16,22 +16,23 @@
  * in a pool of their own, apart from the `systemctl show` queries (GetService, `/readyz`, the
  * checks and polling of start and stop), so that a query never waits behind a slow job.
  */
-import { raceAbort, sleep } from '../abort.js';
-import { createExecFileRunner, limitConcurrency, spawnFailureToHostError, type CommandRunner } from '../command-runner.js';
+
 import { ServiceStatus, StartType } from '../../../generated/system/v1alpha1/system.types.js';
+import { raceAbort, sleep } from '../abort.js';
+import { type CommandRunner, createExecFileRunner, limitConcurrency, spawnFailureToHostError } from '../command-runner.js';
 import {
+  type HostAdapter,
   HostError,
   isHostError,
-  type HostAdapter,
   type ServiceInfo,
   type ServiceOperationOptions,
   type StopServiceOptions,
 } from '../host-adapter.js';
 import { SYSTEMD_NAME_RULES } from '../service-name.js';
-import { readDmiSerial, DMI_PRODUCT_SERIAL } from './dmi-serial.js';
+import { DMI_PRODUCT_SERIAL, readDmiSerial } from './dmi-serial.js';
 import { parseShowOutput, splitUnitList, type UnitProperties } from './show-output.js';
-import { classifySystemctlFailure } from './systemctl-errors.js';
 import { isActiveState, toServiceStatus, toStartType } from './state-mapping.js';
+import { classifySystemctlFailure } from './systemctl-errors.js';
 
 /** Options of {@link SystemdHost}. */
 export interface SystemdHostOptions {

@@ -9,13 +9,15 @@
  * where it is escaped as a WQL string literal, after validation already limited it to
  * `[A-Za-z0-9 :_.@$#+-]`.
  *
- * Each script prints exactly one JSON object on its last line:
- * `{"ok":true,…}` or `{"ok":false,"kind":"not_found"|"dependents_running"|"precondition_failed"|"timeout"|"win32"|"permission_denied"|"command_failed","message":"…","code":N}`.
+ * Each script prints exactly one JSON object on its last line: `{"ok":true,…}` or
+ * `{"ok":false,"kind":…,"message":"…","code":N}`, where `kind` is one of "not_found",
+ * "dependents_running", "precondition_failed", "timeout", "win32", "permission_denied" and "command_failed".
  * The scripts are sent with `-EncodedCommand` (base64 UTF-16LE), which sidesteps Windows
  * command-line quoting altogether.
  */
 
-const PRELUDE = String.raw`
+const PRELUDE =
+  String.raw`
 $ErrorActionPreference = 'Stop'
 $ProgressPreference = 'SilentlyContinue'
 function Out-Result($value) { $value | ConvertTo-Json -Compress -Depth 4 }
@@ -25,7 +27,8 @@ function Get-LoomService([string]$name) {
 }
 function Get-LoomDependents([string]$name) {
   # Role = Antecedent: the given service is the one depended upon, so the results depend on it.
-  $query = "ASSOCIATORS OF {Win32_Service.Name='" + (ConvertTo-WqlString $name) + "'} WHERE AssocClass = Win32_DependentService Role = Antecedent"
+  $query = "ASSOCIATORS OF {Win32_Service.Name='" + (ConvertTo-WqlString $name) + "'} ` +
+  `WHERE AssocClass = Win32_DependentService Role = Antecedent"
   @(Get-CimInstance -Query $query)
 }
 function Wait-LoomState([string]$name, [string]$state, [int]$timeoutMs) {
@@ -56,13 +59,13 @@ ${body}
 }
 
 /** Win32_BIOS.SerialNumber (what `Get-CimInstance Win32_BIOS` and csi-proxy's WMI query report). */
-export const BIOS_SERIAL_SCRIPT = wrap(String.raw`
+export const BIOS_SERIAL_SCRIPT = wrap(`
   $bios = Get-CimInstance -ClassName Win32_BIOS | Select-Object -First 1
   Out-Result @{ ok = $true; serialNumber = [string]$bios.SerialNumber }
 `);
 
 /** Win32_Service DisplayName, State, StartMode of `$env:LOOM_SERVICE_NAME`. */
-export const GET_SERVICE_SCRIPT = wrap(String.raw`
+export const GET_SERVICE_SCRIPT = wrap(`
   $name = $env:LOOM_SERVICE_NAME
   $svc = Get-LoomService $name
   if ($null -eq $svc) { Out-NotFound $name; return }
@@ -70,7 +73,8 @@ export const GET_SERVICE_SCRIPT = wrap(String.raw`
 `);
 
 /** Win32_Service.StartService(), then wait until State is Running (return 10 = already running). */
-export const START_SERVICE_SCRIPT = wrap(String.raw`
+export const START_SERVICE_SCRIPT = wrap(
+  `
   $name = $env:LOOM_SERVICE_NAME
   $svc = Get-LoomService $name
   if ($null -eq $svc) { Out-NotFound $name; return }
@@ -82,11 +86,13 @@ export const START_SERVICE_SCRIPT = wrap(String.raw`
   $rv = [int](Invoke-CimMethod -InputObject $svc -MethodName StartService).ReturnValue
   if ($rv -ne 0 -and $rv -ne 10) { Out-Result @{ ok = $false; kind = 'win32'; code = $rv; service = $name }; return }
   if (-not (Wait-LoomState $name 'Running' ([int]$env:LOOM_TIMEOUT_MS))) {
-    Out-Result @{ ok = $false; kind = 'timeout'; message = ('timed out after {0} ms waiting for service {1} to become running' -f $env:LOOM_TIMEOUT_MS, $name) }
+    Out-Result @{ ok = $false; kind = 'timeout'; ` +
+    `message = ('timed out after {0} ms waiting for service {1} to become running' -f $env:LOOM_TIMEOUT_MS, $name) }
     return
   }
   Out-Result @{ ok = $true; changed = $true }
-`);
+`,
+);
 
 /**
  * Win32_Service.StopService(). Running dependents are found through Win32_DependentService
@@ -96,7 +102,8 @@ export const START_SERVICE_SCRIPT = wrap(String.raw`
  * where dependents also depend on one another (A <- B, A <- C, C <- B) it is B, C, then A, where
  * a reversed breadth-first list (csi-proxy's) could stop C while B, which needs it, still runs.
  */
-export const STOP_SERVICE_SCRIPT = wrap(String.raw`
+export const STOP_SERVICE_SCRIPT = wrap(
+  `
   $name = $env:LOOM_SERVICE_NAME
   $force = $env:LOOM_FORCE -eq 'true'
   $timeoutMs = [int]$env:LOOM_TIMEOUT_MS
@@ -117,7 +124,8 @@ export const STOP_SERVICE_SCRIPT = wrap(String.raw`
   Add-LoomDependentsFirst $svc
   if ($order.Count -gt 0 -and -not $force) {
     $names = ($order | ForEach-Object { $_.Name }) -join ', '
-    Out-Result @{ ok = $false; kind = 'dependents_running'; message = ('cannot stop {0}: dependent services are running: {1} (use force to stop them too)' -f $name, $names) }
+    Out-Result @{ ok = $false; kind = 'dependents_running'; ` +
+    `message = ('cannot stop {0}: dependent services are running: {1} (use force to stop them too)' -f $name, $names) }
     return
   }
   [void]$order.Add($svc)
@@ -125,12 +133,14 @@ export const STOP_SERVICE_SCRIPT = wrap(String.raw`
     $rv = [int](Invoke-CimMethod -InputObject $target -MethodName StopService).ReturnValue
     if ($rv -ne 0 -and $rv -ne 5) { Out-Result @{ ok = $false; kind = 'win32'; code = $rv; service = [string]$target.Name }; return }
     if (-not (Wait-LoomState ([string]$target.Name) 'Stopped' $timeoutMs)) {
-      Out-Result @{ ok = $false; kind = 'timeout'; message = ('timed out after {0} ms waiting for service {1} to stop' -f $timeoutMs, $target.Name) }
+      Out-Result @{ ok = $false; kind = 'timeout'; ` +
+    `message = ('timed out after {0} ms waiting for service {1} to stop' -f $timeoutMs, $target.Name) }
       return
     }
   }
   Out-Result @{ ok = $true; changed = $true }
-`);
+`,
+);
 
 /** `-EncodedCommand` takes base64 of the UTF-16LE script. */
 export function encodeScript(script: string): string {

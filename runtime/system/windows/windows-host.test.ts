@@ -95,7 +95,8 @@ describe('WindowsHost', () => {
 
   it.each([
     [
-      '{"ok":false,"kind":"dependents_running","message":"cannot stop LanmanWorkstation: dependent services are running: Netlogon (use force to stop them too)"}',
+      '{"ok":false,"kind":"dependents_running","message":"cannot stop LanmanWorkstation: dependent services are running: ' +
+        'Netlogon (use force to stop them too)"}',
       'dependents_running',
     ],
     ['{"ok":false,"kind":"timeout","message":"timed out after 5000 ms waiting for service Spooler to stop"}', 'timeout'],

@@ -12,10 +12,16 @@
  * that a query never waits behind a slow start or stop.
  */
 import { raceAbort } from '../abort.js';
-import { createExecFileRunner, limitConcurrency, spawnFailureToHostError, type CommandRunner } from '../command-runner.js';
 import {
-  HostError,
+  type CommandResult,
+  type CommandRunner,
+  createExecFileRunner,
+  limitConcurrency,
+  spawnFailureToHostError,
+} from '../command-runner.js';
+import {
   type HostAdapter,
+  HostError,
   type HostErrorKind,
   type ServiceInfo,
   type ServiceOperationOptions,
@@ -23,7 +29,7 @@ import {
 } from '../host-adapter.js';
 import { WINDOWS_NAME_RULES } from '../service-name.js';
 import { toServiceStatus, toStartType, win32ReturnError } from './cim-mapping.js';
-import { BIOS_SERIAL_SCRIPT, GET_SERVICE_SCRIPT, START_SERVICE_SCRIPT, STOP_SERVICE_SCRIPT, encodeScript } from './powershell-scripts.js';
+import { BIOS_SERIAL_SCRIPT, encodeScript, GET_SERVICE_SCRIPT, START_SERVICE_SCRIPT, STOP_SERVICE_SCRIPT } from './powershell-scripts.js';
 
 /** Options of {@link WindowsHost}. */
 export interface WindowsHostOptions {
@@ -121,7 +127,7 @@ export class WindowsHost implements HostAdapter {
     method?: 'StartService' | 'StopService',
   ): Promise<ScriptResult> {
     const args = ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encodeScript(script)];
-    let run;
+    let run: CommandResult;
     try {
       const pool = method === undefined ? this.#queries : this.#jobs;
       run = await raceAbort(pool.run(this.#powershell, args, { env, signal, timeoutMs: this.#waitTimeoutMs + STARTUP_SLACK_MS }), signal);

@@ -6,13 +6,14 @@
  * Environment: `PORT` (default 3000), `GRPC_PORT` (default 50051), `HOST` (default 127.0.0.1),
  * `CORS_ORIGIN` (an origin allowed to call from a browser, e.g. `http://localhost:5173`).
  */
+
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { createRestRouter } from 'loom/rest';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { addEchoServiceToGrpc } from '../generated/echo/v1/echo.grpc.js';
 import { echoConnectRoutes } from '../generated/echo/v1/echo.server.js';
 import { TodoRoutes } from '../generated/todos.server.js';

@@ -10,8 +10,8 @@ import { RpcError } from 'loom/connect';
 import { createEchoConnectClient } from '../generated/echo/v1/echo.client.js';
 import { createEchoGrpcClient } from '../generated/echo/v1/echo.grpc.js';
 import { TodoClient } from '../generated/todos.client.js';
-import { startServer } from '../src/server.js';
 import type { RunningServer } from '../src/server.js';
+import { startServer } from '../src/server.js';
 
 let server: RunningServer;
 before(async () => {
@@ -28,10 +28,7 @@ test('the Todos API over HTTP', async () => {
   await todos.deleteTodo({ id: created.id });
   await assert.rejects(todos.getTodo({ id: created.id }), (error) => error instanceof ApiError && error.status === 404);
   // The schema's rules hold before a handler runs: a title is required.
-  await assert.rejects(
-    todos.createTodo({ body: {} as never }),
-    (error) => error instanceof ApiError && error.status === 400,
-  );
+  await assert.rejects(todos.createTodo({ body: {} as never }), (error) => error instanceof ApiError && error.status === 400);
 });
 
 test('the Echo service over Connect and gRPC', async () => {

@@ -5,8 +5,8 @@
  */
 import type { ServiceStatus } from '../../../generated/system/v1alpha1/system.types.js';
 import {
-  isHostError,
   type HostAdapter,
+  isHostError,
   type ServiceOperationOptions,
   type StopServiceOptions,
 } from '../../../runtime/system/host-adapter.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { HostAdapter } from '../../../runtime/system/host-adapter.js';
-import { serveSystemGrpc, systemConnectRoutes, type SystemGrpcHandle } from '../../../runtime/system/serve.js';
+import { type SystemGrpcHandle, serveSystemGrpc, systemConnectRoutes } from '../../../runtime/system/serve.js';
 import { SystemHandler } from '../../../runtime/system/system-handler.js';
 
 export interface RunningSystem {

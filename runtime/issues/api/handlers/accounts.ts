@@ -20,8 +20,8 @@ import { renderOrganization, renderRepository } from '../render/repository.js';
 import { renderUser } from '../render/user.js';
 import type { ApiAccessToken, ApiOrganization, ApiRepository, ApiUser } from '../render/wire-types.js';
 import { formatTimestamp } from '../time.js';
-import { mapStoreErrors } from './store-errors.js';
 import type { IssuesServices } from './services.js';
+import { mapStoreErrors } from './store-errors.js';
 
 /** Gitea's user-name rule: letters, digits, `-`, `_`, `.`; no leading/trailing or doubled punctuation. */
 const USER_NAME = /^[A-Za-z0-9]([A-Za-z0-9_.-]*[A-Za-z0-9])?$/;
@@ -61,7 +61,7 @@ export async function userCreateToken(s: IssuesServices, input: UserCreateTokenI
   const caller = getCaller(c);
   if (!caller || (caller.method !== 'basic-password' && caller.method !== 'basic-token')) throw unauthorized('auth required');
   const target = await s.store.findUserByName(input.username);
-  if (!target || target.type !== 'user') throw notFound();
+  if (target?.type !== 'user') throw notFound();
   if (target.id !== caller.user.id && !caller.user.isAdmin) throw forbidden('you are not allowed to create tokens for another user');
   const name = input.body.name.trim();
   if (name === '') throw validationError('[Name]: Required');
@@ -124,7 +124,7 @@ export async function createOrgRepo(s: IssuesServices, input: CreateOrgRepoInput
   const caller = requireCaller(c);
   requireScope(caller, 'organization', 'write');
   const org = await s.store.findUserByName(input.org);
-  if (!org || org.type !== 'org') throw notFound();
+  if (org?.type !== 'org') throw notFound();
   if (!caller.user.isAdmin && !(await s.store.isOrgOwner(org.id, caller.user.id))) {
     throw forbidden(`Given user is not allowed to create repository in organization ${org.name}.`);
   }
@@ -139,7 +139,7 @@ export async function repoAddCollaborator(s: IssuesServices, input: RepoAddColla
   requireCaller(c);
   if (permission !== 'admin') throw forbidden('user should be an owner or a collaborator with admin write of a repository');
   const user = await s.store.findUserByName(input.collaborator);
-  if (!user || user.type !== 'user') throw validationError(`user does not exist [name: ${input.collaborator}]`);
+  if (user?.type !== 'user') throw validationError(`user does not exist [name: ${input.collaborator}]`);
   if (user.id === repo.ownerId) throw validationError('the repository owner cannot be a collaborator');
   const level = input.body?.permission ?? 'write';
   if (level !== 'read' && level !== 'write' && level !== 'admin') throw validationError('[Permission]: invalid permission');

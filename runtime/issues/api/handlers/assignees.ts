@@ -34,7 +34,7 @@ export async function resolveAssignees(s: IssuesServices, repo: RepoRow, names: 
   const ids: number[] = [];
   for (const name of names) {
     const user = byName.get(name.toLowerCase());
-    if (!user || user.type !== 'user') throw validationError(`Assignee does not exist: [name: ${name}]`);
+    if (user?.type !== 'user') throw validationError(`Assignee does not exist: [name: ${name}]`);
     const permission = await s.store.getPermission(repo.id, user.id);
     if (!atLeast(permission, 'write')) {
       throw validationError(`user does not have access to this repository [user: ${user.name}, repo: ${repo.ownerName}/${repo.name}]`);

@@ -10,8 +10,8 @@ import { forbidden, notFound } from '../errors.js';
 import { pageOffset, resolvePage } from '../pagination.js';
 import { renderIssues } from '../render/issue.js';
 import type { ApiIssue } from '../render/wire-types.js';
-import { mapStoreErrors } from './store-errors.js';
 import type { IssuesServices } from './services.js';
+import { mapStoreErrors } from './store-errors.js';
 
 /**
  * `POST /repos/{owner}/{repo}/issues/{index}/dependencies`: makes the issue `{index}` blocked by

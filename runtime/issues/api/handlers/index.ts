@@ -8,11 +8,11 @@ import type { Context } from 'hono';
 import type * as C from '../contract-shapes.js';
 import * as accounts from './accounts.js';
 import * as deps from './dependencies.js';
+import { guardInput } from './input-guard.js';
 import * as read from './issue-read.js';
 import * as write from './issue-write.js';
 import * as lm from './labels-milestones.js';
 import * as pulls from './pulls.js';
-import { guardInput } from './input-guard.js';
 import type { IssuesServices } from './services.js';
 
 export type { IssuesServices } from './services.js';

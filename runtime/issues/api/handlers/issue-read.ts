@@ -6,17 +6,17 @@
  * benchmark calls the `load…` functions directly as its database-only baseline.
  */
 import type { Context } from 'hono';
+import type { RestResponse } from '../../../rest/response.js';
 import type { IssueFilter, IssuePage } from '../../store/store.js';
-import type { Caller } from '../auth.js';
 import { getCaller, isPublicOnly, loadRepo, requireScope } from '../access.js';
+import type { Caller } from '../auth.js';
 import type { IssueGetIssueInput, IssueListIssuesInput, IssueSearchIssuesInput } from '../contract-shapes.js';
 import { GiteaError, notFound } from '../errors.js';
 import { resolvePage } from '../pagination.js';
 import { commaList, dateParam, normalizeKeyword, stateFilter, typeFilter } from '../query.js';
 import { loadIssueReferences, renderIssue } from '../render/issue.js';
 import type { ApiIssue } from '../render/wire-types.js';
-import type { RestResponse } from '../../../rest/response.js';
-import { pagedResponse, type IssuesServices, type LoadedIssue, type LoadedIssuePage } from './services.js';
+import { type IssuesServices, type LoadedIssue, type LoadedIssuePage, pagedResponse } from './services.js';
 
 /** `GET /repos/issues/search`. */
 export async function searchIssues(s: IssuesServices, input: IssueSearchIssuesInput, c: Context): Promise<RestResponse> {

@@ -23,8 +23,8 @@ import {
 } from '../time.js';
 import { assigneeNames, resolveAssignees } from './assignees.js';
 import { isStorableId } from './input-guard.js';
-import { mapStoreErrors } from './store-errors.js';
 import type { IssuesServices, LoadedIssue } from './services.js';
+import { mapStoreErrors } from './store-errors.js';
 
 const OPEN_DEPENDENCIES_ON_CREATE = 'cannot close this issue because it still has open dependencies';
 const OPEN_DEPENDENCIES = 'cannot close this issue or pull request because it still has open dependencies';

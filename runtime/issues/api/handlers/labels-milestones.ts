@@ -3,6 +3,7 @@
  * Labels and milestones of a repository: create (writers) and list (readers).
  */
 import type { Context } from 'hono';
+import type { RestResponse } from '../../../rest/response.js';
 import { canWrite, getCaller, loadRepo, requireCaller, requireScope } from '../access.js';
 import type {
   IssueCreateLabelInput,
@@ -18,8 +19,7 @@ import { repoPath } from '../render/repository.js';
 import type { ApiLabel, ApiMilestone } from '../render/wire-types.js';
 import { parseRfc3339 } from '../time.js';
 import { assertNotArchived } from './issue-write.js';
-import type { RestResponse } from '../../../rest/response.js';
-import { pagedResponse, type IssuesServices } from './services.js';
+import { type IssuesServices, pagedResponse } from './services.js';
 import { mapStoreErrors } from './store-errors.js';
 
 /** `POST /repos/{owner}/{repo}/labels`: 201 Label. */

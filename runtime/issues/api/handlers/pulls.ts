@@ -57,7 +57,7 @@ export async function createReviewRequests(
   const { repo, permission } = await loadRepo(s.store, input.owner, input.repo, caller0);
   const caller = requireCaller(c);
   const issue = await s.store.getIssue(repo.id, input.index);
-  if (!issue || !issue.isPull) throw notFound();
+  if (!issue?.isPull) throw notFound();
   if (!canWrite(permission) && issue.posterId !== caller.user.id) throw forbidden('user should have a permission to write to a repo');
   if ((input.body.team_reviewers ?? []).length > 0) throw new GiteaError(422, 'team reviewers are not supported: Loom has no teams');
   const ids = await resolveReviewers(s, assigneeNames(undefined, input.body.reviewers));

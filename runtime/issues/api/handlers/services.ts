@@ -10,8 +10,8 @@ import type { IssueRow, IssueStore } from '../../store/store.js';
 import type { IssuesConfig } from '../config.js';
 import type { IssueEventBus } from '../events.js';
 import { buildLinkHeader, type PageRequest } from '../pagination.js';
-import { giteaPath } from '../request-path.js';
 import type { IssueReferences } from '../render/issue.js';
+import { giteaPath } from '../request-path.js';
 
 /** The dependencies of the Issues API handlers. */
 export interface IssuesServices {

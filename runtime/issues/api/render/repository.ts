@@ -2,8 +2,9 @@
  * @module
  * Gitea's `Repository`, `RepositoryMeta` and `Organization` JSON.
  */
-import type { PermissionLevel, RepoRow, UserRow } from '../../store/store.js';
+
 import { atLeast } from '../../domain/permission.js';
+import type { PermissionLevel, RepoRow, UserRow } from '../../store/store.js';
 import type { IssuesConfig } from '../config.js';
 import { formatTimestamp } from '../time.js';
 import { renderUser } from './user.js';

@@ -37,7 +37,8 @@ export async function migrate(driver: SqlDriver, dialect: SqlDialect, migrations
       if (applied.has(migration.version)) continue;
       await tx.exec(migration.script);
       await tx.run(
-        sql`INSERT INTO schema_migrations (version, name, applied_unix) VALUES (${migration.version}, ${migration.name}, ${Math.floor(Date.now() / 1000)})`,
+        sql`INSERT INTO schema_migrations (version, name, applied_unix)
+          VALUES (${migration.version}, ${migration.name}, ${Math.floor(Date.now() / 1000)})`,
       );
       reached = Math.max(reached, migration.version);
     }

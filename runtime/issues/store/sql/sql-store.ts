@@ -4,12 +4,11 @@
  * connections, transactions); nothing here asks which engine it is talking to.
  */
 
+import { type OwnerVisibility, type PermissionLevel, resolvePermission } from '../../domain/permission.js';
 import { generateToken, hashPassword, hashToken, TOKEN_PATTERN, verifyPasswordHash } from '../credentials.js';
-import { resolvePermission, type OwnerVisibility, type PermissionLevel } from '../../domain/permission.js';
 import { keywordWords, normaliseKeyword } from '../keyword.js';
 import { parseMentions } from '../mentions.js';
 import {
-  IssueStoreError,
   type AccessTokenRow,
   type CollaboratorPermission,
   type CollaboratorRow,
@@ -30,6 +29,7 @@ import {
   type IssueRow,
   type IssueStateFilter,
   type IssueStore,
+  IssueStoreError,
   type LabelRow,
   type MilestoneRow,
   type OpenClosed,
@@ -41,10 +41,11 @@ import {
   type UserRow,
   type VisibilityOptions,
 } from '../store.js';
-import { and, join, list, planEachTime, raw, sql, type SqlFragment } from './fragment.js';
+import { and, join, list, planEachTime, raw, type SqlFragment, sql } from './fragment.js';
 import { FILTERED_COLUMNS, issueConditions, issueOrder, type ResolvedIssueFilter } from './issue-search.js';
 import {
   bool,
+  type DbRow,
   num,
   toAccessToken,
   toCollaborator,
@@ -54,7 +55,6 @@ import {
   toMilestone,
   toRepo,
   toUser,
-  type DbRow,
 } from './row-mappers.js';
 import { inList, type RepoSelection, type SqlDialect } from './sql-dialect.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
@@ -66,16 +66,20 @@ export interface SqlStoreOptions {
 }
 
 const USER_COLUMNS = raw(
-  'u.id, u.name, u.type, u.full_name, u.email, u.is_admin, u.description, u.website, u.location, u.visibility, u.created_unix, u.updated_unix, u.last_login_unix',
+  'u.id, u.name, u.type, u.full_name, u.email, u.is_admin, u.description, u.website, u.location, u.visibility, u.created_unix, ' +
+    'u.updated_unix, u.last_login_unix',
 );
 const REPO_SELECT_HEAD = raw('SELECT r.*, u.name AS owner_name, u.type AS owner_type');
 const REPO_FROM = raw('FROM repos r JOIN users u ON u.id = r.owner_id');
 const REPO_SELECT = sql`${REPO_SELECT_HEAD} ${REPO_FROM}`;
 const ISSUE_COLUMNS = raw(
-  'i.id, i.repo_id, i.idx, i.poster_id, i.title, i.body, i.ref, i.is_closed, i.is_locked, i.is_pull, i.pr_merged, i.pr_merged_unix, i.pr_draft, i.milestone_id, i.deadline_unix, i.num_comments, i.pin_order, i.time_estimate, i.created_unix, i.updated_unix, i.closed_unix',
+  'i.id, i.repo_id, i.idx, i.poster_id, i.title, i.body, i.ref, i.is_closed, i.is_locked, i.is_pull, i.pr_merged, ' +
+    'i.pr_merged_unix, i.pr_draft, i.milestone_id, i.deadline_unix, i.num_comments, i.pin_order, i.time_estimate, i.created_unix, ' +
+    'i.updated_unix, i.closed_unix',
 );
 const MILESTONE_SELECT = raw(
-  'SELECT m.*, (SELECT COUNT(*) FROM issues x WHERE x.milestone_id = m.id AND x.is_closed = FALSE) AS open_issues, (SELECT COUNT(*) FROM issues x WHERE x.milestone_id = m.id AND x.is_closed = TRUE) AS closed_issues FROM milestones m',
+  'SELECT m.*, (SELECT COUNT(*) FROM issues x WHERE x.milestone_id = m.id AND x.is_closed = FALSE) AS open_issues, ' +
+    '(SELECT COUNT(*) FROM issues x WHERE x.milestone_id = m.id AND x.is_closed = TRUE) AS closed_issues FROM milestones m',
 );
 
 /** Gitea's user and repository name alphabet (`[\w.-]`), not starting with `.` or `-`. */
@@ -258,7 +262,8 @@ export class SqlStore implements IssueStore {
         if (named) throw new IssueStoreError('conflict', `user ${name} already exists`);
         await tx.checkEmailFree(input.email);
         const row = await tx.first(sql`
-        INSERT INTO users (name, lower_name, type, full_name, email, password_hash, is_admin, description, website, location, visibility, created_unix, updated_unix)
+        INSERT INTO users (name, lower_name, type, full_name, email, password_hash, is_admin, description, website, location, visibility,
+          created_unix, updated_unix)
         VALUES (${name}, ${name.toLowerCase()}, 'user', ${input.fullName ?? ''}, ${input.email}, ${passwordHash}, ${input.isAdmin ?? false},
           ${input.description ?? ''}, ${input.website ?? ''}, ${input.location ?? ''}, ${input.visibility ?? 'public'}, ${now}, ${now})
         RETURNING id`);
@@ -378,7 +383,8 @@ export class SqlStore implements IssueStore {
     return this.atomic((tx) =>
       tx.guard(`organization ${name}`, async () => {
         const row = await tx.first(sql`
-          INSERT INTO users (name, lower_name, type, full_name, email, is_admin, description, website, location, visibility, created_unix, updated_unix)
+          INSERT INTO users (name, lower_name, type, full_name, email, is_admin, description, website, location, visibility,
+            created_unix, updated_unix)
           VALUES (${name}, ${name.toLowerCase()}, 'org', ${input.fullName ?? ''}, ${input.email ?? ''}, ${false},
             ${input.description ?? ''}, ${input.website ?? ''}, ${input.location ?? ''}, ${input.visibility ?? 'public'}, ${now}, ${now})
           RETURNING id`);
@@ -495,7 +501,8 @@ export class SqlStore implements IssueStore {
 
   async findRepoWithPermission(ownerName: string, repoName: string, viewerId: number | null): Promise<RepoWithPermission | undefined> {
     const row = await this.first(
-      sql`${REPO_SELECT_HEAD}, ${permissionFacts(viewerId, raw('u.visibility'))} ${REPO_FROM} WHERE u.lower_name = ${ownerName.toLowerCase()} AND r.lower_name = ${repoName.toLowerCase()}`,
+      sql`${REPO_SELECT_HEAD}, ${permissionFacts(viewerId, raw('u.visibility'))} ${REPO_FROM}
+        WHERE u.lower_name = ${ownerName.toLowerCase()} AND r.lower_name = ${repoName.toLowerCase()}`,
     );
     return row && { repo: toRepo(row), permission: permissionOf(row, viewerId) };
   }
@@ -550,7 +557,8 @@ export class SqlStore implements IssueStore {
     return this.guard(`milestone ${title}`, async () => {
       const row = await this.first(sql`
         INSERT INTO milestones (repo_id, title, description, is_closed, created_unix, updated_unix, closed_unix, deadline_unix)
-        VALUES (${input.repoId}, ${title}, ${input.description ?? ''}, ${closed}, ${now}, ${now}, ${closed ? now : null}, ${input.deadlineUnix ?? null})
+        VALUES (${input.repoId}, ${title}, ${input.description ?? ''}, ${closed}, ${now}, ${now}, ${closed ? now : null},
+          ${input.deadlineUnix ?? null})
         RETURNING id`);
       return (await this.getMilestone(num(row!.id)))!;
     });
@@ -565,8 +573,9 @@ export class SqlStore implements IssueStore {
       const now = this.now();
       const closedUnix = state === 'closed' ? (current.closedUnix ?? now) : null;
       await tx.db.run(sql`
-        UPDATE milestones SET title = ${title}, description = ${input.description ?? current.description}, is_closed = ${state === 'closed'},
-          closed_unix = ${closedUnix}, deadline_unix = ${input.deadlineUnix === undefined ? current.deadlineUnix : input.deadlineUnix}, updated_unix = ${now}
+        UPDATE milestones SET title = ${title}, description = ${input.description ?? current.description},
+          is_closed = ${state === 'closed'}, closed_unix = ${closedUnix},
+          deadline_unix = ${input.deadlineUnix === undefined ? current.deadlineUnix : input.deadlineUnix}, updated_unix = ${now}
         WHERE id = ${id}`);
       return tx.getMilestone(id);
     });
@@ -695,9 +704,10 @@ export class SqlStore implements IssueStore {
         const row = await tx.first(sql`
           INSERT INTO issues (repo_id, idx, poster_id, title, body, ref, is_closed, is_pull, pr_merged, pr_merged_unix, pr_draft,
             milestone_id, deadline_unix, created_unix, updated_unix, closed_unix)
-          VALUES (${input.repoId}, ${num(counters.next_index)}, ${input.posterId}, ${title}, ${body}, ${input.ref ?? ''}, ${closed}, ${isPull},
-            ${input.pull?.merged ?? false}, ${input.pull?.merged ? (input.pull.mergedUnix ?? now) : null}, ${input.pull?.draft ?? false},
-            ${input.milestoneId ?? null}, ${input.deadlineUnix ?? null}, ${now}, ${now}, ${closed ? now : null})
+          VALUES (${input.repoId}, ${num(counters.next_index)}, ${input.posterId}, ${title}, ${body}, ${input.ref ?? ''},
+            ${closed}, ${isPull}, ${input.pull?.merged ?? false}, ${input.pull?.merged ? (input.pull.mergedUnix ?? now) : null},
+            ${input.pull?.draft ?? false}, ${input.milestoneId ?? null}, ${input.deadlineUnix ?? null},
+            ${now}, ${now}, ${closed ? now : null})
           RETURNING id`);
         const issueId = num(row!.id);
         if (input.assigneeIds?.length) await tx.replaceSet('issue_assignees', issueId, input.assigneeIds);
@@ -806,7 +816,8 @@ export class SqlStore implements IssueStore {
     if (names.length > 0) {
       const rows = await this.db.all<DbRow>(sql`
         SELECT l.id FROM labels l WHERE l.name IN ${this.in([...new Set(names)])}
-          AND (l.repo_id IN ${this.in(filter.repoIds)} OR l.org_id IN (SELECT r.owner_id FROM repos r WHERE r.id IN ${this.in(filter.repoIds)}))`);
+          AND (l.repo_id IN ${this.in(filter.repoIds)}
+            OR l.org_id IN (SELECT r.owner_id FROM repos r WHERE r.id IN ${this.in(filter.repoIds)}))`);
       for (const row of rows) ids.add(num(row.id));
     }
     if (ids.size === 0) return filter.labelIds?.length ? [] : undefined;
@@ -882,11 +893,14 @@ export class SqlStore implements IssueStore {
    */
   private pageWithTotal(filter: ResolvedIssueFilter, where: SqlFragment, limit: number, offset: number): SqlFragment {
     if (this.dialect.rankBeforeTotal && filter.sort === 'relevance' && filter.words) {
-      const ranked = sql`SELECT i.id, i.repo_id, i.created_unix, ${this.dialect.keywordRank(filter.words)} AS rank FROM issues i WHERE ${where}`;
+      const ranked = sql`SELECT i.id, i.repo_id, i.created_unix, ${this.dialect.keywordRank(filter.words)} AS rank
+        FROM issues i WHERE ${where}`;
       const order = issueOrder(filter, this.dialect, raw('i.rank'));
-      return sql`WITH ranked AS MATERIALIZED (${ranked}) SELECT i.id, COUNT(*) OVER () AS total FROM ranked i ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+      return sql`WITH ranked AS MATERIALIZED (${ranked})
+        SELECT i.id, COUNT(*) OVER () AS total FROM ranked i ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
     }
-    return sql`SELECT i.id, COUNT(*) OVER () AS total FROM issues i WHERE ${where} ORDER BY ${issueOrder(filter, this.dialect)} LIMIT ${limit} OFFSET ${offset}`;
+    return sql`SELECT i.id, COUNT(*) OVER () AS total FROM issues i WHERE ${where}
+      ORDER BY ${issueOrder(filter, this.dialect)} LIMIT ${limit} OFFSET ${offset}`;
   }
 
   /**
@@ -966,7 +980,8 @@ export class SqlStore implements IssueStore {
       const body = await this.db.all<DbRow>(
         planFor(
           filter,
-          sql`SELECT i.id FROM issues i WHERE ${matching} AND NOT (${titleTier}) ORDER BY ${NEWEST_FIRST} LIMIT ${limit - ids.length} OFFSET ${skip}`,
+          sql`SELECT i.id FROM issues i WHERE ${matching} AND NOT (${titleTier})
+            ORDER BY ${NEWEST_FIRST} LIMIT ${limit - ids.length} OFFSET ${skip}`,
         ),
       );
       ids.push(...body.map((row) => num(row.id)));
@@ -995,7 +1010,8 @@ export class SqlStore implements IssueStore {
     if (state === 'all') return undefined;
     const size = Math.ceil((needed * (await this.issuesInState(state)) * TITLE_WINDOW_MARGIN) / total);
     if (size > MAX_TITLE_WINDOW) return undefined;
-    const window = sql`SELECT ${FILTERED_COLUMNS} FROM issues i WHERE i.is_closed = ${state === 'closed'} ORDER BY ${NEWEST_FIRST} LIMIT ${size}`;
+    const window = sql`SELECT ${FILTERED_COLUMNS} FROM issues i
+      WHERE i.is_closed = ${state === 'closed'} ORDER BY ${NEWEST_FIRST} LIMIT ${size}`;
     const rows = await this.db.all<DbRow>(
       planFor(filter, sql`SELECT i.id FROM (${window}) i WHERE ${others} AND ${titleTier} ORDER BY ${NEWEST_FIRST} LIMIT ${needed}`),
     );
@@ -1044,8 +1060,13 @@ export class SqlStore implements IssueStore {
       const isPull = input.pull !== undefined;
       const closed = input.closed === true || input.pull?.merged === true;
       entry.count++;
-      if (isPull) entry.pulls++, closed && entry.closedPulls++;
-      else entry.issues++, closed && entry.closedIssues++;
+      if (isPull) {
+        entry.pulls++;
+        if (closed) entry.closedPulls++;
+      } else {
+        entry.issues++;
+        if (closed) entry.closedIssues++;
+      }
       perRepo.set(input.repoId, entry);
     }
     const nextIndex = new Map<number, number>();
@@ -1064,7 +1085,7 @@ export class SqlStore implements IssueStore {
     for (const input of inputs) {
       const names = parseMentions(input.title, input.body ?? '');
       mentionNames.set(input, names);
-      names.forEach((name) => allNames.add(name));
+      for (const name of names) allNames.add(name);
     }
     const userIdByName = new Map<string, number>();
     for (const part of chunks([...allNames], BATCH_ROWS)) {
@@ -1088,9 +1109,10 @@ export class SqlStore implements IssueStore {
         const closed = input.closed === true || input.pull?.merged === true;
         const created = input.createdUnix ?? now;
         const updated = input.updatedUnix ?? created;
-        return sql`(${input.repoId}, ${index}, ${input.posterId}, ${input.title.trim()}, ${input.body ?? ''}, ${input.ref ?? ''}, ${closed}, ${isPull},
-          ${input.pull?.merged ?? false}, ${input.pull?.merged ? (input.pull.mergedUnix ?? updated) : null}, ${input.pull?.draft ?? false},
-          ${input.milestoneId ?? null}, ${input.deadlineUnix ?? null}, ${input.comments?.length ?? 0}, ${created}, ${updated}, ${closed ? updated : null})`;
+        return sql`(${input.repoId}, ${index}, ${input.posterId}, ${input.title.trim()}, ${input.body ?? ''}, ${input.ref ?? ''},
+          ${closed}, ${isPull}, ${input.pull?.merged ?? false}, ${input.pull?.merged ? (input.pull.mergedUnix ?? updated) : null},
+          ${input.pull?.draft ?? false}, ${input.milestoneId ?? null}, ${input.deadlineUnix ?? null}, ${input.comments?.length ?? 0},
+          ${created}, ${updated}, ${closed ? updated : null})`;
       });
       const rows = await this.db.all<DbRow>(sql`
         INSERT INTO issues (repo_id, idx, poster_id, title, body, ref, is_closed, is_pull, pr_merged, pr_merged_unix, pr_draft,
@@ -1099,9 +1121,11 @@ export class SqlStore implements IssueStore {
       const idByKey = new Map(rows.map((row) => [`${num(row.repo_id)}:${num(row.idx)}`, num(row.id)]));
       part.forEach((input, i) => {
         const issueId = idByKey.get(`${input.repoId}:${indexes[i]}`)!;
-        unique(input.assigneeIds ?? []).forEach((userId, position) => assignees.push(sql`(${issueId}, ${userId}, ${position})`));
-        unique(input.labelIds ?? []).forEach((labelId) => labels.push(sql`(${issueId}, ${labelId})`));
-        unique(input.reviewRequestIds ?? []).forEach((userId) => reviewers.push(sql`(${issueId}, ${userId})`));
+        unique(input.assigneeIds ?? []).forEach((userId, position) => {
+          assignees.push(sql`(${issueId}, ${userId}, ${position})`);
+        });
+        for (const labelId of unique(input.labelIds ?? [])) labels.push(sql`(${issueId}, ${labelId})`);
+        for (const userId of unique(input.reviewRequestIds ?? [])) reviewers.push(sql`(${issueId}, ${userId})`);
         for (const name of mentionNames.get(input)!) {
           const userId = userIdByName.get(name);
           if (userId !== undefined) mentions.push(sql`(${issueId}, ${userId})`);
@@ -1176,14 +1200,16 @@ export class SqlStore implements IssueStore {
 
   async listBlockedBy(issueId: number): Promise<IssueRow[]> {
     const rows = await this.db.all<DbRow>(
-      sql`SELECT ${this.issueColumns} FROM issues i JOIN issue_dependencies d ON d.blocked_by_id = i.id WHERE d.issue_id = ${issueId} ORDER BY i.created_unix, i.id`,
+      sql`SELECT ${this.issueColumns} FROM issues i JOIN issue_dependencies d ON d.blocked_by_id = i.id
+        WHERE d.issue_id = ${issueId} ORDER BY i.created_unix, i.id`,
     );
     return this.hydrate(rows);
   }
 
   async listBlocking(issueId: number): Promise<IssueRow[]> {
     const rows = await this.db.all<DbRow>(
-      sql`SELECT ${this.issueColumns} FROM issues i JOIN issue_dependencies d ON d.issue_id = i.id WHERE d.blocked_by_id = ${issueId} ORDER BY i.created_unix, i.id`,
+      sql`SELECT ${this.issueColumns} FROM issues i JOIN issue_dependencies d ON d.issue_id = i.id
+        WHERE d.blocked_by_id = ${issueId} ORDER BY i.created_unix, i.id`,
     );
     return this.hydrate(rows);
   }

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startCheckpointer } from './checkpointer.js';
 import type { SqliteDatabase } from './sqlite-config.js';
 import { openSqliteStore } from './sqlite-store.js';
-import { startCheckpointer } from './checkpointer.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -145,7 +145,8 @@ describe('the SQLite checkpointer', () => {
     // A thread that starts, then fails as a broken checkpoint would.
     const failing = new URL(
       `data:text/javascript,${encodeURIComponent(
-        "import { parentPort } from 'node:worker_threads'; parentPort.postMessage('ready'); setTimeout(() => { throw new Error('disk I/O error'); }, 50);",
+        "import { parentPort } from 'node:worker_threads'; parentPort.postMessage('ready'); " +
+          "setTimeout(() => { throw new Error('disk I/O error'); }, 50);",
       )}`,
     );
     startCheckpointer(db, '/unused', { intervalMs: 20, workerUrl: failing });

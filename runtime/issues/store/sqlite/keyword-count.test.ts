@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type IssueRow, type IssueStateFilter, type IssueStore } from '../index.js';
 import { migrate } from '../sql/migration.js';
 import { SqlStore } from '../sql/sql-store.js';
-import { SqliteDriver } from './sqlite-driver.js';
 import { sqliteDialect } from './sqlite-dialect.js';
+import { SqliteDriver } from './sqlite-driver.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 
 /** Issue texts: `crash` in some titles, some bodies, both or neither; `open` and `r1` as words too. */

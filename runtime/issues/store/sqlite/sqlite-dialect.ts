@@ -4,7 +4,7 @@
  */
 
 import { isPrefixWord } from '../keyword.js';
-import { raw, sql, type SqlFragment } from '../sql/fragment.js';
+import { raw, type SqlFragment, sql } from '../sql/fragment.js';
 import type { RepoSelection, SqlDialect } from '../sql/sql-dialect.js';
 import type { IssueStateFilter } from '../store.js';
 

@@ -191,8 +191,10 @@ END;
     name: 'covering index for searches',
     // Keyword matches and filters visit many rows to find one page; reading them from this index
     // instead of the table (whose rows carry the bodies) makes a 4,000-match search ~2.5x faster.
-    script: `
-CREATE INDEX issues_search_cover ON issues (id, repo_id, is_closed, is_pull, created_unix, updated_unix, num_comments, poster_id, milestone_id);
+    script:
+      `
+CREATE INDEX issues_search_cover ON issues (id, repo_id, is_closed, is_pull, created_unix, updated_unix, ` +
+      `num_comments, poster_id, milestone_id);
 `,
   },
   {

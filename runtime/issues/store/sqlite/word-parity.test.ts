@@ -37,7 +37,9 @@ describe('keyword words and FTS5 tokens', () => {
   function tokens(texts: readonly string[]): string[][] {
     db.exec('DELETE FROM t');
     const insert = db.prepare('INSERT INTO t (rowid, x) VALUES (?, ?)');
-    db.transaction(() => texts.forEach((text, i) => insert.run(i + 1, text)))();
+    db.transaction(() => {
+      for (const [i, text] of texts.entries()) insert.run(i + 1, text);
+    })();
     const out = texts.map((): string[] => []);
     for (const row of db.prepare('SELECT doc, term FROM v ORDER BY doc, offset').all() as { doc: number; term: string }[])
       out[row.doc - 1]!.push(row.term);

@@ -3,8 +3,9 @@
  * The Echo service (`schemas/echo/v1/echo.proto`), served over Connect and gRPC alike. The method
  * signatures come from the generated `EchoService`.
  */
-import { RpcError } from 'loom/connect/server';
+
 import type { RpcContext } from 'loom/connect/server';
+import { RpcError } from 'loom/connect/server';
 import type { EchoService } from '../../generated/echo/v1/echo.server.js';
 import type { CountRequest, CountResponse, SayRequest, SayResponse } from '../../generated/echo/v1/echo.types.js';
 
