@@ -6,6 +6,7 @@
 
 import type { InitArgs } from './init.js';
 import { parseInitArgs } from './init.js';
+import { UsageError } from './usage-error.js';
 
 /** Where generated code imports the runtime from unless `--runtime` says otherwise: the `loom` package. */
 export const DEFAULT_RUNTIME = 'loom';
@@ -38,10 +39,7 @@ export type CliArgs =
   | { readonly command: 'version' }
   | { readonly command: 'usage' };
 
-/** A usage mistake: printed with a hint to `--help`, exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError };
 
 /**
  * Parses `argv` (without `node` and the script).

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GENERATOR_VERSION } from '../emit.js';
-import { UsageError } from './args.js';
+import { UsageError } from './usage-error.js';
 
 /** The starter project shipped with Loom: `templates/init/` in the repository and in the package. */
 export const STARTER_DIR = fileURLToPath(new URL('../../templates/init/', import.meta.url));
