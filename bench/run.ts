@@ -3,14 +3,16 @@
  * `npm run bench`: runs every benchmark, prints each figure beside the baseline
  * measured in the same run, and writes them all to `bench/results.json`.
  *
- * Select some with `npm run bench -- generate rest` (names: generate, rest, system, issues);
+ * Select some with `npm run bench -- generate rest` (names: generate, issues, package, rest, server, system);
  * the file then keeps the other suites' figures from the last run that measured them.
  */
 import { fileURLToPath } from 'node:url';
 import { benchGenerate } from './generate.js';
 import { benchIssues } from './issues.js';
+import { benchPackage } from './package.js';
 import { benchRest } from './rest.js';
 import { type BenchResult, printResults, writeResults } from './results.js';
+import { benchServer } from './server.js';
 import { benchSystem } from './system.js';
 
 type Suite = (onProgress: (line: string) => void) => Promise<BenchResult[]>;
@@ -18,7 +20,9 @@ type Suite = (onProgress: (line: string) => void) => Promise<BenchResult[]>;
 const SUITES: Record<string, Suite> = {
   generate: benchGenerate,
   issues: benchIssues,
+  package: benchPackage,
   rest: benchRest,
+  server: benchServer,
   system: benchSystem,
 };
 
