@@ -77,7 +77,7 @@ export async function benchServer(onProgress: (line: string) => void = console.l
     execFile('npm', ['run', '--silent', 'build'], { cwd: ROOT }, (error, _out, stderr) => (error ? reject(new Error(stderr)) : resolve())),
   );
   const dir = mkdtempSync(join(tmpdir(), 'loom-bench-server-'));
-  const database = `sqlite:${join(dir, 'bench.db')}`;
+  const database = join(dir, 'bench.db');
   try {
     await startOnce(COMMANDS.compiled, database); // migrates and seeds; not counted
     const compiled: { ms: number; rss: number }[] = [];
