@@ -7,6 +7,7 @@
 export { ApiError, HttpClient } from '../client/index.js';
 export type { ApiResponse, Defaulted, HttpClientOptions, OperationSpec, ParamSpec, RequestOptions } from '../client/index.js';
 export { createCodecRegistry } from '../rpc/codec.js';
+export { protobufBinary } from '../rpc/protobuf-binary.js';
 export type { CodecRegistry } from '../rpc/codec.js';
 export { createConnectClient } from '../rpc/connect-client.js';
 export type { ConnectClientOptions } from '../rpc/connect-client.js';
@@ -15,6 +16,7 @@ export type { GrpcClient, GrpcClientOptions } from '../rpc/grpc-client.js';
 export { RpcError } from '../rpc/errors.js';
 export type { RpcCode } from '../rpc/errors.js';
 export type {
+  BinaryFormat,
   MessageCodec,
   MessageInit,
   RpcCallOptions,

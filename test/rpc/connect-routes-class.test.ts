@@ -8,6 +8,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
+import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import { SystemRoutes, type SystemService } from '../../generated/system/v1alpha1/system.server.js';
 import { createRestRouter, GET, Path } from '../../runtime/rest/index.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
@@ -67,7 +68,7 @@ describe('SystemRoutes on the decorator runtime', () => {
   const fetchApp: typeof fetch = async (input, init) => served.request(input instanceof Request ? input : String(input), init);
 
   it('answers the generated Connect client in JSON and binary, beside HTTP routes of the same router', async () => {
-    for (const binary of [false, true]) {
+    for (const binary of [undefined, protobufBinary]) {
       const client = createSystemConnectClient({ baseUrl: 'http://system', binary, fetch: fetchApp });
       expect(await client.getService({ name: 'alpha' })).toEqual({ displayName: 'Alpha', startType: 2, status: 4 });
       expect(await client.getBIOSSerialNumber({})).toEqual({ serialNumber: 'SN-42' });

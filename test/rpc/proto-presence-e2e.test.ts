@@ -14,6 +14,8 @@ import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInline } from '../client/generate.js';
 import { bindLoopback } from './loopback.js';
+import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
+import type { BinaryFormat } from '../../runtime/rpc/types.js';
 
 const PROTO = `syntax = "proto3";
 package pay.v1;
@@ -45,7 +47,7 @@ let routes: { shopConnectRoutes(impl: object, options?: object): Hono };
 let grpcServer: grpc.Server;
 let address: string;
 let clients: {
-  createShopConnectClient(options: { baseUrl: string; binary?: boolean; fetch?: typeof fetch }): ShopClient;
+  createShopConnectClient(options: { baseUrl: string; binary?: BinaryFormat; fetch?: typeof fetch }): ShopClient;
   createShopGrpcClient(address: string): ShopClient & { close(): void };
 };
 /** The requests the handler received, as it received them. */
@@ -94,7 +96,7 @@ describe('presence and map keys over real calls', () => {
     try {
       for (const client of [
         clients.createShopConnectClient({ baseUrl: 'http://shop', fetch: fetchApp }),
-        clients.createShopConnectClient({ baseUrl: 'http://shop', binary: true, fetch: fetchApp }),
+        clients.createShopConnectClient({ baseUrl: 'http://shop', binary: protobufBinary, fetch: fetchApp }),
         grpcClient,
       ]) {
         seen.length = 0;

@@ -4,7 +4,7 @@
  * every answer and the final state; the only error allowed is the documented FAILED_PRECONDITION.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConnectClient, createGrpcClient, RpcError, type RpcClient } from '../../runtime/rpc/index.js';
+import { createConnectClient, createGrpcClient, protobufBinary, RpcError, type RpcClient } from '../../runtime/rpc/index.js';
 import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.codec.js';
 import { ServiceStatus, StartType } from '../../generated/system/v1alpha1/system.types.js';
 import { SimulatedHost } from '../../runtime/system/simulated/simulated-host.js';
@@ -49,7 +49,7 @@ async function raceSetup(): Promise<{ host: RecordingHost; clients: SystemClient
   grpcClients.push(grpc);
   const clients = [
     createConnectClient(SystemServiceDescriptor, { baseUrl: system.baseUrl }),
-    createConnectClient(SystemServiceDescriptor, { baseUrl: system.baseUrl, binary: true }),
+    createConnectClient(SystemServiceDescriptor, { baseUrl: system.baseUrl, binary: protobufBinary }),
     grpc,
   ];
   return { host, clients };

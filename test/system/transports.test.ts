@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSystemConnectClient, createSystemGrpcClient, type SystemClient } from '../../generated/system/v1alpha1/system.client.js';
-import { RpcError } from '../../runtime/rpc/index.js';
+import { protobufBinary, RpcError } from '../../runtime/rpc/index.js';
 import { ServiceStatus, StartType } from '../../generated/system/v1alpha1/system.types.js';
 import { RPC_CODE_BY_HOST_ERROR } from '../../runtime/system/error-mapping.js';
 import type { HostErrorKind } from '../../runtime/system/host-adapter.js';
@@ -19,7 +19,11 @@ function clientFor(transport: Transport, system: RunningSystem, headers?: Header
     case 'connect-json':
     case 'connect-binary':
       return {
-        client: createSystemConnectClient({ baseUrl: system.baseUrl, binary: transport === 'connect-binary', headers }),
+        client: createSystemConnectClient({
+          baseUrl: system.baseUrl,
+          binary: transport === 'connect-binary' ? protobufBinary : undefined,
+          headers,
+        }),
         close() {},
       };
     case 'grpc-tcp':
