@@ -7,7 +7,7 @@
  */
 import protobuf from 'protobufjs';
 import { RpcError, errorMessage } from './errors.js';
-import { createPlanner, safeVerify, toPlain, toWire, type PlanOf } from './codec.js';
+import { createPlanner, safeVerify, toPlain, toWire, type PlanOf } from './protobuf-binary-convert.js';
 import type { BinaryFormat, MessageCodec, MessageInit } from './types.js';
 
 type Plain = Record<string, unknown>;
@@ -81,7 +81,7 @@ export const protobufBinary: BinaryFormat = {
   decode<T>(codec: MessageCodec<T>, bytes: Uint8Array): T {
     const { type, planOf } = binaryTypeOf(codec as MessageCodec<unknown>);
     try {
-      return toPlain(type, type.decode(bytes) as unknown as Plain, planOf, 'binary') as T;
+      return toPlain(type, type.decode(bytes) as unknown as Plain, planOf) as T;
     } catch (error) {
       throw new RpcError('invalid_argument', `cannot decode message ${codec.typeName} from binary: ${errorMessage(error)}`, {
         cause: error,
