@@ -2,26 +2,26 @@
  * @module
  * The runtime entry generated clients and codecs import (`loom/runtime/client`):
  * fetch client support, protobuf codecs, and the Connect and gRPC clients.
- * It never pulls in Hono or the decorator runtime.
+ * It never pulls in Hono or the decorator runtime. On its way out: generated code moves to
+ * `runtime/entries/` (`connect.ts` for codecs and the Connect client, `grpc.ts`, `protobuf.ts`),
+ * which this module re-exports meanwhile.
  */
 export { ApiError, HttpClient } from '../client/index.js';
 export type { ApiResponse, Defaulted, HttpClientOptions, OperationSpec, ParamSpec, RequestOptions } from '../client/index.js';
-export { createCodecRegistry } from '../rpc/codec.js';
-export { protobufBinary } from '../rpc/protobuf-binary.js';
-export type { CodecRegistry } from '../rpc/codec.js';
-export { createConnectClient } from '../rpc/connect-client.js';
-export type { ConnectClientOptions } from '../rpc/connect-client.js';
-export { createGrpcClient } from '../rpc/grpc-client.js';
-export type { GrpcClient, GrpcClientOptions } from '../rpc/grpc-client.js';
-export { RpcError } from '../rpc/errors.js';
-export type { RpcCode } from '../rpc/errors.js';
+export { createCodecRegistry, createConnectClient, RpcError } from '../entries/connect.js';
 export type {
   BinaryFormat,
+  CodecRegistry,
+  ConnectClientOptions,
   MessageCodec,
   MessageInit,
   RpcCallOptions,
   RpcClient,
+  RpcCode,
   RpcMethodDescriptor,
   RpcMethods,
   RpcServiceDescriptor,
-} from '../rpc/types.js';
+} from '../entries/connect.js';
+export { createGrpcClient } from '../entries/grpc.js';
+export type { GrpcClient, GrpcClientOptions } from '../entries/grpc.js';
+export { protobufBinary } from '../entries/protobuf.js';

@@ -1,7 +1,8 @@
 /**
  * @module
  * The runtime entry generated servers import (`loom/runtime/server`): the
- * decorator runtime's names (contracts.md §4) and the RPC servers (§5).
+ * decorator runtime's names (contracts.md §4) and the RPC servers (§5), the latter re-exported
+ * from `runtime/entries/` (`connect/server.ts`, `grpc.ts`) until generated code imports those.
  */
 import type { Context as HonoContext } from 'hono';
 import { Context as ContextDecorator } from '../rest/index.js';
@@ -49,13 +50,7 @@ export type { FormBodyOptions, FormField, FormFields, FormFieldType, FormSeparat
 export const Context = ContextDecorator;
 export type Context = HonoContext;
 
-export { addGrpcService, CONNECT_ERRORS, connectCall, connectRoutes, connectStream, RpcError } from '../rpc/index.js';
-export type {
-  ConnectApp,
-  ConnectRoutesOptions,
-  GrpcServer,
-  GrpcServiceOptions,
-  RpcContext,
-  RpcServiceDescriptor,
-  RpcServiceImpl,
-} from '../rpc/index.js';
+export { CONNECT_ERRORS, connectCall, connectRoutes, connectStream, RpcError } from '../entries/connect/server.js';
+export type { ConnectApp, ConnectRoutesOptions, RpcContext, RpcServiceDescriptor, RpcServiceImpl } from '../entries/connect/server.js';
+export { addGrpcService } from '../entries/grpc.js';
+export type { GrpcServer, GrpcServiceOptions } from '../entries/grpc.js';
