@@ -7,9 +7,9 @@ import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { GENERATOR_VERSION } from '../emit.js';
 import { parseArgs } from './args.js';
-import type { GenerateArgs } from './args.js';
+import type { GenerateArgs, ImplementArgs } from './args.js';
 import { generate } from './generate.js';
-import { GENERATE_HELP, MAIN_HELP } from './help.js';
+import { GENERATE_HELP, IMPLEMENT_HELP, MAIN_HELP } from './help.js';
 import { report, reportError } from './report.js';
 import type { CliIO } from './report.js';
 import { resolveInputs } from './inputs.js';
@@ -28,8 +28,8 @@ export interface CliOptions extends CliIO {
 /**
  * Runs the CLI.
  *
- * @returns the exit code: 0 ok, 1 `--check` found differences, 2 usage or schema errors (`loom`
- *   without a command prints the usage on stderr and exits 2)
+ * @returns the exit code: 0 ok, 1 `--check` found differences (or missing handler methods), 2 usage,
+ *   schema or handler errors (`loom` without a command prints the usage on stderr and exits 2)
  *
  * @example
  * const code = await runCli(['generate', 'schemas', '--out', 'generated'], {
@@ -46,7 +46,7 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
   }
   switch (args.command) {
     case 'help':
-      options.stdout(args.topic === 'generate' ? GENERATE_HELP : MAIN_HELP);
+      options.stdout(args.topic === 'generate' ? GENERATE_HELP : args.topic === 'implement' ? IMPLEMENT_HELP : MAIN_HELP);
       return 0;
     case 'version':
       options.stdout(`${GENERATOR_VERSION}\n`);
@@ -56,6 +56,19 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
       return 2;
     case 'generate':
       return args.watch ? watchMode(args, options) : once(args, options);
+    case 'implement':
+      return implement(args, options);
+  }
+}
+
+async function implement(args: ImplementArgs, options: CliOptions): Promise<number> {
+  try {
+    // Loaded here only: ts-morph and the scaffolder stay out of every other command's start-up.
+    const { runImplement } = await import('./implement.js');
+    return await runImplement(args, options);
+  } catch (e) {
+    reportError(e, options, options.debug ?? false);
+    return 2;
   }
 }
 

@@ -1,0 +1,329 @@
+/**
+ * @module
+ * The scaffolder's pure core: handler files and contract files in, planned file contents out.
+ * Nothing here writes; files are read through an injected function, so tests plan in memory
+ * and `--check` is the same plan, not applied.
+ *
+ * For each class implementing contracts, the methods a contract has and the class lacks are
+ * added after the class's last contract method (or its last member), each with its imports;
+ * nothing else in the file changes. A contract nothing refers to gets a new file. Methods of
+ * such a class that look like handler methods (two parameters, as every contract method takes)
+ * but are in none of its contracts are reported, never deleted.
+ */
+import type { ts as Ts } from 'ts-morph';
+import { findClasses, type ImplementingClass, referencedContracts } from './classes.js';
+import { type Contract, ContractIndex, type ContractMethod } from './contracts.js';
+import { ImportPlanner } from './imports.js';
+import type { TsMorph } from './load-ts-morph.js';
+import { type ParsedFile, type ReadFile, Resolver, SourceFiles } from './modules.js';
+import { type NamingOptions, newHandlerName } from './naming.js';
+import { renderMethod, renderNewFile } from './render.js';
+import { applyEdits, DEFAULT_LAYOUT, detectLayout, indentationAt, type Layout, lineOf, type TextEdit } from './text.js';
+
+export interface ImplementOptions {
+  readonly tsMorph: TsMorph;
+  readonly readFile: ReadFile;
+  /** Absolute paths of the files in the handler folders (TypeScript sources, sorted). */
+  readonly handlerFiles: readonly string[];
+  /** Absolute paths of the generated `X.server.ts` files whose contracts need implementations. */
+  readonly contractFiles: readonly string[];
+  readonly naming?: NamingOptions;
+  /** Where a new handler goes when no handler exists to copy the naming from. */
+  readonly defaultFolder: string;
+}
+
+/** A method the plan adds. */
+export interface AddedMethod {
+  readonly className: string;
+  readonly contract: string;
+  readonly method: string;
+  /** Its line in the planned file. */
+  readonly line: number;
+}
+
+/** A file the plan changes or creates. */
+export interface PlannedFile {
+  readonly path: string;
+  /** `undefined` for a new file. */
+  readonly before: string | undefined;
+  readonly after: string;
+  readonly added: readonly AddedMethod[];
+  /** For a new file: the class it declares and the contract it implements. */
+  readonly created?: { readonly className: string; readonly contract: string; readonly example: string | undefined };
+}
+
+/** A method in a class that no contract of the class declares (any more). */
+export interface StaleMethod {
+  readonly path: string;
+  readonly line: number;
+  readonly className: string;
+  readonly method: string;
+  readonly contracts: readonly string[];
+}
+
+/** A problem with the input: `error`s stop the run before anything is written. */
+export interface ImplementProblem {
+  readonly severity: 'error' | 'warning';
+  readonly path: string;
+  readonly line: number | undefined;
+  readonly message: string;
+}
+
+export interface ImplementPlan {
+  readonly files: readonly PlannedFile[];
+  readonly stale: readonly StaleMethod[];
+  readonly problems: readonly ImplementProblem[];
+  /** What was looked at, for the summary line. */
+  readonly classes: number;
+  readonly contracts: number;
+}
+
+/**
+ * Plans the edits that bring handlers in step with their contracts.
+ *
+ * @example
+ * const plan = planImplementation({
+ *   tsMorph: await loadTsMorph(),
+ *   readFile: (p) => (existsSync(p) ? readFileSync(p, 'utf8') : undefined),
+ *   handlerFiles: ['/repo/runtime/system/system-handler.ts'],
+ *   contractFiles: ['/repo/generated/system/v1alpha1/system.server.ts'],
+ *   defaultFolder: '/repo/runtime',
+ * });
+ * plan.files[0]?.added; // [{ className: 'SystemHandler', method: 'restartService', line: 96, … }]
+ */
+export function planImplementation(options: ImplementOptions): ImplementPlan {
+  const files = new SourceFiles(options.tsMorph, options.readFile);
+  const resolver = new Resolver(files);
+  const index = new ContractIndex(resolver);
+  const problems: ImplementProblem[] = [];
+  const syntax = (file: ParsedFile) => {
+    for (const e of file.syntaxErrors) {
+      problems.push({ severity: 'error', path: file.path, line: e.line, message: `cannot parse: ${e.message}; fix the syntax first` });
+    }
+    return file.syntaxErrors.length === 0;
+  };
+
+  const contracts: Contract[] = [];
+  for (const path of options.contractFiles) {
+    const parsed = files.get(path);
+    if (parsed && syntax(parsed)) contracts.push(...index.inFile(path));
+  }
+
+  // Only files that can declare such a class or refer to a contract are parsed at all.
+  const names = [...new Set(contracts.map((c) => c.name))];
+  const classes: ImplementingClass[] = [];
+  const referenced = new Set<string>();
+  for (const path of options.handlerFiles) {
+    const text = files.text(path);
+    if (text === undefined || (!text.includes('implements') && !names.some((n) => text.includes(n)))) continue;
+    const parsed = files.get(path)!;
+    if (!syntax(parsed)) continue;
+    const found = findClasses(parsed, resolver, index);
+    classes.push(...found);
+    for (const c of found) for (const k of c.contracts) referenced.add(k.key);
+    for (const key of referencedContracts(parsed, resolver, index)) referenced.add(key);
+  }
+
+  const planned: PlannedFile[] = [];
+  const stale: StaleMethod[] = [];
+  const byFile = new Map<string, ImplementingClass[]>();
+  for (const c of classes) byFile.set(c.file.path, [...(byFile.get(c.file.path) ?? []), c]);
+  for (const [path, inFile] of byFile) {
+    const file = files.get(path)!;
+    const edits: TextEdit[] = [];
+    const layout = detectLayout(file.text);
+    const imports = new ImportPlanner(resolver, path, file, layout);
+    const added: { className: string; contract: string; method: string; edit: number; offset: number }[] = [];
+    for (const c of inFile) {
+      stale.push(...staleMethods(c));
+      const missing = missingMethods(c, problems);
+      if (missing.length === 0) continue;
+      const unusable = missing.find(({ contract }) => contract.error === undefined);
+      if (unusable) {
+        problems.push({
+          severity: 'error',
+          path: unusable.contract.file,
+          line: unusable.contract.line,
+          message: `${unusable.contract.name} imports neither ${unusable.contract.kind === 'http' ? 'HandlerResult nor Context' : 'RpcContext'} from Loom's runtime, so there is no module to take ${unusable.contract.kind === 'http' ? 'HttpError' : 'RpcError'} from; is it a file 'loom generate' wrote?`,
+        });
+        continue;
+      }
+      const point = insertionPoint(files.ts, c, file, layout);
+      const texts = missing.map(({ contract, method }) => ({
+        name: method.name,
+        contract: contract.name,
+        text: renderMethod(contract, method, imports, layout, point.indent),
+      }));
+      const gap = point.blank ? layout.eol + layout.eol : layout.eol;
+      let text = point.prefix;
+      for (const [i, t] of texts.entries()) {
+        if (i > 0) text += gap;
+        const signature = t.text.search(new RegExp(`^[ \\t]*(async )?${t.name.replace(/\$/g, '\\$')}\\(`, 'm'));
+        added.push({ className: c.name, contract: t.contract, method: t.name, edit: edits.length, offset: text.length + signature });
+        text += t.text;
+      }
+      edits.push({ at: point.at, length: point.length, text: text + point.suffix });
+    }
+    if (edits.length === 0) continue;
+    edits.push(...imports.edits());
+    const result = applyEdits(file.text, edits);
+    planned.push({
+      path,
+      before: file.text,
+      after: result.text,
+      added: added.map((a) => ({
+        className: a.className,
+        contract: a.contract,
+        method: a.method,
+        line: lineOf(result.text, result.starts[a.edit]! + a.offset),
+      })),
+    });
+  }
+
+  // A contract nothing in the folders refers to has no implementation yet: a new file.
+  const taken = new Set([...options.handlerFiles, ...planned.map((p) => p.path)]);
+  for (const contract of contracts) {
+    if (referenced.has(contract.key)) continue;
+    if (!contract.error) {
+      problems.push({
+        severity: 'error',
+        path: contract.file,
+        line: contract.line,
+        message: `${contract.name} imports nothing from Loom's runtime to take ${contract.kind === 'http' ? 'HttpError' : 'RpcError'} from`,
+      });
+      continue;
+    }
+    const name = newHandlerName(contract, classes, options.naming ?? {}, options.defaultFolder);
+    if (taken.has(name.path) || files.text(name.path) !== undefined) {
+      problems.push({
+        severity: 'error',
+        path: name.path,
+        line: undefined,
+        message: `${contract.name} has no implementation, and its new handler would go here, but the file exists; implement ${contract.name} in it, or name new files with --new-file`,
+      });
+      continue;
+    }
+    taken.add(name.path);
+    const example = name.example ? files.get(name.example.file.path) : undefined;
+    const layout = example ? detectLayout(example.text) : DEFAULT_LAYOUT;
+    const imports = new ImportPlanner(resolver, name.path, undefined, layout);
+    const text = renderNewFile(contract, name.className, imports, layout);
+    planned.push({
+      path: name.path,
+      before: undefined,
+      after: text,
+      added: contract.methods.map((m) => ({
+        className: name.className,
+        contract: contract.name,
+        method: m.name,
+        line: lineOf(text, text.search(new RegExp(`^[ \\t]*(async )?${m.name.replace(/\$/g, '\\$')}\\(`, 'm'))),
+      })),
+      created: { className: name.className, contract: contract.name, example: name.example?.file.path },
+    });
+  }
+
+  return {
+    files: planned.sort((a, b) => (a.path < b.path ? -1 : 1)),
+    stale,
+    problems,
+    classes: classes.length,
+    contracts: new Set([...contracts.map((c) => c.key), ...classes.flatMap((c) => c.contracts.map((k) => k.key))]).size,
+  };
+}
+
+/** The contract methods a class lacks, in contract order; a name two contracts declare differently is an error. */
+function missingMethods(c: ImplementingClass, problems: ImplementProblem[]): { contract: Contract; method: ContractMethod }[] {
+  if (!c.members) {
+    problems.push({
+      severity: 'warning',
+      path: c.file.path,
+      line: c.line,
+      message: `${c.name} extends ${c.unreadableBase}, whose members cannot be read here; add missing methods by hand (the compiler names them)`,
+    });
+    return [];
+  }
+  const seen = new Map<string, { contract: Contract; method: ContractMethod }>();
+  const missing: { contract: Contract; method: ContractMethod }[] = [];
+  let clash = false;
+  for (const contract of c.contracts) {
+    for (const method of contract.methods) {
+      const earlier = seen.get(method.name);
+      if (earlier) {
+        if (earlier.method.signature !== method.signature && !c.members.has(method.name)) {
+          clash = true;
+          problems.push({
+            severity: 'error',
+            path: c.file.path,
+            line: c.line,
+            message: `${c.name} implements ${earlier.contract.name} and ${contract.name}, which both declare '${method.name}' with different types (${relativeTo(earlier.contract.file, earlier.method.line)} and ${relativeTo(contract.file, method.line)}): no one method can be both; implement the two contracts in separate classes`,
+          });
+        }
+        continue;
+      }
+      seen.set(method.name, { contract, method });
+      if (!c.members.has(method.name)) missing.push({ contract, method });
+    }
+  }
+  return clash ? [] : missing;
+}
+
+function relativeTo(path: string, line: number): string {
+  return `${path}:${line}`;
+}
+
+/**
+ * Methods that look like handler methods (public, two parameters, as every contract method)
+ * but that none of the class's contracts declares: what a schema change left behind.
+ */
+function staleMethods(c: ImplementingClass): StaleMethod[] {
+  const declared = new Set(c.contracts.flatMap((k) => k.methods.map((m) => m.name)));
+  return c.node
+    .getInstanceMethods()
+    .filter((m) => m.getParameters().length === 2 && m.getScope() === 'public' && !m.getName().startsWith('#'))
+    .filter((m) => !declared.has(m.getName()))
+    .map((m) => ({
+      path: c.file.path,
+      line: m.getStartLineNumber(),
+      className: c.name,
+      method: m.getName(),
+      contracts: c.contracts.map((k) => k.name),
+    }));
+}
+
+/**
+ * Where new methods go: after the class's last member that implements a contract method (else its
+ * last member), with its indentation, and a blank line between methods unless its last two
+ * members have none. In an empty class they replace the whitespace between the braces.
+ */
+function insertionPoint(
+  ts: typeof Ts,
+  c: ImplementingClass,
+  file: ParsedFile,
+  layout: Layout,
+): { at: number; length: number; prefix: string; suffix: string; indent: string; blank: boolean } {
+  const { eol, unit } = layout;
+  const members = c.node.getMembers();
+  if (members.length === 0) {
+    const open = c.node.getFirstChildByKindOrThrow(ts.SyntaxKind.OpenBraceToken).getEnd();
+    const close = c.node.getEnd() - 1;
+    const classIndent = indentationAt(file.text, c.node.getStart());
+    const indent = classIndent + unit;
+    const inner = file.text.slice(open, close);
+    if (/^\s*$/.test(inner)) return { at: open, length: inner.length, prefix: eol, suffix: eol + classIndent, indent, blank: true };
+    // Only comments inside: the methods go after them, before the closing brace's line.
+    const lineStart = file.text.lastIndexOf('\n', close) + 1;
+    if (/^[ \t]*$/.test(file.text.slice(lineStart, close)))
+      return { at: lineStart, length: 0, prefix: '', suffix: eol, indent, blank: true };
+    return { at: close, length: 0, prefix: eol, suffix: eol + classIndent, indent, blank: true };
+  }
+  const declared = new Set(c.contracts.flatMap((k) => k.methods.map((m) => m.name)));
+  const named = (m: (typeof members)[number]) => (m as { getName?: () => string | undefined }).getName?.();
+  const anchor = [...members].reverse().find((m) => declared.has(named(m) ?? '')) ?? members.at(-1)!;
+  let blank = true;
+  if (members.length >= 2) {
+    const last = members.at(-1)!;
+    blank = /\n[ \t]*\r?\n/.test(file.text.slice(members.at(-2)!.getEnd(), last.getStart(true)));
+  }
+  const gap = blank ? eol + eol : eol;
+  return { at: anchor.getEnd(), length: 0, prefix: gap, suffix: '', indent: indentationAt(file.text, members[0]!.getStart()), blank };
+}
