@@ -66,6 +66,7 @@ export async function runImplement(args: ImplementArgs, io: CliIO & { readonly c
       className: args.className,
     },
     defaultFolder: folders[0]!,
+    display: show,
   });
 
   const problem = (p: ImplementProblem) => `${show(p.path)}${p.line === undefined ? '' : `:${p.line}`}: ${p.severity}: ${p.message}\n`;

@@ -76,20 +76,22 @@ export class ImportPlanner {
     }
     const { eol } = this.#layout;
     const existing = file.module.importDeclarations;
-    const last = existing.at(-1);
-    const loose: string[] = [];
+    const specOf = (d: Ts.ImportDeclaration) => (d.moduleSpecifier as Ts.StringLiteral).text;
+    // Sorted imports stay sorted (packages, then paths from the farthest); others get new ones at their end.
+    const sorted = existing.every((d, i) => i === 0 || rank(specOf(existing[i - 1]!), false) <= rank(specOf(d), false));
+    const top: string[] = [];
     for (const d of this.#sorted()) {
       const line = this.#render(d);
+      const sibling = existing.find((e) => specOf(e) === d.spec);
+      const next = sorted ? existing.find((e) => rank(specOf(e), false) > rank(d.spec, d.typeOnly)) : undefined;
       // Beside an import of the same module when there is one (value imports before type-only ones).
-      const sibling = existing.find((e) => (e.moduleSpecifier as Ts.StringLiteral).text === d.spec);
       if (sibling && !d.typeOnly && sibling.importClause?.isTypeOnly) edits.push({ at: sibling.getStart(sf), length: 0, text: line + eol });
       else if (sibling) edits.push({ at: sibling.getEnd(), length: 0, text: eol + line });
-      else loose.push(line);
+      else if (next) edits.push({ at: next.getStart(sf), length: 0, text: line + eol });
+      else if (existing.length > 0) edits.push({ at: existing.at(-1)!.getEnd(), length: 0, text: eol + line });
+      else top.push(line);
     }
-    if (loose.length > 0) {
-      if (last) edits.push({ at: last.getEnd(), length: 0, text: loose.map((l) => eol + l).join('') });
-      else edits.push(topOfFile(ts, sf, file.text, loose.join(eol), eol));
-    }
+    if (top.length > 0) edits.push(topOfFile(ts, sf, file.text, top.join(eol), eol));
     return edits;
   }
 
@@ -102,8 +104,8 @@ export class ImportPlanner {
   }
 
   #sorted(): NewDeclaration[] {
-    const rank = (d: NewDeclaration) => `${d.spec.startsWith('.') ? 1 : 0}${d.spec}\0${d.typeOnly ? 1 : 0}`;
-    return [...this.#created.values()].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
+    const key = (d: NewDeclaration) => rank(d.spec, d.typeOnly);
+    return [...this.#created.values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
 
   #render(d: NewDeclaration): string {
@@ -198,6 +200,11 @@ export class ImportPlanner {
     if (ext === '.ts') return path;
     return `${stem}.${m[1] ?? ''}js`;
   }
+}
+
+/** Sort key of an import: packages before paths, then by module (`../..` before `..` before `.`), values before types. */
+function rank(spec: string, typeOnly: boolean): string {
+  return `${spec.startsWith('.') ? 1 : 0}${spec}\0${typeOnly ? 1 : 0}`;
 }
 
 function keyOf(resolved: Resolved | undefined): string | undefined {

@@ -30,6 +30,8 @@ export interface ImplementOptions {
   readonly naming?: NamingOptions;
   /** Where a new handler goes when no handler exists to copy the naming from. */
   readonly defaultFolder: string;
+  /** How messages name other files (the CLI: relative to the current folder). @default the path as is */
+  readonly display?: (path: string) => string;
 }
 
 /** A method the plan adds. */
@@ -96,11 +98,20 @@ export function planImplementation(options: ImplementOptions): ImplementPlan {
   const resolver = new Resolver(files);
   const index = new ContractIndex(resolver);
   const problems: ImplementProblem[] = [];
+  const display = options.display ?? ((path: string) => path);
+  let unparsed = 0;
   const syntax = (file: ParsedFile) => {
-    for (const e of file.syntaxErrors) {
-      problems.push({ severity: 'error', path: file.path, line: e.line, message: `cannot parse: ${e.message}; fix the syntax first` });
-    }
-    return file.syntaxErrors.length === 0;
+    // The first error only: after it the parser's guesses about the rest are noise.
+    const first = file.syntaxErrors[0];
+    if (!first) return true;
+    unparsed++;
+    problems.push({
+      severity: 'error',
+      path: file.path,
+      line: first.line,
+      message: `cannot parse: ${first.message.replace(/\.$/, '')}; fix the syntax, then run again`,
+    });
+    return false;
   };
 
   const contracts: Contract[] = [];
@@ -136,7 +147,7 @@ export function planImplementation(options: ImplementOptions): ImplementPlan {
     const added: { className: string; contract: string; method: string; edit: number; offset: number }[] = [];
     for (const c of inFile) {
       stale.push(...staleMethods(c));
-      const missing = missingMethods(c, problems);
+      const missing = missingMethods(c, problems, display);
       if (missing.length === 0) continue;
       const unusable = missing.find(({ contract }) => contract.error === undefined);
       if (unusable) {
@@ -180,9 +191,10 @@ export function planImplementation(options: ImplementOptions): ImplementPlan {
     });
   }
 
-  // A contract nothing in the folders refers to has no implementation yet: a new file.
-  const taken = new Set([...options.handlerFiles, ...planned.map((p) => p.path)]);
-  for (const contract of contracts) {
+  // A contract nothing in the folders refers to has no implementation yet: a new file. (Unless a
+  // file could not be read: it may be the one that implements it.)
+  const taken = new Map<string, Contract>();
+  for (const contract of unparsed > 0 ? [] : contracts) {
     if (referenced.has(contract.key)) continue;
     if (!contract.error) {
       problems.push({
@@ -194,16 +206,19 @@ export function planImplementation(options: ImplementOptions): ImplementPlan {
       continue;
     }
     const name = newHandlerName(contract, classes, options.naming ?? {}, options.defaultFolder);
-    if (taken.has(name.path) || files.text(name.path) !== undefined) {
+    const other = taken.get(name.path);
+    if (other || files.text(name.path) !== undefined) {
       problems.push({
         severity: 'error',
         path: name.path,
         line: undefined,
-        message: `${contract.name} has no implementation, and its new handler would go here, but the file exists; implement ${contract.name} in it, or name new files with --new-file`,
+        message: other
+          ? `${contract.name} of ${display(contract.file)} and ${other.name} of ${display(other.file)} have no implementation, and both would get this new file; name new files with --new-file`
+          : `${contract.name} has no implementation, and its new handler would go here, but the file exists; implement ${contract.name} in it, or name new files with --new-file`,
       });
       continue;
     }
-    taken.add(name.path);
+    taken.set(name.path, contract);
     const example = name.example ? files.get(name.example.file.path) : undefined;
     const layout = example ? detectLayout(example.text) : DEFAULT_LAYOUT;
     const imports = new ImportPlanner(resolver, name.path, undefined, layout);
@@ -232,7 +247,11 @@ export function planImplementation(options: ImplementOptions): ImplementPlan {
 }
 
 /** The contract methods a class lacks, in contract order; a name two contracts declare differently is an error. */
-function missingMethods(c: ImplementingClass, problems: ImplementProblem[]): { contract: Contract; method: ContractMethod }[] {
+function missingMethods(
+  c: ImplementingClass,
+  problems: ImplementProblem[],
+  display: (path: string) => string,
+): { contract: Contract; method: ContractMethod }[] {
   if (!c.members) {
     problems.push({
       severity: 'warning',
@@ -255,7 +274,7 @@ function missingMethods(c: ImplementingClass, problems: ImplementProblem[]): { c
             severity: 'error',
             path: c.file.path,
             line: c.line,
-            message: `${c.name} implements ${earlier.contract.name} and ${contract.name}, which both declare '${method.name}' with different types (${relativeTo(earlier.contract.file, earlier.method.line)} and ${relativeTo(contract.file, method.line)}): no one method can be both; implement the two contracts in separate classes`,
+            message: `${c.name} implements ${earlier.contract.name} and ${contract.name}, which both declare '${method.name}' with different types (${display(earlier.contract.file)}:${earlier.method.line} and ${display(contract.file)}:${method.line}): no one method can be both; implement the two contracts in separate classes`,
           });
         }
         continue;
@@ -265,10 +284,6 @@ function missingMethods(c: ImplementingClass, problems: ImplementProblem[]): { c
     }
   }
   return clash ? [] : missing;
-}
-
-function relativeTo(path: string, line: number): string {
-  return `${path}:${line}`;
 }
 
 /**

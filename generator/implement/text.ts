@@ -60,7 +60,7 @@ export const DEFAULT_LAYOUT: Layout = { eol: '\n', unit: '  ', quote: "'", semi:
  */
 export function detectLayout(text: string, fallback: Layout = DEFAULT_LAYOUT): Layout {
   const eol = text.includes('\r\n') ? '\r\n' : text.includes('\n') ? '\n' : fallback.eol;
-  const indented = /^([ \t]+)\S/m.exec(text)?.[1];
+  const indented = /^([ \t]+)(?!\*)\S/m.exec(text)?.[1];
   const unit = indented === undefined ? fallback.unit : indented.startsWith('\t') ? '\t' : (indentUnit(text) ?? fallback.unit);
   const fromClause = /^(?:import|export)\b[^;\n]*?\bfrom\s+(['"])([^'"\n]+)\1(;?)/m.exec(text);
   const quote = (fromClause?.[1] as "'" | '"' | undefined) ?? fallback.quote;
