@@ -85,6 +85,9 @@ function insertInto(text: string, where: string, block: string): string {
   return [...lines.slice(0, at), ...block.replace(/\n$/, '').split('\n'), ...lines.slice(at)].join('\n');
 }
 
+/** A method of a client grpc-js builds from a proto file. */
+type UnaryCall = (request: object, callback: (error: grpc.ServiceError | null) => void) => void;
+
 /** Calls the running server as one line of the guide's answers says, and checks the answer. */
 async function check(server: ServerProcess, line: string): Promise<void> {
   const http = /^(GET|POST) (\S+)(?: (\{\S*\}))?\s+→ (\d{3})(?: (.*))?$/.exec(line);
@@ -108,7 +111,7 @@ async function check(server: ServerProcess, line: string): Promise<void> {
   const [, method, request, name, code] = rpc!;
   const definition = protoLoader.loadSync(join(copy, 'schemas/system/v1alpha1/system.proto'), { enums: String, defaults: true });
   const loaded = grpc.loadPackageDefinition(definition) as unknown as {
-    v1alpha1: { System: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, Function> };
+    v1alpha1: { System: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & Record<string, UnaryCall> };
   };
   const address = (server.ready['endpoints'] as Record<string, string>)['gRPC']!;
   const client = new loaded.v1alpha1.System(address, grpc.credentials.createInsecure());
