@@ -8,6 +8,7 @@
  */
 import type { ClassDeclaration } from 'ts-morph';
 import type { Contract, ContractIndex } from './contracts.js';
+import { lineOfNode } from './modules.js';
 import type { ParsedFile, Resolver } from './modules.js';
 
 export interface ImplementingClass {
@@ -47,7 +48,7 @@ export function findClasses(file: ParsedFile, resolver: Resolver, contracts: Con
       file,
       node,
       name: node.getName() ?? 'default',
-      line: node.getStartLineNumber(),
+      line: lineOfNode(node),
       contracts: [...new Map(implemented.map((c) => [c.key, c])).values()],
       members: unreadableBase === undefined ? members : undefined,
       unreadableBase,

@@ -9,6 +9,7 @@
  */
 import { dirname, join } from 'node:path';
 import type { ts as Ts, JSDocableNode } from 'ts-morph';
+import { lineOfNode } from './modules.js';
 import type { ParsedFile, Resolved, Resolver } from './modules.js';
 
 /** Where a name in a contract can be imported from, as the contract file gets it. */
@@ -99,7 +100,7 @@ export function readContracts(file: ParsedFile, resolver: Resolver): Contract[] 
       const returns = typeText(file, m.getReturnTypeNode()?.compilerNode, resolver);
       return {
         name: m.getName(),
-        line: m.getStartLineNumber(),
+        line: lineOfNode(m),
         params,
         returns,
         doc: description(m),
@@ -114,7 +115,7 @@ export function readContracts(file: ParsedFile, resolver: Resolver): Contract[] 
       name: iface.getName(),
       key: `${file.path}#${iface.getName()}`,
       file: file.path,
-      line: iface.getStartLineNumber(),
+      line: lineOfNode(iface),
       from: `${match[1]} ${match[2]}`,
       doc: description(iface),
       methods,

@@ -10,7 +10,7 @@
  * `loom/rest`) is not followed: its names are identified by the specifier and the name.
  */
 import { dirname, join } from 'node:path';
-import type { ts as Ts, SourceFile } from 'ts-morph';
+import type { Node, SourceFile, ts as Ts } from 'ts-morph';
 import type { TsMorph } from './load-ts-morph.js';
 
 /** Reads a file's text; `undefined` when there is none. Injected, so planning runs in memory. */
@@ -203,6 +203,16 @@ function readModule(ts: typeof Ts, file: Ts.SourceFile): ModuleInfo {
     if (exported) for (const name of names) exports.set(name, { kind: 'local', local: name });
   }
   return { imports, importDeclarations, locals, exports, stars };
+}
+
+/**
+ * The 1-based line a node starts on (after its JSDoc), from the file's line map. ts-morph's
+ * `getStartLineNumber()` counts the lines from the top on every call: on Gitea's contracts, a
+ * quarter of the whole run.
+ */
+export function lineOfNode(node: Node): number {
+  const sf = node.getSourceFile().compilerNode;
+  return sf.getLineAndCharacterOfPosition(node.getStart()).line + 1;
 }
 
 /** Types and values live in separate spaces: `Context` may be a type alias and a const at once. */

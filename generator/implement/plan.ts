@@ -15,7 +15,7 @@ import { findClasses, type ImplementingClass, referencedContracts } from './clas
 import { type Contract, ContractIndex, type ContractMethod } from './contracts.js';
 import { ImportPlanner } from './imports.js';
 import type { TsMorph } from './load-ts-morph.js';
-import { type ParsedFile, type ReadFile, Resolver, SourceFiles } from './modules.js';
+import { lineOfNode, type ParsedFile, type ReadFile, Resolver, SourceFiles } from './modules.js';
 import { type NamingOptions, newHandlerName } from './naming.js';
 import { renderMethod, renderNewFile } from './render.js';
 import { applyEdits, DEFAULT_LAYOUT, detectLayout, indentationAt, type Layout, lineOf, type TextEdit } from './text.js';
@@ -298,7 +298,7 @@ function staleMethods(c: ImplementingClass): StaleMethod[] {
     .filter((m) => !declared.has(m.getName()))
     .map((m) => ({
       path: c.file.path,
-      line: m.getStartLineNumber(),
+      line: lineOfNode(m),
       className: c.name,
       method: m.getName(),
       contracts: c.contracts.map((k) => k.name),
