@@ -176,6 +176,25 @@ export class ShopHandler implements ShopService {
     ]);
   });
 
+  it('writes in the layout of the file: CRLF line ends, four-space indents, double quotes, no semicolons', async () => {
+    const handler = PETS_HANDLER.replace(/'/g, '"')
+      .replace(/;\n/g, '\n')
+      .replace(/^( +)/gm, (s) => (s.length === 1 ? s : s.repeat(2)))
+      .replace(/\n/g, '\r\n');
+    const dir = await project({ ...FIXTURE, 'handlers/pets-handler.ts': handler });
+    const plan = await planIn(dir, readTree(dir));
+    const after = plan.files.find((f) => f.path === join(dir, 'handlers/pets-handler.ts'))!.after;
+    expect(after.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(after).toContain(
+      '    async getPet(input: GetPetInput, ctx: Context): Promise<HandlerResult<Pet>> {\r\n' +
+        '        throw new HttpError(501, "getPet is not implemented")\r\n' +
+        '    }\r\n}\r\n',
+    );
+    expect(after).toContain(
+      'import { HttpError } from "loom/runtime/server"\r\nimport type { Context, HandlerResult } from "loom/runtime/server"\r\n',
+    );
+  });
+
   it('reports methods the schema no longer has, with file and line, and deletes nothing', async () => {
     // listPets leaves the schema; its handler method stays where it is.
     const yaml = PETS_YAML.replace(/ {2}\/pets:\n[\s\S]*?(?= {2}\/pets\/\{id\}:)/, '');
