@@ -66,10 +66,13 @@ export interface Contract {
   readonly methods: readonly ContractMethod[];
   /**
    * Where the failing stubs' `HttpError` / `RpcError` comes from: the runtime module the contract
-   * imports `HandlerResult` or `Context` (HTTP) or `RpcContext` (RPC) from. `undefined` when it
-   * imports none of them.
+   * imports `HandlerResult` or `Context` (HTTP) or `RpcContext` (RPC) from.
    */
-  readonly error: { readonly name: 'HttpError' | 'RpcError'; readonly origin: Origin; readonly target: Resolved } | undefined;
+  readonly error: {
+    readonly name: 'HttpError' | 'RpcError';
+    readonly origin: Origin;
+    readonly target: Extract<Resolved, { kind: 'symbol' }>;
+  };
 }
 
 /** The tag `loom generate` puts on every contract interface. */
@@ -110,6 +113,11 @@ export function readContracts(file: ParsedFile, resolver: Resolver): Contract[] 
         signature: `(${params.map((p) => resolvedText(p.type)).join(', ')}) => ${resolvedText(returns)}`,
       };
     });
+    // The client interfaces carry the same tag; a contract is what a server implements: every
+    // method takes the call's context last, from the runtime module the stubs' error comes from.
+    const error = errorSource(file, kind, resolver);
+    const context = kind === 'http' ? 'Context' : 'RpcContext';
+    if (!error || !methods.every((m) => m.params.at(-1)?.type.text === context)) continue;
     contracts.push({
       kind,
       name: iface.getName(),
@@ -119,7 +127,7 @@ export function readContracts(file: ParsedFile, resolver: Resolver): Contract[] 
       from: `${match[1]} ${match[2]}`,
       doc: description(iface),
       methods,
-      error: errorSource(file, kind, resolver),
+      error,
     });
   }
   return contracts;
@@ -211,7 +219,7 @@ function originOf(file: ParsedFile, text: string): Origin {
   return { kind: 'package', spec: binding.spec, name };
 }
 
-function errorSource(file: ParsedFile, kind: 'http' | 'rpc', resolver: Resolver): Contract['error'] {
+function errorSource(file: ParsedFile, kind: 'http' | 'rpc', resolver: Resolver): Contract['error'] | undefined {
   const names = kind === 'http' ? ['HandlerResult', 'Context'] : ['RpcContext'];
   const binding = names.map((n) => file.module.imports.get(n)).find((b) => b?.kind === 'named');
   if (!binding) return undefined;
@@ -220,12 +228,10 @@ function errorSource(file: ParsedFile, kind: 'http' | 'rpc', resolver: Resolver)
     binding.spec.startsWith('.') || binding.spec.startsWith('/')
       ? { kind: 'path', path: join(dirname(file.path), binding.spec), name }
       : { kind: 'package', spec: binding.spec, name };
-  const target = resolver.exported(resolver.resolveModule(file.path, binding.spec), name, 'value') ?? {
-    kind: 'symbol',
-    key: `${binding.spec}#${name}`,
-    module: binding.spec,
-    name,
-  };
+  const found = resolver.exported(resolver.resolveModule(file.path, binding.spec), name, 'value');
+  // A runtime module that does not say it exports the error class (or a namespace by that name)
+  // still is where the contract points: the stub imports it from there.
+  const target = found?.kind === 'symbol' ? found : { kind: 'symbol' as const, key: `${binding.spec}#${name}`, module: binding.spec, name };
   return { name, origin, target };
 }
 

@@ -149,16 +149,6 @@ export function planImplementation(options: ImplementOptions): ImplementPlan {
       stale.push(...staleMethods(c));
       const missing = missingMethods(c, problems, display);
       if (missing.length === 0) continue;
-      const unusable = missing.find(({ contract }) => contract.error === undefined);
-      if (unusable) {
-        problems.push({
-          severity: 'error',
-          path: unusable.contract.file,
-          line: unusable.contract.line,
-          message: `${unusable.contract.name} imports neither ${unusable.contract.kind === 'http' ? 'HandlerResult nor Context' : 'RpcContext'} from Loom's runtime, so there is no module to take ${unusable.contract.kind === 'http' ? 'HttpError' : 'RpcError'} from; is it a file 'loom generate' wrote?`,
-        });
-        continue;
-      }
       const point = insertionPoint(files.ts, c, file, layout);
       const texts = missing.map(({ contract, method }) => ({
         name: method.name,
@@ -196,15 +186,6 @@ export function planImplementation(options: ImplementOptions): ImplementPlan {
   const taken = new Map<string, Contract>();
   for (const contract of unparsed > 0 ? [] : contracts) {
     if (referenced.has(contract.key)) continue;
-    if (!contract.error) {
-      problems.push({
-        severity: 'error',
-        path: contract.file,
-        line: contract.line,
-        message: `${contract.name} imports nothing from Loom's runtime to take ${contract.kind === 'http' ? 'HttpError' : 'RpcError'} from`,
-      });
-      continue;
-    }
     const name = newHandlerName(contract, classes, options.naming ?? {}, options.defaultFolder);
     const other = taken.get(name.path);
     if (other || files.text(name.path) !== undefined) {

@@ -34,7 +34,7 @@ export function renderMethod(contract: Contract, method: ContractMethod, imports
   const oneLine = `${head}${params.join(', ')}${tail}`;
   const signature =
     oneLine.length <= LINE_WIDTH ? oneLine : `${head}${eol}${params.map((p) => `${indent}${unit}${p},${eol}`).join('')}${indent}${tail}`;
-  const error = imports.ref(contract.error!.target as Parameters<ImportPlanner['ref']>[0], contract.error!.origin, 'value');
+  const error = imports.ref(contract.error.target, contract.error.origin, 'value');
   const message = quoted(`${method.label} is not implemented`, quote);
   const body =
     contract.kind === 'http'

@@ -195,6 +195,21 @@ export class ShopHandler implements ShopService {
     );
   });
 
+  it('leaves classes implementing the generated clients alone: they are not contracts', async () => {
+    const dir = await project({
+      ...FIXTURE,
+      'handlers/fake-shop.ts':
+        "import type { ShopClient } from '../gen/shop.client.js';\n\nexport class FakeShop implements ShopClient {}\n",
+    });
+    const plan = await planIn(dir, readTree(dir));
+    expect(plan.problems).toEqual([]);
+    expect(plan.files.map((f) => f.path.slice(dir.length + 1))).toEqual([
+      'handlers/pets-handler.ts',
+      'handlers/shop-handler.ts',
+      'handlers/store-handler.ts',
+    ]);
+  });
+
   it('reports methods the schema no longer has, with file and line, and deletes nothing', async () => {
     // listPets leaves the schema; its handler method stays where it is.
     const yaml = PETS_YAML.replace(/ {2}\/pets:\n[\s\S]*?(?= {2}\/pets\/\{id\}:)/, '');
