@@ -21,12 +21,8 @@ export function fakeService<S extends object>(descriptor: RpcServiceDescriptor, 
   for (const method of Object.values(descriptor.methods)) {
     const refuse = () => new RpcError('unimplemented', `${method.path} is not faked in this test`);
     fake[method.localName] = method.serverStreaming
-      ? async function* () {
-          throw refuse();
-        }
-      : async () => {
-          throw refuse();
-        };
+      ? () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(refuse()) }) })
+      : () => Promise.reject(refuse());
   }
   return Object.assign(fake, methods) as S;
 }
