@@ -125,75 +125,94 @@ async function check(server: ServerProcess, line: string): Promise<void> {
   }
 }
 
-describe('docs/extending-a-schema.md, followed literally', () => {
-  it('adds the RPC and the operation, scaffolds and implements them, and they answer as the guide says', async () => {
-    const walkthrough = steps(GUIDE);
-    expect(walkthrough.map((s) => s.directive.replace(/ .*/, ''))).toEqual(
-      expect.arrayContaining(['edit', 'run', 'output', 'answers', 'in', 'test']),
-    );
-    copyRepository();
-    let output = '';
-    for (const step of walkthrough) {
-      const { directive, text } = step;
-      const editing = /^edit (\S+), (.*)$/.exec(directive);
-      const has = /^(\S+) now has$/.exec(directive);
-      const replace = /^in (\S+), replace "(.*)" with$/.exec(directive);
-      if (editing) {
-        edit(editing[1]!, (file) => insertInto(file, editing[2]!, text));
-      } else if (directive === 'run') {
-        output = '';
-        for (const command of text.trim().split('\n')) {
-          const [program, ...args] = command.trim().split(/\s+/);
-          const result = await run(program!, args);
-          expect(result.code, `${command}: ${result.stderr}`).toBe(0);
-          output += result.stdout;
-        }
-      } else if (directive === 'output of npm run implement') {
-        for (const line of text.trimEnd().split('\n')) expect(output.split('\n')).toContain(line);
-      } else if (has) {
-        expect(readFileSync(join(copy, has[1]!), 'utf8')).toContain(text);
-      } else if (replace) {
-        edit(replace[1]!, (file) => {
-          const lines = file.split('\n');
-          const at = lines.findIndex((l) => l.trim() === replace[2]);
-          expect(at, `no line '${replace[2]}' in ${replace[1]}`).toBeGreaterThanOrEqual(0);
-          return [...lines.slice(0, at), ...text.replace(/\n$/, '').split('\n'), ...lines.slice(at + 1)].join('\n');
-        });
-      } else if (directive === 'answers' || directive === 'answers before the body') {
-        const server = await startServerProcess({ root: copy, env: { LOOM_DEMO: '1' } });
-        try {
-          for (const line of text.trimEnd().split('\n')) await check(server, line);
-        } finally {
-          expect((await server.stop()).code).toBe(0);
-        }
-      } else if (directive === 'test') {
-        expect(text.trim()).toBe('npm test');
-        // `npm test` is generate --check, the type-check and vitest; the whole suite runs in this
-        // repository's own `npm test`, so here: the checks, and the tests these changes touch.
-        for (const args of [
-          ['run', '--silent', 'generate', '--', '--check'],
-          ['run', '--silent', 'typecheck'],
-          ['run', '--silent', 'implement', '--', '--check'],
-        ]) {
-          const result = await run('npm', args);
-          expect(result.code, `npm ${args.join(' ')}: ${result.stderr}`).toBe(0);
-        }
-        const tests = await run('npx', [
-          'vitest',
-          'run',
-          'test/rpc/connect-body-limit.test.ts',
-          'test/rpc/connect-routes-class.test.ts',
-          'test/loaders/system-proto.test.ts',
-          'test/generator/pipeline.test.ts',
-          'test/server/docs-browser.test.ts',
-          'runtime/system/system-handler.test.ts',
-        ]);
-        const summary = tests.stdout.replace(/\x1b\[[0-9;]*m/g, '');
-        expect(tests.code, summary.slice(-3000)).toBe(0);
-        expect(summary).toMatch(/Test Files {2}6 passed \(6\)/);
-      } else {
-        throw new Error(`the guide has a step this test cannot follow: ${directive}`);
-      }
+/** The output of the guide's last `run` step. */
+let output = '';
+
+/** Does what one step of the guide says. */
+async function follow(step: Step): Promise<void> {
+  const { directive, text } = step;
+  const editing = /^edit (\S+), (.*)$/.exec(directive);
+  const has = /^(\S+) now has$/.exec(directive);
+  const replace = /^in (\S+), replace "(.*)" with$/.exec(directive);
+  if (editing) {
+    edit(editing[1]!, (file) => insertInto(file, editing[2]!, text));
+  } else if (directive === 'run') {
+    output = '';
+    for (const command of text.trim().split('\n')) {
+      const [program, ...args] = command.trim().split(/\s+/);
+      const result = await run(program!, args);
+      expect(result.code, `${command}: ${result.stderr}`).toBe(0);
+      output += result.stdout;
     }
+  } else if (directive === 'output of npm run implement') {
+    for (const line of text.trimEnd().split('\n')) expect(output.split('\n')).toContain(line);
+  } else if (has) {
+    expect(readFileSync(join(copy, has[1]!), 'utf8')).toContain(text);
+  } else if (replace) {
+    edit(replace[1]!, (file) => {
+      const lines = file.split('\n');
+      const at = lines.findIndex((l) => l.trim() === replace[2]);
+      expect(at, `no line '${replace[2]}' in ${replace[1]}`).toBeGreaterThanOrEqual(0);
+      return [...lines.slice(0, at), ...text.replace(/\n$/, '').split('\n'), ...lines.slice(at + 1)].join('\n');
+    });
+  } else if (directive === 'answers' || directive === 'answers before the body') {
+    const server = await startServerProcess({ root: copy, env: { LOOM_DEMO: '1' } });
+    try {
+      for (const line of text.trimEnd().split('\n')) await check(server, line);
+    } finally {
+      expect((await server.stop()).code).toBe(0);
+    }
+  } else if (directive === 'test') {
+    expect(text.trim()).toBe('npm test');
+    // `npm test` is generate --check, the type-check and vitest; the whole suite runs in this
+    // repository's own `npm test`, so here: the checks, and the tests these changes touch.
+    for (const args of [
+      ['run', '--silent', 'generate', '--', '--check'],
+      ['run', '--silent', 'typecheck'],
+      ['run', '--silent', 'implement', '--', '--check'],
+    ]) {
+      const result = await run('npm', args);
+      expect(result.code, `npm ${args.join(' ')}: ${result.stderr}`).toBe(0);
+    }
+    const tests = await run('npx', [
+      'vitest',
+      'run',
+      'test/rpc/connect-body-limit.test.ts',
+      'test/rpc/connect-routes-class.test.ts',
+      'test/loaders/system-proto.test.ts',
+      'test/generator/pipeline.test.ts',
+      'test/server/docs-browser.test.ts',
+      'runtime/system/system-handler.test.ts',
+    ]);
+    const summary = tests.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(tests.code, summary.slice(-3000)).toBe(0);
+    expect(summary).toMatch(/Test Files {2}6 passed \(6\)/);
+  } else {
+    throw new Error(`the guide has a step this test cannot follow: ${directive}`);
+  }
+}
+
+const walkthrough = steps(GUIDE);
+const openapi = walkthrough.findIndex((s) => s.directive.startsWith('edit schemas/issues/openapi.yaml'));
+const testing = walkthrough.findIndex((s) => s.directive === 'test');
+
+// One walkthrough in three parts, in order (they share the copy); each starts servers and runs tools,
+// so each has minutes, not the default minute, on a machine running the whole suite.
+describe('docs/extending-a-schema.md, followed literally', () => {
+  it('has the steps this test follows: the RPC, then the operation, then the tests', () => {
+    expect([openapi > 0, testing > openapi, testing]).toEqual([true, true, walkthrough.length - 1]);
+    copyRepository();
+  });
+
+  it('adds the RPC; the stub and the body answer over Connect and gRPC as the guide says', { timeout: 300_000 }, async () => {
+    for (const step of walkthrough.slice(0, openapi)) await follow(step);
+  });
+
+  it('adds the operation; the stub and the body answer over HTTP as the guide says', { timeout: 300_000 }, async () => {
+    for (const step of walkthrough.slice(openapi, testing)) await follow(step);
+  });
+
+  it("passes npm test's checks and the tests these changes touch", { timeout: 600_000 }, async () => {
+    await follow(walkthrough[testing]!);
   });
 });
