@@ -96,115 +96,142 @@ export interface ImplementPlan {
 export function planImplementation(options: ImplementOptions): ImplementPlan {
   const files = new SourceFiles(options.tsMorph, options.readFile);
   const resolver = new Resolver(files);
-  const index = new ContractIndex(resolver);
-  const problems: ImplementProblem[] = [];
-  const display = options.display ?? ((path: string) => path);
-  let unparsed = 0;
-  const syntax = (file: ParsedFile) => {
-    // The first error only: after it the parser's guesses about the rest are noise.
-    const first = file.syntaxErrors[0];
-    if (!first) return true;
-    unparsed++;
-    problems.push({
-      severity: 'error',
-      path: file.path,
-      line: first.line,
-      message: `cannot parse: ${first.message.replace(/\.$/, '')}; fix the syntax, then run again`,
-    });
-    return false;
+  const run: Run = {
+    options,
+    files,
+    resolver,
+    index: new ContractIndex(resolver),
+    problems: [],
+    display: options.display ?? ((path: string) => path),
+    unparsed: 0,
   };
-
-  const contracts: Contract[] = [];
-  for (const path of options.contractFiles) {
+  const contracts = options.contractFiles.flatMap((path) => {
     const parsed = files.get(path);
-    if (parsed && syntax(parsed)) contracts.push(...index.inFile(path));
-  }
+    return parsed && parses(run, parsed) ? run.index.inFile(path) : [];
+  });
+  const { classes, referenced } = findHandlers(run, contracts);
+  const stale = classes.flatMap(staleMethods);
+  const byFile = new Map<string, ImplementingClass[]>();
+  for (const c of classes) byFile.set(c.file.path, [...(byFile.get(c.file.path) ?? []), c]);
+  const planned = [...byFile].flatMap(([path, inFile]) => planFile(run, files.get(path)!, inFile) ?? []);
+  // A contract nothing in the folders refers to has no implementation yet: a new file. (Unless a
+  // file could not be read: it may be the one that implements it.)
+  const unreferenced = run.unparsed > 0 ? [] : contracts.filter((c) => !referenced.has(c.key));
+  planned.push(...planNewFiles(run, unreferenced, classes, new Set([...options.handlerFiles, ...planned.map((p) => p.path)])));
+  return {
+    files: planned.sort((a, b) => (a.path < b.path ? -1 : 1)),
+    stale,
+    problems: run.problems,
+    classes: classes.length,
+    contracts: new Set([...contracts.map((c) => c.key), ...classes.flatMap((c) => c.contracts.map((k) => k.key))]).size,
+  };
+}
 
+/** What the steps of one plan share. */
+interface Run {
+  readonly options: ImplementOptions;
+  readonly files: SourceFiles;
+  readonly resolver: Resolver;
+  readonly index: ContractIndex;
+  readonly problems: ImplementProblem[];
+  readonly display: (path: string) => string;
+  /** How many files did not parse. */
+  unparsed: number;
+}
+
+/** Whether a file parses; if not, its first syntax error is a problem (after it the parser's guesses are noise). */
+function parses(run: Run, file: ParsedFile): boolean {
+  const first = file.syntaxErrors[0];
+  if (!first) return true;
+  run.unparsed++;
+  run.problems.push({
+    severity: 'error',
+    path: file.path,
+    line: first.line,
+    message: `cannot parse: ${first.message.replace(/\.$/, '')}; fix the syntax, then run again`,
+  });
+  return false;
+}
+
+/** The classes implementing contracts, and the keys of every contract the handler files refer to. */
+function findHandlers(run: Run, contracts: readonly Contract[]): { classes: ImplementingClass[]; referenced: Set<string> } {
   // Only files that can declare such a class or refer to a contract are parsed at all.
   const names = [...new Set(contracts.map((c) => c.name))];
   const classes: ImplementingClass[] = [];
   const referenced = new Set<string>();
-  for (const path of options.handlerFiles) {
-    const text = files.text(path);
+  for (const path of run.options.handlerFiles) {
+    const text = run.files.text(path);
     if (text === undefined || (!text.includes('implements') && !names.some((n) => text.includes(n)))) continue;
-    const parsed = files.get(path)!;
-    if (!syntax(parsed)) continue;
-    const found = findClasses(parsed, resolver, index);
+    const parsed = run.files.get(path)!;
+    if (!parses(run, parsed)) continue;
+    const found = findClasses(parsed, run.resolver, run.index);
     classes.push(...found);
     for (const c of found) for (const k of c.contracts) referenced.add(k.key);
-    for (const key of referencedContracts(parsed, resolver, index)) referenced.add(key);
+    for (const key of referencedContracts(parsed, run.resolver, run.index)) referenced.add(key);
   }
+  return { classes, referenced };
+}
 
-  const planned: PlannedFile[] = [];
-  const stale: StaleMethod[] = [];
-  const byFile = new Map<string, ImplementingClass[]>();
-  for (const c of classes) byFile.set(c.file.path, [...(byFile.get(c.file.path) ?? []), c]);
-  for (const [path, inFile] of byFile) {
-    const file = files.get(path)!;
-    const edits: TextEdit[] = [];
-    const layout = detectLayout(file.text);
-    const imports = new ImportPlanner(resolver, path, file, layout);
-    const added: { className: string; contract: string; method: string; edit: number; offset: number }[] = [];
-    for (const c of inFile) {
-      stale.push(...staleMethods(c));
-      const missing = missingMethods(c, problems, display);
-      if (missing.length === 0) continue;
-      const point = insertionPoint(files.ts, c, file, layout);
-      const texts = missing.map(({ contract, method }) => ({
-        name: method.name,
-        contract: contract.name,
-        text: renderMethod(contract, method, imports, layout, point.indent),
-      }));
-      const gap = point.blank ? layout.eol + layout.eol : layout.eol;
-      let text = point.prefix;
-      for (const [i, t] of texts.entries()) {
-        if (i > 0) text += gap;
-        const signature = t.text.search(new RegExp(`^[ \\t]*(async )?${t.name.replace(/\$/g, '\\$')}\\(`, 'm'));
-        added.push({ className: c.name, contract: t.contract, method: t.name, edit: edits.length, offset: text.length + signature });
-        text += t.text;
-      }
-      edits.push({ at: point.at, length: point.length, text: text + point.suffix });
+/** The missing methods of a file's classes, inserted, with their imports; `undefined` when none is missing. */
+function planFile(run: Run, file: ParsedFile, classes: readonly ImplementingClass[]): PlannedFile | undefined {
+  const edits: TextEdit[] = [];
+  const layout = detectLayout(file.text);
+  const imports = new ImportPlanner(run.resolver, file.path, file, layout);
+  const added: { className: string; contract: string; method: string; edit: number; offset: number }[] = [];
+  for (const c of classes) {
+    const missing = missingMethods(c, run.problems, run.display);
+    if (missing.length === 0) continue;
+    const point = insertionPoint(run.files.ts, c, file, layout);
+    const gap = point.blank ? layout.eol + layout.eol : layout.eol;
+    let text = point.prefix;
+    for (const [i, { contract, method }] of missing.entries()) {
+      if (i > 0) text += gap;
+      const rendered = renderMethod(contract, method, imports, layout, point.indent);
+      const offset = text.length + signatureOffset(rendered, method.name);
+      added.push({ className: c.name, contract: contract.name, method: method.name, edit: edits.length, offset });
+      text += rendered;
     }
-    if (edits.length === 0) continue;
-    edits.push(...imports.edits());
-    const result = applyEdits(file.text, edits);
-    planned.push({
-      path,
-      before: file.text,
-      after: result.text,
-      added: added.map((a) => ({
-        className: a.className,
-        contract: a.contract,
-        method: a.method,
-        line: lineOf(result.text, result.starts[a.edit]! + a.offset),
-      })),
-    });
+    edits.push({ at: point.at, length: point.length, text: text + point.suffix });
   }
+  if (edits.length === 0) return undefined;
+  edits.push(...imports.edits());
+  const result = applyEdits(file.text, edits);
+  return {
+    path: file.path,
+    before: file.text,
+    after: result.text,
+    added: added.map(({ edit, offset, ...method }) => ({ ...method, line: lineOf(result.text, result.starts[edit]! + offset) })),
+  };
+}
 
-  // A contract nothing in the folders refers to has no implementation yet: a new file. (Unless a
-  // file could not be read: it may be the one that implements it.)
-  const taken = new Map<string, Contract>();
-  for (const contract of unparsed > 0 ? [] : contracts) {
-    if (referenced.has(contract.key)) continue;
-    const name = newHandlerName(contract, classes, options.naming ?? {}, options.defaultFolder);
-    const other = taken.get(name.path);
-    if (other || files.text(name.path) !== undefined) {
-      problems.push({
+/** New handler files for contracts nothing implements; `taken` holds the paths already in use. */
+function planNewFiles(
+  run: Run,
+  contracts: readonly Contract[],
+  classes: readonly ImplementingClass[],
+  taken: ReadonlySet<string>,
+): PlannedFile[] {
+  const planned = new Map<string, Contract>();
+  const files: PlannedFile[] = [];
+  for (const contract of contracts) {
+    const name = newHandlerName(contract, classes, run.options.naming ?? {}, run.options.defaultFolder);
+    const other = planned.get(name.path);
+    if (other || taken.has(name.path) || run.files.text(name.path) !== undefined) {
+      run.problems.push({
         severity: 'error',
         path: name.path,
         line: undefined,
         message: other
-          ? `${contract.name} of ${display(contract.file)} and ${other.name} of ${display(other.file)} have no implementation, and both would get this new file; name new files with --new-file`
+          ? `${contract.name} of ${run.display(contract.file)} and ${other.name} of ${run.display(other.file)} have no implementation, and both would get this new file; name new files with --new-file`
           : `${contract.name} has no implementation, and its new handler would go here, but the file exists; implement ${contract.name} in it, or name new files with --new-file`,
       });
       continue;
     }
-    taken.set(name.path, contract);
-    const example = name.example ? files.get(name.example.file.path) : undefined;
+    planned.set(name.path, contract);
+    const example = name.example ? run.files.get(name.example.file.path) : undefined;
     const layout = example ? detectLayout(example.text) : DEFAULT_LAYOUT;
-    const imports = new ImportPlanner(resolver, name.path, undefined, layout);
-    const text = renderNewFile(contract, name.className, imports, layout);
-    planned.push({
+    const text = renderNewFile(contract, name.className, new ImportPlanner(run.resolver, name.path, undefined, layout), layout);
+    files.push({
       path: name.path,
       before: undefined,
       after: text,
@@ -212,19 +239,17 @@ export function planImplementation(options: ImplementOptions): ImplementPlan {
         className: name.className,
         contract: contract.name,
         method: m.name,
-        line: lineOf(text, text.search(new RegExp(`^[ \\t]*(async )?${m.name.replace(/\$/g, '\\$')}\\(`, 'm'))),
+        line: lineOf(text, signatureOffset(text, m.name)),
       })),
       created: { className: name.className, contract: contract.name, example: name.example?.file.path },
     });
   }
+  return files;
+}
 
-  return {
-    files: planned.sort((a, b) => (a.path < b.path ? -1 : 1)),
-    stale,
-    problems,
-    classes: classes.length,
-    contracts: new Set([...contracts.map((c) => c.key), ...classes.flatMap((c) => c.contracts.map((k) => k.key))]).size,
-  };
+/** Where the line declaring method `name` starts in a text. */
+function signatureOffset(text: string, name: string): number {
+  return text.search(new RegExp(`^[ \\t]*(async )?${name.replace(/\$/g, '\\$')}\\(`, 'm'));
 }
 
 /** The contract methods a class lacks, in contract order; a name two contracts declare differently is an error. */
