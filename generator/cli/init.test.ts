@@ -46,7 +46,8 @@ describe('loom init', () => {
     const result = await loom(['init'], dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `loom: not creating a project in ${dir}: these files exist and would be overwritten:\n  README.md\n  src/server.ts\nNothing was written.\n`,
+      `loom: not creating a project in ${dir}: these files exist and would be overwritten:\n` +
+        '  README.md\n  src/server.ts\nNothing was written.\n',
     );
     expect(existsSync(join(dir, 'package.json'))).toBe(false);
     expect(readFileSync(join(dir, 'src/server.ts'), 'utf8')).toBe('// mine\n');

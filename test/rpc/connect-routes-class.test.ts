@@ -8,16 +8,18 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
+import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.codec.js';
 import { SystemRoutes, type SystemService } from '../../generated/system/v1alpha1/system.server.js';
 import { createRestRouter, GET, Path } from '../../runtime/rest/index.js';
 import type { ConnectRoutesOptions } from '../../runtime/rpc/connect-server.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
 import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import type { RpcContext } from '../../runtime/rpc/types.js';
+import { fakeService } from './fake-service.js';
 
 /** Alpha runs; `slow` answers only when its signal aborts; `crash` throws a plain Error. */
 function createSystem(seen: RpcContext[] = []): SystemService {
-  return {
+  return fakeService<SystemService>(SystemServiceDescriptor, {
     async getBIOSSerialNumber() {
       return { serialNumber: 'SN-42' };
     },
@@ -36,7 +38,7 @@ function createSystem(seen: RpcContext[] = []): SystemService {
       if (request.name !== 'alpha') throw new RpcError('not_found', `service ${request.name} not found`);
       return { displayName: 'Alpha', startType: 2, status: 4 };
     },
-  };
+  });
 }
 
 @Path('/health')
