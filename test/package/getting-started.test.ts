@@ -184,7 +184,24 @@ describe('docs/getting-started.md, performed', () => {
   }, 300_000);
 
   it('4. regenerates and keeps the handlers in step', async () => {
+    // The change the section invites: an RPC added to the proto service.
+    const proto = join(app, 'schemas/echo/v1/echo.proto');
+    const text = readFileSync(proto, 'utf8');
+    writeFileSync(
+      proto,
+      text.replace(
+        '  rpc Count(',
+        '  // Shout answers with the sentence in capitals.\n  rpc Shout(SayRequest) returns (SayResponse);\n\n  rpc Count(',
+      ),
+    );
     await performSection('4. Change a schema', cwd, outputs);
+    const handler = readFileSync(join(app, 'src/handlers/echo.ts'), 'utf8');
+    expect(handler).toContain('   * Shout answers with the sentence in capitals.\n');
+    expect(handler).toMatch(
+      /async shout\(request: SayRequest, ctx: RpcContext\): Promise<SayResponse> \{\n\s+throw new RpcError\('unimplemented'/,
+    );
+    await runLine('npx tsc --noEmit', app);
+    expect((await runLine('npm run implement -- --check', app)).stdout).not.toContain('missing');
   }, 120_000);
 });
 
