@@ -3,11 +3,12 @@
  * `npm run bench`: runs every benchmark, prints each figure beside the baseline
  * measured in the same run, and writes them all to `bench/results.json`.
  *
- * Select some with `npm run bench -- generate rest` (names: generate, issues, package, rest, server, system);
+ * Select some with `npm run bench -- generate rest` (names: generate, implement, issues, package, rest, server, system);
  * the file then keeps the other suites' figures from the last run that measured them.
  */
 import { fileURLToPath } from 'node:url';
 import { benchGenerate } from './generate.js';
+import { benchImplement } from './implement.js';
 import { benchIssues } from './issues.js';
 import { benchPackage } from './package.js';
 import { benchRest } from './rest.js';
@@ -19,6 +20,7 @@ type Suite = (onProgress: (line: string) => void) => Promise<BenchResult[]>;
 
 const SUITES: Record<string, Suite> = {
   generate: benchGenerate,
+  implement: benchImplement,
   issues: benchIssues,
   package: benchPackage,
   rest: benchRest,

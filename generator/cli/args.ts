@@ -28,14 +28,30 @@ export interface GenerateArgs {
   readonly quiet: boolean;
 }
 
+/** Options of `loom implement`. */
+export interface ImplementArgs {
+  readonly command: 'implement';
+  /** Folders (or files) of hand-written handlers, as given. */
+  readonly folders: readonly string[];
+  /** The folder `loom generate` wrote the contracts to. @default 'generated' */
+  readonly contracts: string;
+  /** Path template of a new handler file (`{service}`, `{Service}`); read from existing handlers when absent. */
+  readonly newFile: string | undefined;
+  /** Class name template of a new handler; read from existing handlers when absent. */
+  readonly className: string | undefined;
+  readonly check: boolean;
+  readonly quiet: boolean;
+}
+
 /**
- * What to do: generate, print help or the version, or (`usage`: `loom` with no command at all)
- * print the usage as an error.
+ * What to do: generate, implement, print help or the version, or (`usage`: `loom` with no
+ * command at all) print the usage as an error.
  */
 export type CliArgs =
   | GenerateArgs
   | InitArgs
-  | { readonly command: 'help'; readonly topic?: 'generate' | 'init' }
+  | ImplementArgs
+  | { readonly command: 'help'; readonly topic?: 'generate' | 'init' | 'implement' }
   | { readonly command: 'version' }
   | { readonly command: 'usage' };
 
@@ -54,10 +70,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   // arguments must not pass.
   if (command === undefined) return { command: 'usage' };
   if (command === '--help' || command === '-h' || command === 'help') {
-    return rest[0] === 'generate' || rest[0] === 'init' ? { command: 'help', topic: rest[0] } : { command: 'help' };
+    return rest[0] === 'generate' || rest[0] === 'init' || rest[0] === 'implement'
+      ? { command: 'help', topic: rest[0] }
+      : { command: 'help' };
   }
   if (command === '--version' || command === '-v') return { command: 'version' };
   if (command === 'init') return parseInitArgs(rest);
+  if (command === 'implement') return parseImplementArgs(rest);
   if (command !== 'generate') throw new UsageError(`unknown command '${command}'`);
 
   const inputs: string[] = [];
@@ -137,4 +156,65 @@ export function outputParameters(args: GenerateArgs): string | undefined {
   for (const dir of args.templates) parts.push(`--templates ${dir}`);
   for (const plugin of args.plugins) parts.push(`--plugin ${plugin}`);
   return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/**
+ * Parses the arguments of `loom implement`.
+ *
+ * @example
+ * parseArgs(['implement', 'runtime', '--contracts', 'generated', '--check']);
+ * // { command: 'implement', folders: ['runtime'], contracts: 'generated', check: true, … }
+ */
+function parseImplementArgs(rest: readonly string[]): CliArgs {
+  const folders: string[] = [];
+  let contracts = 'generated';
+  let newFile: string | undefined;
+  let className: string | undefined;
+  let check = false;
+  let quiet = false;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string => {
+      if (eq > 0) return arg.slice(eq + 1);
+      const next = rest[++i];
+      if (next === undefined || next.startsWith('-')) throw new UsageError(`${flag} needs a value`, 'implement');
+      return next;
+    };
+    switch (flag) {
+      case '--help':
+      case '-h':
+        return { command: 'help', topic: 'implement' };
+      case '--contracts':
+        contracts = value();
+        break;
+      case '--new-file':
+        newFile = value();
+        break;
+      case '--class-name':
+        className = value();
+        break;
+      case '--check':
+        check = true;
+        break;
+      case '--quiet':
+      case '-q':
+        quiet = true;
+        break;
+      default:
+        if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`, 'implement');
+        folders.push(arg);
+    }
+  }
+  if (folders.length === 0) throw new UsageError('no handler folders given', 'implement');
+  for (const [option, template] of [
+    ['--new-file', newFile],
+    ['--class-name', className],
+  ] as const) {
+    if (template !== undefined && !/\{service\}/i.test(template)) {
+      throw new UsageError(`${option} must contain {Service} or {service}, or every new handler would get the same name`, 'implement');
+    }
+  }
+  return { command: 'implement', folders, contracts, newFile, className, check, quiet };
 }

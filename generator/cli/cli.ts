@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { GENERATOR_VERSION } from '../emit.js';
-import type { CliArgs, GenerateArgs } from './args.js';
+import type { CliArgs, GenerateArgs, ImplementArgs } from './args.js';
 import { parseArgs } from './args.js';
 import { generate } from './generate.js';
-import { GENERATE_HELP, INIT_HELP, MAIN_HELP } from './help.js';
+import { GENERATE_HELP, IMPLEMENT_HELP, INIT_HELP, MAIN_HELP } from './help.js';
 import type { InitArgs } from './init.js';
 import { initProject, initSummary } from './init.js';
 import { resolveInputs } from './inputs.js';
@@ -30,8 +30,8 @@ export interface CliOptions extends CliIO {
 /**
  * Runs the CLI.
  *
- * @returns the exit code: 0 ok, 1 `--check` found differences, 2 usage or schema errors (`loom`
- *   without a command prints the usage on stderr and exits 2)
+ * @returns the exit code: 0 ok, 1 `--check` found differences (or missing handler methods), 2 usage,
+ *   schema or handler errors (`loom` without a command prints the usage on stderr and exits 2)
  *
  * @example
  * const code = await runCli(['generate', 'schemas', '--out', 'generated'], {
@@ -48,7 +48,15 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
   }
   switch (args.command) {
     case 'help':
-      options.stdout(args.topic === 'generate' ? GENERATE_HELP : args.topic === 'init' ? INIT_HELP : MAIN_HELP);
+      options.stdout(
+        args.topic === 'generate'
+          ? GENERATE_HELP
+          : args.topic === 'init'
+            ? INIT_HELP
+            : args.topic === 'implement'
+              ? IMPLEMENT_HELP
+              : MAIN_HELP,
+      );
       return 0;
     case 'version':
       options.stdout(`${GENERATOR_VERSION}\n`);
@@ -60,6 +68,8 @@ export async function runCli(argv: readonly string[], options: CliOptions): Prom
       return args.watch ? watchMode(args, options) : once(args, options);
     case 'init':
       return init(args, options);
+    case 'implement':
+      return implement(args, options);
   }
 }
 
@@ -75,6 +85,17 @@ function init(args: InitArgs, options: CliOptions): number {
     }
     options.stdout(initSummary(outcome, options.cwd));
     return 0;
+  } catch (e) {
+    reportError(e, options, options.debug ?? false);
+    return 2;
+  }
+}
+
+async function implement(args: ImplementArgs, options: CliOptions): Promise<number> {
+  try {
+    // Loaded here only: ts-morph and the scaffolder stay out of every other command's start-up.
+    const { runImplement } = await import('./implement.js');
+    return await runImplement(args, options);
   } catch (e) {
     reportError(e, options, options.debug ?? false);
     return 2;

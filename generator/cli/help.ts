@@ -9,6 +9,7 @@ export const MAIN_HELP = `loom ${GENERATOR_VERSION}: schemas in, typed servers, 
 Usage:
   loom init [dir] [--name <name>] [--loom <spec>]
   loom generate <schema files or folders...> --out <dir> [options]
+  loom implement <handler folders...> [--contracts <dir>] [options]
   loom --help | loom <command> --help | loom --version
 
 Commands:
@@ -16,6 +17,8 @@ Commands:
              handlers, a server, a test, package.json scripts and a tsconfig.
   generate   Load .proto, OpenAPI 3.0/3.1 and Swagger 2.0 schemas and write TypeScript
              types, validators, server contracts, clients and OpenAPI documents.
+  implement  Keep hand-written handlers in step with the generated contracts: add the
+             methods a contract gained, as stubs that fail until written (needs ts-morph).
 
 Run 'loom <command> --help' for every option.
 `;
@@ -84,4 +87,50 @@ Environment:
   LOOM_CACHE=0             Do not reuse compiled validators from node_modules/.cache/loom.
   LOOM_DIST=0              Run the TypeScript sources (through tsx) even when dist/ is up to date.
   LOOM_V8_DEFAULTS=1       Keep V8's default optimization budget (Loom raises it: less compile work on 2 cores).
+`;
+
+export const IMPLEMENT_HELP = `Usage: loom implement <handler folders...> [--contracts <dir>] [options]
+
+Keeps hand-written implementations in step with the contracts 'loom generate' wrote
+(the interfaces of X.server.ts: IssueApi for an OpenAPI tag, SystemService for a proto
+service), so that after a schema change only the new methods' bodies are left to write.
+
+  - Every class in the folders that implements a contract (directly, through re-exports
+    or a namespace import) gets the methods the contract has and the class lacks: the
+    exact parameter and result types (imports added as needed, type-only), the schema's
+    description as JSDoc, and a body that fails until someone writes it:
+      HTTP: throw new HttpError(501, 'issueGetLabels is not implemented')
+      RPC:  throw new RpcError('unimplemented', 'v1alpha1.System.RestartService is not implemented')
+    (Connect answers 501 and gRPC status 12 UNIMPLEMENTED.) They go after the class's
+    last contract method; nothing else in the file changes, and nothing is deleted.
+  - A contract nothing in the folders refers to gets a new handler file, named like the
+    handlers the project has (SystemHandler in system-handler.ts gives HealthHandler in
+    health-handler.ts beside it), or as --new-file and --class-name say.
+  - Methods a class has that are in none of its contracts any more (public, two
+    parameters, like every contract method) are listed with file and line, not deleted.
+  - A second run changes nothing. All files are planned and checked first, then each is
+    replaced atomically: a problem anywhere means nothing is written.
+
+Options:
+  --contracts <dir>        The --out folder of 'loom generate', searched for X.server.ts
+                           files (default: generated). Contracts a class implements are
+                           found wherever they are; this folder says which services need a
+                           handler.
+  --new-file <template>    Path of a new handler, relative to the current folder, with
+                           {service} (kebab-case: comment) and {Service} (Comment) for the
+                           contract's name without Api/Service:
+                             --new-file 'src/{service}/{service}-handler.ts'
+  --class-name <template>  Name of a new handler's class: --class-name '{Service}Handler'
+  --check                  Write nothing. Exit 1 and list every missing method and file;
+                           exit 0 when the handlers have everything (for CI).
+  -q, --quiet              Print only warnings and errors.
+  -h, --help               Show this help.
+
+Exit codes:
+  0  success (or, with --check, nothing missing)
+  1  --check found missing methods or handlers
+  2  bad usage, a file that does not parse, a class implementing two contracts that
+     declare one method differently, a file that cannot be written, ts-morph missing
+
+Needs ts-morph (npm install --save-dev ts-morph); 'loom generate' never loads it.
 `;

@@ -48,15 +48,15 @@ export function parseInitArgs(argv: readonly string[]): InitArgs | { readonly co
     const value = (): string => {
       if (eq > 0) return arg.slice(eq + 1);
       const next = argv[++i];
-      if (next === undefined || next.startsWith('-')) throw new UsageError(`${flag} needs a value`);
+      if (next === undefined || next.startsWith('-')) throw new UsageError(`${flag} needs a value`, 'init');
       return next;
     };
     if (flag === '--help' || flag === '-h') return { command: 'help', topic: 'init' };
     else if (flag === '--name') name = value();
     else if (flag === '--loom') loom = value();
-    else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
+    else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`, 'init');
     else if (dir === undefined) dir = arg;
-    else throw new UsageError(`one project folder at a time ('${dir}' and '${arg}' given)`);
+    else throw new UsageError(`one project folder at a time ('${dir}' and '${arg}' given)`, 'init');
   }
   return { command: 'init', dir: dir ?? '.', ...(name === undefined ? {} : { name }), ...(loom === undefined ? {} : { loom }) };
 }

@@ -21,5 +21,8 @@ const code = await runCli(process.argv.slice(2), {
   stopSignal,
 });
 // Exit explicitly: the signal listeners above would otherwise keep nothing alive, but
-// plugins or watchers might; a finished CLI run should never hang.
+// plugins or watchers might; a finished CLI run should never hang. First let the output drain:
+// a write to a pipe that would block is queued, and exit() would drop it (a long
+// `loom implement` report read through a pipe lost its last hundred lines).
+await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((resolve) => s.write('', () => resolve()))));
 process.exit(code);

@@ -64,7 +64,8 @@ export function reportError(error: unknown, io: CliIO, debug: boolean): void {
     for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
     io.stderr(`loom: ${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'}; nothing was written\n`);
   } else if ((error as Error | null)?.name === 'UsageError') {
-    io.stderr(`loom: ${(error as Error).message}\nRun 'loom generate --help' for usage.\n`);
+    const command = (error as { command?: string }).command ?? 'generate';
+    io.stderr(`loom: ${(error as Error).message}\nRun 'loom ${command} --help' for usage.\n`);
   } else {
     io.stderr(`loom: error: ${error instanceof Error ? error.message : String(error)}\n`);
   }

@@ -1,6 +1,17 @@
 /**
  * @module
- * `loom/connect`: RPC descriptors, JSON codecs and the Connect client over `fetch`.
+ * `loom/connect`: the Connect client side, for browsers, Deno, Bun, edge workers and Node alike.
+ * A typed client over `fetch` (`createConnectClient`), the codecs generated `X.codec.ts` files
+ * build (`createCodecRegistry`) and the RPC types generated codecs and clients name. Everything
+ * reached from here is web-standard TypeScript: no `node:` module, no `@grpc/grpc-js`, and no
+ * protobufjs. Calls speak JSON; for binary, pass `protobufBinary` from `loom/protobuf`.
+ *
+ * @example
+ * ```ts
+ * import { createConnectClient } from 'loom/connect';
+ * const system = createConnectClient(SystemServiceDescriptor, { baseUrl: 'https://example.com' });
+ * const { status } = await system.getService({ name: 'sshd' });
+ * ```
  */
 
 export type { CodecRegistry } from '../rpc/codec.js';
@@ -10,6 +21,7 @@ export { createConnectClient } from '../rpc/connect-client.js';
 export type { RpcCode } from '../rpc/errors.js';
 export { RpcError } from '../rpc/errors.js';
 export type {
+  BinaryFormat,
   MessageCodec,
   MessageInit,
   RpcCallOptions,

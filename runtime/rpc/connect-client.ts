@@ -1,6 +1,7 @@
 /**
  * @module
- * A Connect protocol client over `fetch`: unary calls in JSON or binary, errors
+ * A Connect protocol client over `fetch`: unary calls in JSON, or in binary through the
+ * {@link BinaryFormat} the options name (so that a JSON client never loads one), errors
  * as `RpcError` read from the Connect error body (or inferred from the HTTP
  * status when a proxy answered instead of the server); streaming calls in
  * `connect-stream-client.ts`.
@@ -12,17 +13,19 @@ import { callError, decodeResponse, errorFromResponse, setUpCall } from './conne
 import { streamingCall } from './connect-stream-client.js';
 import { formatTimeout } from './connect-timeout.js';
 import { errorMessage, RpcError } from './errors.js';
-import type { RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
+import type { BinaryFormat, RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
 
 /** Options for {@link createConnectClient}. */
 export interface ConnectClientOptions {
   /** Server origin plus any prefix the service is mounted under: `http://localhost:3000`. */
   readonly baseUrl: string;
   /**
-   * Send and expect `application/proto` instead of JSON.
-   * @default false
+   * Send and expect protobuf binary (`application/proto`, `application/connect+proto` on streams)
+   * in this format instead of JSON: pass `protobufBinary` (from `loom/protobuf`). Left out, calls
+   * speak JSON and nothing of protobufjs is loaded.
+   * @default undefined (JSON)
    */
-  readonly binary?: boolean;
+  readonly binary?: BinaryFormat;
   /** Headers sent with every call (e.g. `authorization`). */
   readonly headers?: HeadersInit;
   /** A `fetch` to use instead of the global one (tests, proxies, retries). */
@@ -38,7 +41,7 @@ type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
  *
  * @example
  * ```ts
- * const system = createConnectClient(SystemServiceDescriptor, { baseUrl: 'http://localhost:3000', binary: true });
+ * const system = createConnectClient(SystemServiceDescriptor, { baseUrl: 'http://localhost:3000', binary: protobufBinary });
  * const { displayName, status } = await system.getService({ name: 'sshd' });
  * ```
  */
@@ -56,7 +59,7 @@ export function createConnectClient<M extends RpcMethods>(
 
 function connectCall(method: AnyMethod, options: ConnectClientOptions) {
   const url = options.baseUrl.replace(/\/+$/, '') + method.path;
-  const binary = options.binary ?? false;
+  const binary = options.binary;
   const contentType = binary ? 'application/proto' : 'application/json';
   // Hoisted: the same header list serves every call without per-call overrides.
   const baseHeaders = new Headers(options.headers);
@@ -67,7 +70,7 @@ function connectCall(method: AnyMethod, options: ConnectClientOptions) {
   return async function call(request: unknown = {}, callOptions: RpcCallOptions = {}): Promise<unknown> {
     const setup = setUpCall(baseHeaders, options.timeoutMs, callOptions);
     const body = binary
-      ? (method.input.encode(request as never) as Uint8Array<ArrayBuffer>)
+      ? (binary.encode(method.input, request as never) as Uint8Array<ArrayBuffer>)
       : JSON.stringify(method.input.toJson(request as never));
     // One try around the whole exchange: the deadline or a cancel can strike while the body is read too.
     try {
@@ -81,7 +84,7 @@ function connectCall(method: AnyMethod, options: ConnectClientOptions) {
       if (response.status === 200) {
         if (binary) {
           const bytes = new Uint8Array(await response.arrayBuffer());
-          return decodeResponse(url, () => method.output.decode(bytes));
+          return decodeResponse(url, () => binary.decode(method.output, bytes));
         }
         const json = await readJson(response, url);
         // Unknown fields are skipped, as binary decoding skips unknown field numbers: a newer server stays readable.

@@ -7,18 +7,17 @@
  * Answers go uncompressed, which the protocol allows whatever the client accepts: this service's
  * messages are a few dozen bytes.
  *
+ * Inflating is the web-standard `DecompressionStream` (Node ≥ 18, Deno, Bun, browsers, workers),
+ * read chunk by chunk: a decompression bomb is stopped at the first chunk past the limit.
+ *
  * @see https://connectrpc.com/docs/protocol#unary-request
  */
-
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { errorMessage, RpcError } from './errors.js';
 
 /** A request body's encoding that this server reads. */
 export type RequestEncoding = 'gzip' | 'identity';
 
 const SUPPORTED = 'gzip, identity';
-const inflate = promisify(gunzip);
 
 /**
  * The request's `Content-Encoding`: `identity` when absent; `unimplemented` for one this server
@@ -45,12 +44,41 @@ export function requestEncoding(headers: Headers): RequestEncoding {
 export async function decodeBody(bytes: Uint8Array, encoding: RequestEncoding, limit: number): Promise<Uint8Array> {
   // An empty body is the empty message in every encoding (connect-go sends it uncompressed).
   if (encoding === 'identity' || bytes.byteLength === 0) return bytes;
+  const compressed = new ReadableStream<BufferSource>({
+    start(controller) {
+      // A request body is never shared memory; the DOM typings only take ArrayBuffer-backed views.
+      controller.enqueue(bytes as Uint8Array<ArrayBuffer>);
+      controller.close();
+    },
+  });
+  const reader = compressed.pipeThrough(new DecompressionStream('gzip')).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
   try {
-    return await inflate(bytes, { maxOutputLength: Math.max(limit, 1) });
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new RpcError('resource_exhausted', `request body inflates past the limit of ${limit} bytes`);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw new RpcError('resource_exhausted', `request body inflates past the limit of ${limit} bytes`);
+      chunks.push(value);
     }
+  } catch (error) {
+    if (error instanceof RpcError) throw error;
     throw new RpcError('invalid_argument', `cannot inflate the gzip request body: ${errorMessage(error)}`);
+  } finally {
+    // Stopped at the limit: the rest is never inflated.
+    reader.cancel().catch(() => {});
   }
+  return concat(chunks, size);
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
 }

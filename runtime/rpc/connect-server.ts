@@ -18,6 +18,7 @@ import { connectPeer, DEFAULT_MAX_BODY_BYTES, mediaTypeOf, readBody } from './co
 import { parseJson, type StreamHandler, serveConnectStream, streamEncodingOf } from './connect-stream.js';
 import { armDeadline } from './connect-timeout.js';
 import { RpcError, toRpcError } from './errors.js';
+import { protobufBinary } from './protobuf-binary.js';
 import type {
   RpcContext,
   RpcMethodDescriptor,
@@ -136,7 +137,7 @@ export async function serveConnectRequest(
   const input = method.input;
   const readMessage = async () => {
     const bytes = await decodeBody(await readBody(request, maxBodyBytes), encoding, maxBodyBytes);
-    return binary ? input.decode(bytes) : decodeJson(input, TEXT.decode(bytes));
+    return binary ? protobufBinary.decode(input, bytes) : decodeJson(input, TEXT.decode(bytes));
   };
   return serveUnary(method, call, readMessage, binary, headers, request.signal, peer, options);
 }
@@ -185,7 +186,7 @@ function answer(method: AnyMethod, result: unknown, binary: boolean, ctx: RpcCon
   let body: BodyInit;
   try {
     body = binary
-      ? (method.output.encode(result as never) as Uint8Array<ArrayBuffer>)
+      ? (protobufBinary.encode(method.output, result as never) as Uint8Array<ArrayBuffer>)
       : JSON.stringify(method.output.toJson(result as never));
   } catch (error) {
     options.onError?.(error, ctx);

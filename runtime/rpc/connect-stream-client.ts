@@ -11,7 +11,7 @@ import type { ConnectClientOptions } from './connect-client.js';
 import { envelope, FLAG_COMPRESSED, FLAG_END_STREAM, readEnvelopes } from './connect-envelope.js';
 import { formatTimeout } from './connect-timeout.js';
 import { errorMessage, isRpcCode, RpcError } from './errors.js';
-import type { RpcCallOptions, RpcMethodDescriptor } from './types.js';
+import type { BinaryFormat, RpcCallOptions, RpcMethodDescriptor } from './types.js';
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
 
@@ -27,14 +27,17 @@ const TEXT = new TextDecoder();
  */
 export function streamingCall(method: AnyMethod, options: ConnectClientOptions): (input: unknown, callOptions?: RpcCallOptions) => unknown {
   const url = options.baseUrl.replace(/\/+$/, '') + method.path;
-  const binary = options.binary ?? false;
+  const binary = options.binary;
   const baseHeaders = new Headers(options.headers);
   baseHeaders.set('content-type', binary ? 'application/connect+proto' : 'application/connect+json');
   baseHeaders.set('connect-protocol-version', '1');
   if (options.timeoutMs !== undefined) baseHeaders.set('connect-timeout-ms', formatTimeout(options.timeoutMs));
   const doFetch = options.fetch ?? fetch;
   const encode = (message: unknown): Uint8Array<ArrayBuffer> =>
-    envelope(0, binary ? method.input.encode(message as never) : UTF8.encode(JSON.stringify(method.input.toJson(message as never))));
+    envelope(
+      0,
+      binary ? binary.encode(method.input, message as never) : UTF8.encode(JSON.stringify(method.input.toJson(message as never))),
+    );
 
   async function* responses(input: unknown, callOptions: RpcCallOptions = {}): AsyncGenerator<unknown> {
     const setup = setUpCall(baseHeaders, options.timeoutMs, callOptions);
@@ -106,7 +109,7 @@ async function* readResponses(
   method: AnyMethod,
   response: Response,
   url: string,
-  binary: boolean,
+  binary: BinaryFormat | undefined,
   setup: CallSetup,
 ): AsyncGenerator<unknown> {
   const truncated = () => new RpcError('unavailable', `the response stream of ${url} ended inside a message`);
@@ -119,7 +122,7 @@ async function* readResponses(
     // This client asks for no compression (no Connect-Accept-Encoding), so none may come.
     if (flags & FLAG_COMPRESSED) throw new RpcError('internal', `${url} sent a compressed message, which this client did not ask for`);
     yield decodeResponse(url, () =>
-      binary ? method.output.decode(data) : method.output.fromJson(JSON.parse(TEXT.decode(data)), { ignoreUnknownFields: true }),
+      binary ? binary.decode(method.output, data) : method.output.fromJson(JSON.parse(TEXT.decode(data)), { ignoreUnknownFields: true }),
     );
   }
   if (setup.signal?.aborted) throw setup.signal.reason;

@@ -18,6 +18,7 @@ import { envelope, FLAG_COMPRESSED, FLAG_END_STREAM, readEnvelopes } from './con
 import { mediaTypeOf } from './connect-request.js';
 import { armDeadline } from './connect-timeout.js';
 import { errorMessage, RpcError, toRpcError } from './errors.js';
+import { protobufBinary } from './protobuf-binary.js';
 import type { RpcContext, RpcMethodDescriptor, RpcPeer, RpcServerOptions } from './types.js';
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
@@ -171,7 +172,7 @@ async function* decodeRequests(
       bytes = await decodeBody(data, 'gzip', maxMessageBytes);
     }
     yield binary
-      ? method.input.decode(bytes)
+      ? protobufBinary.decode(method.input, bytes)
       : method.input.fromJson(parseJson(TEXT.decode(bytes), method.input.typeName), { ignoreUnknownFields: true });
   }
 }
@@ -193,7 +194,9 @@ async function onlyMessage(requests: AsyncGenerator<unknown>): Promise<unknown> 
 /** A response message's bytes; one the codec refuses is the server's fault (`internal`). */
 function encodeOutput(method: AnyMethod, message: unknown, binary: boolean, ctx: RpcContext, options: RpcServerOptions): Uint8Array {
   try {
-    return binary ? method.output.encode(message as never) : UTF8.encode(JSON.stringify(method.output.toJson(message as never)));
+    return binary
+      ? protobufBinary.encode(method.output, message as never)
+      : UTF8.encode(JSON.stringify(method.output.toJson(message as never)));
   } catch (error) {
     options.onError?.(error, ctx);
     throw new RpcError('internal', `a response of ${method.path.slice(1)} cannot be encoded`, { cause: error });

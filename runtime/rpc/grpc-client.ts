@@ -8,6 +8,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { codeFromGrpcStatus, RpcError } from './errors.js';
 import { grpcServiceDefinition, keepBytes, metadataToHeaders, requestSerializer } from './grpc-wire.js';
+import { protobufBinary } from './protobuf-binary.js';
 import type { RpcCallOptions, RpcClient, RpcMethodDescriptor, RpcMethods, RpcServiceDescriptor } from './types.js';
 
 /** Options for {@link createGrpcClient}. */
@@ -140,7 +141,7 @@ function oneResponse<C extends grpc.ClientUnaryCall | grpc.ClientWritableStream<
       if (error) reject(fromServiceError(error));
       else {
         try {
-          resolve(method.output.decode(bytes!));
+          resolve(protobufBinary.decode(method.output, bytes!));
         } catch (decodeError) {
           reject(decodeError);
         }
@@ -160,7 +161,7 @@ async function* responses(
 ): AsyncIterable<unknown> {
   const release = cancelOnAbort(call, signal);
   try {
-    for await (const bytes of call) yield method.output.decode(bytes as Buffer);
+    for await (const bytes of call) yield protobufBinary.decode(method.output, bytes as Buffer);
   } catch (error) {
     const cause = failure?.();
     if (cause !== undefined) throw cause;

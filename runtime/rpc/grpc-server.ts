@@ -10,6 +10,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { RpcError, toRpcError } from './errors.js';
 import { type AnyServerCall, GrpcCallContext } from './grpc-context.js';
 import { grpcServiceDefinition } from './grpc-wire.js';
+import { protobufBinary } from './protobuf-binary.js';
 import type { RpcContext, RpcMethodDescriptor, RpcMethods, RpcServerOptions, RpcServiceDescriptor, RpcServiceImpl } from './types.js';
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
@@ -47,7 +48,7 @@ export function addGrpcService<M extends RpcMethods>(
     // decoded lazily as the handler reads it.
     const requestOf = method.clientStreaming
       ? (call: AnyServerCall) => decodeAll(method, call as grpc.ServerReadableStream<Buffer, unknown>)
-      : (call: AnyServerCall) => method.input.decode((call as grpc.ServerUnaryCall<Buffer, unknown>).request);
+      : (call: AnyServerCall) => protobufBinary.decode(method.input, (call as grpc.ServerUnaryCall<Buffer, unknown>).request);
     const invoke = invoker(fn, requestOf, options);
     handlers[method.localName] = method.serverStreaming
       ? streamingResponse(method, invoke, options)
@@ -121,7 +122,7 @@ async function* decodeAll(
 ): AsyncIterable<unknown> {
   // A plain `for await` destroys the stream when the requests end, which would also
   // close a bidirectional call's response side before the handler has answered.
-  for await (const bytes of call.iterator({ destroyOnReturn: false })) yield method.input.decode(bytes as Buffer);
+  for await (const bytes of call.iterator({ destroyOnReturn: false })) yield protobufBinary.decode(method.input, bytes as Buffer);
 }
 
 /** Writes every item, respecting back-pressure, then ends the call. */

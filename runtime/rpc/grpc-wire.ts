@@ -5,6 +5,7 @@
  * zero-copy `Buffer`s. Kept apart so that the client does not load the server.
  */
 import type * as grpc from '@grpc/grpc-js';
+import { protobufBinary } from './protobuf-binary.js';
 import type { RpcMethodDescriptor, RpcServiceDescriptor } from './types.js';
 
 type AnyMethod = RpcMethodDescriptor<unknown, unknown>;
@@ -46,7 +47,7 @@ export function grpcServiceDefinition(descriptor: RpcServiceDescriptor): grpc.Se
       ...(CLIENT_MEMBERS.has(method.name) ? {} : { originalName: method.name }),
       requestSerialize: requestSerializer(method),
       requestDeserialize: keepBytes,
-      responseSerialize: (message: unknown) => toBuffer(method.output.encode(message as never)),
+      responseSerialize: (message: unknown) => toBuffer(protobufBinary.encode(method.output, message as never)),
       responseDeserialize: keepBytes,
     };
   }
@@ -55,7 +56,7 @@ export function grpcServiceDefinition(descriptor: RpcServiceDescriptor): grpc.Se
 
 /** Encodes a method's request message for grpc-js. */
 export function requestSerializer(method: AnyMethod): (message: unknown) => Buffer {
-  return (message) => toBuffer(method.input.encode(message as never));
+  return (message) => toBuffer(protobufBinary.encode(method.input, message as never));
 }
 
 /** The identity deserializer: messages are decoded later, where errors can be mapped. */

@@ -1,7 +1,8 @@
 /**
  * @module
- * Loom's RPC runtime: protobuf codecs, the Connect protocol on Hono, gRPC
- * through grpc-js, and typed clients for both.
+ * Loom's RPC runtime: proto3 JSON codecs, protobuf binary, the Connect protocol on Hono, gRPC
+ * through grpc-js, and typed clients for both. Everything at once, for the server; the public
+ * entries by protocol are in `runtime/entries/`.
  */
 
 export type { Server as GrpcServer } from '@grpc/grpc-js';
@@ -20,7 +21,9 @@ export { createGrpcClient } from './grpc-client.js';
 export type { GrpcServiceOptions } from './grpc-server.js';
 export { addGrpcService } from './grpc-server.js';
 export { grpcServiceDefinition } from './grpc-wire.js';
+export { protobufBinary } from './protobuf-binary.js';
 export type {
+  BinaryFormat,
   JsonReadOptions,
   MessageCodec,
   MessageInit,

@@ -5,15 +5,18 @@
  */
 
 /**
- * Encodes and decodes one protobuf message type. Messages are plain objects in
- * Loom's shape: camelCase keys, proto3 zero values present, enums as numbers,
- * 64-bit integers as decimal strings (map keys too), bytes as `Uint8Array`,
- * well-known types in their JSON form (a `Timestamp` is an RFC 3339 string).
+ * Reads and writes one protobuf message type as proto3 JSON, and makes its messages. Messages are
+ * plain objects in Loom's shape: camelCase keys, proto3 zero values present, enums as numbers,
+ * 64-bit integers as decimal strings (map keys too), bytes as `Uint8Array`, well-known types in
+ * their JSON form (a `Timestamp` is an RFC 3339 string).
  *
- * Fields with explicit presence (message fields, oneof members, proto3 `optional`,
- * proto2 `optional` and `required`) are properties only when set: an unset oneof
- * member is absent, never a zero value, so `order.card !== undefined` tells which
- * member of a oneof is set. Only own properties are read.
+ * Fields with explicit presence (message fields, oneof members, proto3 `optional`, proto2
+ * `optional` and `required`) are properties only when set: an unset oneof member is absent,
+ * never a zero value, so `order.card !== undefined` tells which member of a oneof is set. Only
+ * own properties are read.
+ *
+ * Protobuf binary is not the codec's: a {@link BinaryFormat} (`protobufBinary`) writes and reads
+ * a codec's messages, so that code speaking JSON alone never loads a binary implementation.
  */
 export interface MessageCodec<T> {
   /** Fully-qualified protobuf name, e.g. `v1alpha1.GetServiceRequest`. */
@@ -25,19 +28,22 @@ export interface MessageCodec<T> {
    */
   readonly defaults: Readonly<Partial<T>>;
   /**
+   * The protobufjs JSON descriptor (`Root.toJSON()` shape) the codec's type is declared in, as
+   * given to `createCodecRegistry`: the handle a {@link BinaryFormat} finds the type by (with
+   * {@link typeName}). Not part of the message API; not enumerable.
+   */
+  readonly descriptor: object;
+  /**
    * A message with proto3 zero values filled in (and proto2 `required` fields, with their
    * default), overlaid with `init`. Explicit-presence fields stay unset.
    */
   create(init?: MessageInit<T>): T;
   /**
-   * Protobuf binary. Accepts partial messages: absent fields are zero values. Throws
-   * `RpcError('invalid_argument')` for what it cannot write faithfully: two members of one
-   * oneof, a missing proto2 `required` field, a value of the wrong type.
+   * Proto3 canonical JSON: camelCase keys, enum names, int64 as strings, zero values omitted.
+   * Accepts partial messages. Throws `RpcError('invalid_argument')` for what it cannot write
+   * faithfully: two members of one oneof, a missing proto2 `required` field, a map key or 64-bit
+   * integer that is no number of its type, a well-known type's value not in its JSON form.
    */
-  encode(message: MessageInit<T>): Uint8Array;
-  /** Throws `RpcError('invalid_argument')` on bytes that are not this message. */
-  decode(bytes: Uint8Array): T;
-  /** Proto3 canonical JSON: camelCase keys, enum names, int64 as strings, zero values omitted. Rejects what `encode` rejects. */
   toJson(message: MessageInit<T>): unknown;
   /**
    * Accepts JSON names and proto names, enum names or numbers, `null` for "not set"; rejects
@@ -46,6 +52,27 @@ export interface MessageCodec<T> {
    * skipped, as protojson readers such as connect-es and connect-go do by default).
    */
   fromJson(json: unknown, options?: JsonReadOptions): T;
+}
+
+/**
+ * A binary encoding of a codec's messages, kept out of {@link MessageCodec} so that JSON-only code
+ * (a browser's Connect client) does not load it. `protobufBinary` is protobuf's, over protobufjs.
+ *
+ * @example
+ * ```ts
+ * const bytes = protobufBinary.encode(GetServiceRequestCodec, { name: 'sshd' });
+ * const request = protobufBinary.decode(GetServiceRequestCodec, bytes);
+ * ```
+ */
+export interface BinaryFormat {
+  /**
+   * The message's bytes. Accepts partial messages: absent fields are zero values. Throws
+   * `RpcError('invalid_argument')` for what it cannot write faithfully: two members of one oneof,
+   * a missing proto2 `required` field, a value of the wrong type.
+   */
+  encode<T>(codec: MessageCodec<T>, message: MessageInit<T>): Uint8Array;
+  /** A message of the codec's type from its bytes; `RpcError('invalid_argument')` on bytes that are not one. */
+  decode<T>(codec: MessageCodec<T>, bytes: Uint8Array): T;
 }
 
 /**

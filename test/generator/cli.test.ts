@@ -135,7 +135,8 @@ describe('loom generate', () => {
     const result = await loom([], tmp);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('Usage:\n  loom generate <schema files or folders...> --out <dir> [options]\n');
+    expect(result.stderr).toContain('Usage:\n  loom init [dir]');
+    expect(result.stderr).toContain('\n  loom generate <schema files or folders...> --out <dir> [options]\n');
   });
 
   it('explains every option in --help', async () => {

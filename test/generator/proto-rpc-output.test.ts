@@ -15,6 +15,8 @@ import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withArticle } from '../../generator/emitters/rpc-names.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
+import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
+import type { MessageCodec } from '../../runtime/rpc/types.js';
 import { generateInline, REPO_ROOT } from '../client/generate.js';
 import { bindLoopback } from '../rpc/loopback.js';
 import { typeCheck } from './tsc-check.js';
@@ -110,6 +112,7 @@ describe('RPCs named like generated members', () => {
     writeFileSync(
       join(dir, 'names/v1/user.ts'),
       `import type { ApiService } from './names.server.js';
+import { protobufBinary } from '../../../../runtime/rpc/protobuf-binary.js';
 import { createApiGrpcClient } from './names.grpc.js';
 import { ReqCodec } from './names.codec.js';
 import type { Req, Res } from './names.types.js';
@@ -131,7 +134,7 @@ export async function use(): Promise<string> {
   // \`Req\` has a field named \`constructor\`: a literal without it is still a request.
   const res = await client.options$({ id: 'a' });
   client.close();
-  return res.via + ReqCodec.encode(ReqCodec.create({ id: 'a' })).length;
+  return res.via + protobufBinary.encode(ReqCodec, ReqCodec.create({ id: 'a' })).length;
 }
 `,
     );
@@ -248,15 +251,17 @@ describe('the codec descriptor', () => {
   });
 
   it('keeps proto2 groups, defaults and required fields (legacy fixture), as protobufjs reads the .proto', async () => {
-    const { AccountCodec } = await import(/* @vite-ignore */ join(dir, 'legacy/legacy.codec.ts'));
+    const { AccountCodec } = (await import(/* @vite-ignore */ join(dir, 'legacy/legacy.codec.ts'))) as {
+      AccountCodec: MessageCodec<{ id?: string; tags: string[]; level?: number }>;
+    };
     const reference = protobuf.loadSync(LEGACY_PATH).lookupType('legacy.Account');
     const message = { id: 'a', tags: ['t'], extra: { note: 'n' } };
-    expect(AccountCodec.encode(message)).toEqual(reference.encode(message).finish());
-    expect(AccountCodec.decode(reference.encode(message).finish())).toStrictEqual(message);
+    expect(protobufBinary.encode(AccountCodec, message)).toEqual(reference.encode(message).finish());
+    expect(protobufBinary.decode(AccountCodec, reference.encode(message).finish())).toStrictEqual(message);
     // An unset `optional int32 level = 2 [default = 3]` is absent; its default is on the codec.
-    expect('level' in AccountCodec.decode(reference.encode({ id: 'a' }).finish())).toBe(false);
+    expect('level' in protobufBinary.decode(AccountCodec, reference.encode({ id: 'a' }).finish())).toBe(false);
     expect(AccountCodec.defaults.level).toBe(3);
-    expect(() => AccountCodec.encode({ tags: [] })).toThrow(
+    expect(() => protobufBinary.encode(AccountCodec, { tags: [] })).toThrow(
       /^cannot encode message legacy\.Account to binary: legacy\.Account\.id: required field is not set$/,
     );
   });

@@ -1,21 +1,34 @@
 /**
  * @module
- * The repository's own `schemas/system/v1alpha1/system.proto` (csi-proxy System v1alpha1)
- * loads into the model the System service is generated from.
+ * csi-proxy's System v1alpha1 API, the reference copy the repository's
+ * `schemas/system/v1alpha1/system.proto` started from, loads into the model the System service
+ * is generated from; and the repository's schema, whatever it has added since, still declares
+ * all of it with the same field numbers (clients built from the reference keep working).
  */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSchemas } from '../../generator/loaders/index.js';
 import { plain } from '../../generator/loaders/testing.js';
 import type { EnumType, MessageType, SchemaFile } from '../../generator/model/model.js';
 
 const SCHEMAS = fileURLToPath(new URL('../../schemas', import.meta.url));
+const REFERENCE = fileURLToPath(new URL('../fixtures/reference/csi-proxy-system-v1alpha1.proto', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'loom-system-proto-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 let file: SchemaFile;
+let live: SchemaFile;
 
 beforeAll(async () => {
-  const files = await loadSchemas([`${SCHEMAS}/system`], { root: SCHEMAS });
+  // The reference at the path the repository's schema has, so that both name their types alike.
+  mkdirSync(join(tmp, 'system/v1alpha1'), { recursive: true });
+  copyFileSync(REFERENCE, join(tmp, 'system/v1alpha1/system.proto'));
+  const files = await loadSchemas([join(tmp, 'system')], { root: tmp });
   expect(files.map((f) => f.path)).toEqual(['system/v1alpha1/system.proto']);
   file = files[0]!;
+  [live] = await loadSchemas([`${SCHEMAS}/system`], { root: SCHEMAS });
 });
 
 describe('system.proto', () => {
@@ -93,5 +106,32 @@ describe('system.proto', () => {
       'GetServiceRequest',
       'GetServiceResponse',
     ]);
+  });
+
+  it("is all still in the repository's schema: every rpc, message, field number and enum value", () => {
+    expect([live.packageName, live.warnings]).toEqual([file.packageName, []]);
+    const rpcs = (f: SchemaFile) =>
+      new Map(
+        f.services.flatMap((s) =>
+          s.operations.map((o) => [
+            `${s.fullName}.${o.name}`,
+            o.kind === 'rpc' && [o.input.name, o.output.name, o.clientStreaming, o.serverStreaming],
+          ]),
+        ),
+      );
+    const liveRpcs = rpcs(live);
+    for (const [name, shape] of rpcs(file)) expect([name, liveRpcs.get(name)]).toEqual([name, shape]);
+    for (const type of file.types) {
+      const same = live.types.find((t) => t.name === type.name);
+      expect(same?.kind).toBe(type.kind);
+      if (type.kind === 'message') {
+        const fields = new Map((same as MessageType).fields.map((f) => [f.number, [f.name, plain(f.type)]]));
+        for (const f of type.fields)
+          expect([type.name, f.number, fields.get(f.number)]).toEqual([type.name, f.number, [f.name, plain(f.type)]]);
+      } else if (type.kind === 'enum') {
+        const values = new Map((same as EnumType).values.map((v) => [v.value, v.name]));
+        for (const v of type.values) expect([type.name, v.value, values.get(v.value)]).toEqual([type.name, v.value, v.name]);
+      }
+    }
   });
 });

@@ -11,13 +11,11 @@ import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.
 import type { SystemService } from '../../generated/system/v1alpha1/system.server.js';
 import { type ConnectRoutesOptions, connectRoutes } from '../../runtime/rpc/connect-server.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
+import { fakeService } from './fake-service.js';
 
-const impl: SystemService = {
-  getBIOSSerialNumber: async () => ({ serialNumber: 'SN-1' }),
-  startService: async () => ({}),
-  stopService: async () => ({}),
+const impl = fakeService<SystemService>(SystemServiceDescriptor, {
   getService: async (request) => ({ displayName: request.name, startType: 2, status: 4 }),
-};
+});
 
 let server: ServerType | undefined;
 afterEach(async () => {

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
 import { GetServiceResponseCodec } from '../../generated/system/v1alpha1/system.codec.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
+import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -104,9 +105,13 @@ describe('the Connect client reading 200 answers', () => {
       status: 4,
     });
     // Field 9 (varint 1) is not in GetServiceResponse.
-    const bytes = new Uint8Array([...GetServiceResponseCodec.encode({ displayName: 'Database', startType: 2, status: 4 }), 0x48, 0x01]);
+    const bytes = new Uint8Array([
+      ...protobufBinary.encode(GetServiceResponseCodec, { displayName: 'Database', startType: 2, status: 4 }),
+      0x48,
+      0x01,
+    ]);
     const binary = await fixedServer('application/proto', bytes);
-    expect(await createSystemConnectClient({ baseUrl: binary, binary: true }).getService({ name: 'db' })).toEqual({
+    expect(await createSystemConnectClient({ baseUrl: binary, binary: protobufBinary }).getService({ name: 'db' })).toEqual({
       displayName: 'Database',
       startType: 2,
       status: 4,
@@ -121,7 +126,7 @@ describe('the Connect client reading 200 answers', () => {
     ['truncated protobuf', 'application/proto', new Uint8Array([0x0a, 0x20, 0x61]), true, new RegExp(`${CANNOT_DECODE}binary`)],
   ])("reports %s as INTERNAL, not as the caller's INVALID_ARGUMENT", async (_label, contentType, body, binary, message) => {
     const baseUrl = await fixedServer(contentType, body);
-    const error = await createSystemConnectClient({ baseUrl, binary })
+    const error = await createSystemConnectClient({ baseUrl, binary: binary ? protobufBinary : undefined })
       .getService({ name: 'db' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);

@@ -8,15 +8,18 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createSystemConnectClient } from '../../generated/system/v1alpha1/system.client.js';
+import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.codec.js';
 import { SystemRoutes, type SystemService } from '../../generated/system/v1alpha1/system.server.js';
 import { createRestRouter, GET, Path } from '../../runtime/rest/index.js';
 import type { ConnectRoutesOptions } from '../../runtime/rpc/connect-server.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
+import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import type { RpcContext } from '../../runtime/rpc/types.js';
+import { fakeService } from './fake-service.js';
 
 /** Alpha runs; `slow` answers only when its signal aborts; `crash` throws a plain Error. */
 function createSystem(seen: RpcContext[] = []): SystemService {
-  return {
+  return fakeService<SystemService>(SystemServiceDescriptor, {
     async getBIOSSerialNumber() {
       return { serialNumber: 'SN-42' };
     },
@@ -35,7 +38,7 @@ function createSystem(seen: RpcContext[] = []): SystemService {
       if (request.name !== 'alpha') throw new RpcError('not_found', `service ${request.name} not found`);
       return { displayName: 'Alpha', startType: 2, status: 4 };
     },
-  };
+  });
 }
 
 @Path('/health')
@@ -67,7 +70,7 @@ describe('SystemRoutes on the decorator runtime', () => {
   const fetchApp: typeof fetch = async (input, init) => served.request(input instanceof Request ? input : String(input), init);
 
   it('answers the generated Connect client in JSON and binary, beside HTTP routes of the same router', async () => {
-    for (const binary of [false, true]) {
+    for (const binary of [undefined, protobufBinary]) {
       const client = createSystemConnectClient({ baseUrl: 'http://system', binary, fetch: fetchApp });
       expect(await client.getService({ name: 'alpha' })).toEqual({ displayName: 'Alpha', startType: 2, status: 4 });
       expect(await client.getBIOSSerialNumber({})).toEqual({ serialNumber: 'SN-42' });

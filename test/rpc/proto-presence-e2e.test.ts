@@ -13,6 +13,8 @@ import * as protoLoader from '@grpc/proto-loader';
 import { Hono } from 'hono';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
+import type { BinaryFormat } from '../../runtime/rpc/types.js';
 import { generateInline } from '../client/generate.js';
 import { bindLoopback } from './loopback.js';
 
@@ -46,7 +48,7 @@ let routes: { shopConnectRoutes(impl: object, options?: object): Hono };
 let grpcServer: grpc.Server;
 let address: string;
 let clients: {
-  createShopConnectClient(options: { baseUrl: string; binary?: boolean; fetch?: typeof fetch }): ShopClient;
+  createShopConnectClient(options: { baseUrl: string; binary?: BinaryFormat; fetch?: typeof fetch }): ShopClient;
 };
 let grpcModule: {
   addShopServiceToGrpc(server: grpc.Server, impl: object): void;
@@ -99,7 +101,7 @@ describe('presence and map keys over real calls', () => {
     try {
       for (const client of [
         clients.createShopConnectClient({ baseUrl: 'http://shop', fetch: fetchApp }),
-        clients.createShopConnectClient({ baseUrl: 'http://shop', binary: true, fetch: fetchApp }),
+        clients.createShopConnectClient({ baseUrl: 'http://shop', binary: protobufBinary, fetch: fetchApp }),
         grpcClient,
       ]) {
         seen.length = 0;

@@ -10,7 +10,8 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestRouter } from '../../runtime/rest/index.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
-import type { RpcContext } from '../../runtime/rpc/types.js';
+import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
+import type { BinaryFormat, RpcContext } from '../../runtime/rpc/types.js';
 import { generateInline } from '../client/generate.js';
 import { typeCheck } from './generate-system.js';
 import { bindLoopback } from './loopback.js';
@@ -56,7 +57,7 @@ let grpcServer: grpc.Server;
 let grpcAddress: string;
 let serverModule: { ShopRoutes: new (impl: object) => object };
 let clientModule: {
-  createShopConnectClient(options: { baseUrl: string; binary?: boolean; fetch?: typeof fetch }): ShopClient;
+  createShopConnectClient(options: { baseUrl: string; binary?: BinaryFormat; fetch?: typeof fetch }): ShopClient;
 };
 let grpcModule: {
   addShopServiceToGrpc(server: grpc.Server, impl: object): void;
@@ -148,7 +149,7 @@ describe('shop over Connect and gRPC', () => {
 
   it('round-trips int64, optional, Timestamp, map and nested messages over every encoding', async () => {
     const fetchApp: typeof fetch = async (input, init) => app.request(input instanceof Request ? input : String(input), init);
-    for (const binary of [false, true]) {
+    for (const binary of [undefined, protobufBinary]) {
       const client = clientModule.createShopConnectClient({ baseUrl: 'http://shop', binary, fetch: fetchApp });
       expect(await client.mix(paint)).toEqual({ ...paint, tags: ['warm', 'connect'] });
     }
@@ -236,7 +237,7 @@ describe('shop over Connect and gRPC', () => {
 
   it('streams every kind over Connect, in JSON and binary, and ends a stream with the thrown status', async () => {
     const fetchApp: typeof fetch = async (input, init) => app.request(input instanceof Request ? input : String(input), init);
-    for (const binary of [false, true]) {
+    for (const binary of [undefined, protobufBinary]) {
       await expectStreams(clientModule.createShopConnectClient({ baseUrl: 'http://shop', binary, fetch: fetchApp }));
     }
   });
@@ -261,11 +262,11 @@ describe('shop over Connect and gRPC', () => {
   it('serves the same through the generated routes class on the decorator runtime', async () => {
     const routes = createRestRouter().register(new serverModule.ShopRoutes(impl)).app();
     const fetchRoutes: typeof fetch = async (input, init) => routes.request(input instanceof Request ? input : String(input), init);
-    for (const binary of [false, true]) {
+    for (const binary of [undefined, protobufBinary]) {
       const client = clientModule.createShopConnectClient({ baseUrl: 'http://shop', binary, fetch: fetchRoutes });
       expect(await client.mix(paint)).toEqual({ ...paint, tags: ['warm', 'connect'] });
     }
-    for (const binary of [false, true]) {
+    for (const binary of [undefined, protobufBinary]) {
       await expectStreams(clientModule.createShopConnectClient({ baseUrl: 'http://shop', binary, fetch: fetchRoutes }));
     }
     // A streaming method speaks Connect's stream types only.

@@ -20,6 +20,7 @@ import type { ConnectApp, ConnectRoutesOptions } from '../../runtime/rpc/connect
 import { RpcError } from '../../runtime/rpc/errors.js';
 import type { GrpcClientOptions } from '../../runtime/rpc/grpc-client.js';
 import type { GrpcServiceOptions } from '../../runtime/rpc/grpc-server.js';
+import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import type { RpcCallOptions, RpcContext } from '../../runtime/rpc/types.js';
 import { generateSystem, typeCheck } from './generate-system.js';
 import { bindLoopback } from './loopback.js';
@@ -153,12 +154,13 @@ describe('generated code', () => {
 
 describe('Connect over Hono', () => {
   it('answers the generated JSON and binary clients', async () => {
-    for (const binary of [false, true]) {
-      const client = gen.client.createSystemConnectClient({ baseUrl, binary, headers: { 'x-trace-id': `t-${binary}` } });
+    for (const binary of [undefined, protobufBinary]) {
+      const encoding = binary ? 'binary' : 'json';
+      const client = gen.client.createSystemConnectClient({ baseUrl, binary, headers: { 'x-trace-id': `t-${encoding}` } });
       expect(await client.getService({ name: 'alpha' })).toEqual({ displayName: 'Alpha', startType: 2, status: 4 });
       expect(await client.getService({ name: 'boot' })).toEqual({ displayName: 'Boot', startType: 0, status: 0 });
       expect(await client.getBIOSSerialNumber()).toEqual({ serialNumber: 'SN-42' });
-      expect(handler.seen).toContainEqual({ protocol: 'connect', traceId: `t-${binary}` });
+      expect(handler.seen).toContainEqual({ protocol: 'connect', traceId: `t-${encoding}` });
     }
   });
 
@@ -258,7 +260,7 @@ describe('Connect over Hono', () => {
     });
     expect(expired.status).toBe(504);
     expect(JSON.parse(expired.text).code).toBe('deadline_exceeded');
-    const client = gen.client.createSystemConnectClient({ baseUrl, binary: true });
+    const client = gen.client.createSystemConnectClient({ baseUrl, binary: protobufBinary });
     await expect(client.stopService({ name: 'slow' }, { timeoutMs: 30 })).rejects.toMatchObject({ code: 'deadline_exceeded' });
   });
 });

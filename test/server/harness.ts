@@ -64,12 +64,18 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  * ```
  */
 export async function startServerProcess(
-  options: { env?: Record<string, string> | ((tempDir: string) => Record<string, string>); args?: string[] } = {},
+  options: {
+    env?: Record<string, string> | ((tempDir: string) => Record<string, string>);
+    args?: string[];
+    /** The repository to run the server of (a copy, in the guide's walkthrough). @default this one */
+    root?: string;
+  } = {},
 ): Promise<ServerProcess> {
   const tempDir = mkdtempSync(join(tmpdir(), 'loom-server-'));
   const env = isolatedEnv(tempDir, typeof options.env === 'function' ? options.env(tempDir) : options.env);
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...(options.args ?? [])], {
-    cwd: ROOT_DIR,
+  const root = options.root ?? ROOT_DIR;
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'runtime/server/main.ts'), ...(options.args ?? [])], {
+    cwd: root,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

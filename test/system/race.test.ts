@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.codec.js';
 import { ServiceStatus, StartType } from '../../generated/system/v1alpha1/system.types.js';
 import { createConnectClient, createGrpcClient, type RpcClient, RpcError } from '../../runtime/rpc/index.js';
+import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import type { SimulatedHostTable } from '../../runtime/system/simulated/host-table.js';
 import { SimulatedHost } from '../../runtime/system/simulated/simulated-host.js';
 import { type RecordedOperation, RecordingHost } from './support/recording-host.js';
@@ -49,7 +50,7 @@ async function raceSetup(): Promise<{ host: RecordingHost; clients: SystemClient
   grpcClients.push(grpc);
   const clients = [
     createConnectClient(SystemServiceDescriptor, { baseUrl: system.baseUrl }),
-    createConnectClient(SystemServiceDescriptor, { baseUrl: system.baseUrl, binary: true }),
+    createConnectClient(SystemServiceDescriptor, { baseUrl: system.baseUrl, binary: protobufBinary }),
     grpc,
   ];
   return { host, clients };

@@ -8,6 +8,7 @@ import { createSystemConnectClient, type SystemClient } from '../../generated/sy
 import { createSystemGrpcClient } from '../../generated/system/v1alpha1/system.grpc.js';
 import { ServiceStatus, StartType } from '../../generated/system/v1alpha1/system.types.js';
 import { RpcError } from '../../runtime/rpc/index.js';
+import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import { RPC_CODE_BY_HOST_ERROR } from '../../runtime/system/error-mapping.js';
 import type { HostErrorKind } from '../../runtime/system/host-adapter.js';
 import { FailingHost } from './support/failing-host.js';
@@ -20,7 +21,11 @@ function clientFor(transport: Transport, system: RunningSystem, headers?: Header
     case 'connect-json':
     case 'connect-binary':
       return {
-        client: createSystemConnectClient({ baseUrl: system.baseUrl, binary: transport === 'connect-binary', headers }),
+        client: createSystemConnectClient({
+          baseUrl: system.baseUrl,
+          binary: transport === 'connect-binary' ? protobufBinary : undefined,
+          headers,
+        }),
         close() {},
       };
     case 'grpc-tcp':
