@@ -2,7 +2,8 @@
  * `/readyz` follows the database: the server runs on PostgreSQL through a TCP relay this
  * test controls; cutting the relay makes `/readyz` answer 503 naming the database (while
  * `/healthz` stays 200), and restoring it makes the server ready again without a restart.
- * PostgreSQL must be reachable at 127.0.0.1:5432: this test fails, never skips, without it.
+ * PostgreSQL is the run's (`test/support/postgres.ts`): the configured server, or one started
+ * for the run when nothing answers there; never a skip.
  */
 
 import type { AddressInfo } from 'node:net';
