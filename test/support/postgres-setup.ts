@@ -28,16 +28,15 @@ export async function answers(url: string): Promise<boolean> {
     await client.query('SELECT 1');
     return true;
   } catch (error) {
-    // A server's answer carries an SQLSTATE (`28000`, `3D000`…); a socket error (ECONNREFUSED,
-    // ENOTFOUND…) or a connection timeout means nothing answered.
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
-      throw new Error(
-        `PostgreSQL at ${url} refused the tests (${code}: ${(error as Error).message}); ` +
-          'fix it, or point LOOM_TEST_POSTGRES_URL at a free port to have the tests start their own',
-      );
-    }
-    return false;
+    // Nothing answered: a socket error (ECONNREFUSED, ENOTFOUND…, which carry the failed system
+    // call) or a connection timeout. Anything else came from a server: an SQLSTATE (`28000`,
+    // `3D000`…), or the driver's complaint about it (a password asked for and none given).
+    const { code, syscall, message } = error as Error & { code?: string; syscall?: string };
+    if (typeof syscall === 'string' || /timeout/i.test(message)) return false;
+    throw new Error(
+      `PostgreSQL at ${url} refused the tests (${code === undefined ? '' : `${code}: `}${message}); ` +
+        'fix it, or point LOOM_TEST_POSTGRES_URL at a free port to have the tests start their own',
+    );
   } finally {
     await client.end().catch(() => undefined);
   }
