@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The PostgreSQL of the run: the configured server when one answers, else one started for the run.
+    globalSetup: ['test/support/postgres-setup.ts'],
   },
 });

@@ -1,8 +1,9 @@
 /**
  * @module Opens throw-away issue stores for tests, one per engine: SQLite in memory (or in a temp
  * file) and PostgreSQL in a fresh `loom_test_<random>` schema that is dropped on close. PostgreSQL
- * that cannot be reached is an error, never a skip. Other test files (the HTTP end-to-end tests)
- * may reuse these helpers.
+ * is the run's (`test/support/postgres.ts`): the configured server, or one started for the run
+ * when nothing answers there; never a skip. Other test files (the HTTP end-to-end tests) may reuse
+ * these helpers.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -11,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { type CreateStoreOptions, createStore, type IssueStore } from '../../runtime/issues/store/index.js';
+import { TEST_POSTGRES_URL } from '../support/postgres.js';
 
-/** The PostgreSQL server of the test environment (trust auth). */
-export const TEST_POSTGRES_URL = process.env.LOOM_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { TEST_POSTGRES_URL };
 
 export type TestEngine = 'sqlite' | 'postgres';
 export const TEST_ENGINES: readonly TestEngine[] = ['sqlite', 'postgres'];

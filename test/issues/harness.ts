@@ -2,7 +2,8 @@
  * @module
  * Test harness of the Issues API end-to-end tests: starts the service over a fresh store (a
  * SQLite temp file, or a PostgreSQL schema of its own) on an ephemeral port and drives it with
- * `gitea-js` over real HTTP. PostgreSQL must be reachable: the tests fail, never skip, without it.
+ * `gitea-js` over real HTTP. PostgreSQL is the run's (`test/support/postgres.ts`): the configured
+ * server, or one started for the run when nothing answers there; never a skip.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -16,10 +17,10 @@ import type { IssueEventBus } from '../../runtime/issues/api/events.js';
 import { createIssuesService } from '../../runtime/issues/index.js';
 import { createStore } from '../../runtime/issues/store/index.js';
 import type { IssueStore } from '../../runtime/issues/store/store.js';
+import { TEST_POSTGRES_URL } from '../support/postgres.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
-export const POSTGRES_URL = process.env.LOOM_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export const ADMIN = { name: 'root', password: 'root-password' } as const;
 
@@ -70,9 +71,9 @@ export async function startServer(engine: Engine, config: Partial<IssuesConfig> 
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   } else {
     const schema = `loom_api_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    store = await createStore(POSTGRES_URL, { schema, poolSize: 20 });
+    store = await createStore(TEST_POSTGRES_URL, { schema, poolSize: 20 });
     cleanup = async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
       await client.connect();
       try {
         await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

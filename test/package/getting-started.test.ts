@@ -23,11 +23,11 @@ import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, requireChromium } from '../support/chromium.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const GUIDE = join(REPO, 'docs/getting-started.md');
 const TSC7 = join(REPO, 'node_modules/.bin/tsc');
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** The guide's commands, by section (`## …` heading), in order. */
 function guideSections(): Map<string, string[]> {
@@ -285,9 +285,7 @@ describe('the generated REST and Connect clients in a browser', () => {
   let inputs: string[];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`);
-    }
+    requireChromium();
     writeFileSync(
       join(app, 'browser-main.ts'),
       `import { createEchoConnectClient } from './generated/echo/v1/echo.client.js';

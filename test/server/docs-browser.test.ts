@@ -3,22 +3,19 @@
  * playwright-core loads the page from the running server, every operation of both
  * generated documents is listed, and "Try it out" calls made from the page succeed.
  */
-import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.codec.js';
+import { CHROMIUM, requireChromium } from '../support/chromium.js';
 import { type ServerProcess, startServerProcess } from './harness.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 let server: ServerProcess;
 let browser: Browser;
 
 beforeAll(async () => {
-  // Fail loudly rather than skip: CI must install Debian's chromium (`apt-get install -y chromium`).
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  requireChromium();
   server = await startServerProcess({ env: { LOOM_DEMO: '1' } });
   browser = await chromium.launch({
     executablePath: CHROMIUM,

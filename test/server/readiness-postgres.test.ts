@@ -2,17 +2,29 @@
  * `/readyz` follows the database: the server runs on PostgreSQL through a TCP relay this
  * test controls; cutting the relay makes `/readyz` answer 503 naming the database (while
  * `/healthz` stays 200), and restoring it makes the server ready again without a restart.
- * PostgreSQL must be reachable at 127.0.0.1:5432: this test fails, never skips, without it.
+ * PostgreSQL is the run's (`test/support/postgres.ts`): the configured server, or one started
+ * for the run when nothing answers there; never a skip.
  */
 
 import type { AddressInfo } from 'node:net';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_POSTGRES_URL } from '../support/postgres.js';
 import { startServerProcess } from './harness.js';
 
-const POSTGRES = { host: '127.0.0.1', port: 5432 };
+const target = new URL(TEST_POSTGRES_URL);
+const POSTGRES = { host: target.hostname, port: Number(target.port || 5432) };
 const schema = `loom_server_test_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
+
+/** The run's PostgreSQL URL, reached through the relay on `port`, in the test's schema. */
+function throughRelay(port: number): string {
+  const url = new URL(TEST_POSTGRES_URL);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  url.searchParams.set('schema', schema);
+  return url.href;
+}
 
 /** A TCP relay to PostgreSQL that can be cut and restored on the same port. */
 function relay() {
@@ -56,7 +68,7 @@ async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolea
 }
 
 afterAll(async () => {
-  const client = new pg.Client({ ...POSTGRES, user: 'postgres', database: 'test' });
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await client.connect();
   await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await client.end();
@@ -66,13 +78,10 @@ describe('/readyz on PostgreSQL', () => {
   it('turns 503 naming the database when it is unreachable, and ready again when it is back', async () => {
     const db = relay();
     const port = await db.open(0);
-    const server = await startServerProcess({
-      env: { LOOM_SERVICES: 'issues', DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test?schema=${schema}` },
-    });
+    const databaseUrl = throughRelay(port);
+    const server = await startServerProcess({ env: { LOOM_SERVICES: 'issues', DATABASE_URL: databaseUrl } });
     try {
-      expect((server.ready['facts'] as Record<string, string>)['Database']).toBe(
-        `PostgreSQL postgres://postgres@127.0.0.1:${port}/test?schema=${schema}`,
-      );
+      expect((server.ready['facts'] as Record<string, string>)['Database']).toBe(`PostgreSQL ${databaseUrl}`);
       expect(await readyz(server.origin)).toEqual({ status: 200, body: { status: 'ready', checks: { database: { status: 'ok' } } } });
 
       await db.cut();
