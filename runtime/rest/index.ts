@@ -1,7 +1,19 @@
 /**
  * @module
- * Loom's decorator runtime on Hono: decorated classes become routes with typed parameters,
- * conversions, validation, content negotiation, security, events and a fluent response builder.
+ * Loom's decorator runtime on Hono, as `loom/rest` publishes it: decorated classes become routes
+ * with typed parameters, conversions, validation, content negotiation, security, events,
+ * interceptors and a fluent response builder. It imports no `node:` module, so it runs on every
+ * runtime Hono runs on; the Node-only parts (`@Blocking`, the file writer, the upload folder,
+ * Node streams, `resourcesIn`) come from `loom/rest/node`.
+ *
+ * One spelling is canonical for each concept; the other libraries' vocabulary is kept beside it
+ * where their users expect it:
+ * - build an app with `createRestRouter()`; `RestBuilder` is rest.vertx's fluent builder,
+ *   `restApi({...})` xp-forge's `routes()` map;
+ * - verbs are `@GET @Path('/x')` (JAX-RS, rest.vertx, what the generator writes); `@Get('/x')` is
+ *   the shorthand of rest.vertx and xp-forge;
+ * - the response builder is `RestResponse` (no value named `Response`, which would hide the
+ *   Fetch API's).
  *
  * @example
  * ```ts
@@ -53,27 +65,18 @@ export {
   Raw,
   Convert,
   ContextReader,
-  HONO_CONTEXT,
 } from './decorators/params.js';
-export type { ParamDecorator } from './decorators/params.js';
+export type { ContextReaderOptions, ParamDecorator } from './decorators/params.js';
 export { RequestReader, ResponseWriter, SuppressCheck, ValidateResult } from './decorators/response.js';
 export { CatchWith } from './decorators/errors.js';
 export { Authenticate, Authorize, RolesAllowed, PermitAll, DenyAll } from './decorators/security.js';
 export { Events, Event, ANY_STATUS } from './decorators/events.js';
-export { NoCache, Blocking } from './decorators/lifecycle.js';
-export type { BlockingOptions, EventBinding } from './metadata/raw.js';
-export { RestResponse, Response } from './response.js';
-export type { CookieOptions } from './response.js';
-export type { HandlerResult, ResponseBody } from './response.js';
-export {
-  HttpError,
-  BadRequestError,
-  UnauthorizedError,
-  ForbiddenError,
-  NotFoundError,
-  RegistrationError,
-  reasonPhrase,
-} from './errors.js';
+export { NoCache } from './decorators/lifecycle.js';
+export { InterceptWith, Annotate } from './decorators/interceptors.js';
+export type { EventBinding } from './metadata/raw.js';
+export { RestResponse } from './response.js';
+export type { CookieOptions, HandlerResult } from './response.js';
+export { HttpError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, RegistrationError } from './errors.js';
 export type { ErrorBody, Violation, ViolationLocation } from './errors.js';
 export { SeparatedBy, Matrix, conversion } from './convert/conversions.js';
 export { ConversionError } from './convert/convert.js';
@@ -81,16 +84,13 @@ export { formBody } from './form-coercion.js';
 export type { FormBodyOptions, FormField, FormFields, FormFieldType, FormSeparator } from './form-coercion.js';
 export { catching } from './hono/catch.js';
 export { restGetPath } from './hono/bind.js';
-export { RestRouter, createRestRouter, pushContext } from './router.js';
+export { createRestRouter } from './router.js';
+export type { RestRouter } from './router.js';
 export { RestBuilder, restApi } from './builder.js';
 export type { RestApiEntry } from './builder.js';
 export { requirePermissions } from './permissions.js';
-export { fileWriter, contentTypeOf } from './static-files.js';
-export { WorkerPool } from './worker/pool.js';
-export { JSON_WRITER, TEXT_WRITER, JSON_READER } from './io/registry.js';
-export { negotiate } from './io/negotiate.js';
-export { createDefaultAjv, validationViolations } from './validation.js';
-export type { RestRouterOptions, CorsOptions, WorkerPoolOptions, SchemaCompiler } from './config.js';
+export type { RestRouterOptions, CorsOptions, SchemaCompiler } from './config.js';
+export type { NodeSupport } from './node-support.js';
 export type {
   AuthenticationProvider,
   AuthorizationProvider,
@@ -103,6 +103,9 @@ export type {
   ExceptionHandler,
   HttpVerb,
   InjectionProvider,
+  Interceptor,
+  Invocation,
+  InvocationTarget,
   ObjectQuery,
   ParamOptions,
   ParamType,
@@ -111,9 +114,9 @@ export type {
   RouteInfo,
   TypeKey,
   TypeRef,
+  UploadedFile,
   ValidateFunction,
   ValidationErrorObject,
   ValueReader,
   WriterOutput,
 } from './types.js';
-export type { Context as HonoContext } from 'hono';

@@ -7,7 +7,6 @@ import type { Context, Hono } from 'hono';
 import { createState } from './config.js';
 import type { CorsOptions, RestRouterOptions, RouterState, SchemaCompiler } from './config.js';
 import { errorMessage, RegistrationError } from './errors.js';
-import { PUSHED_KEY } from './hono/exchange.js';
 import { buildApp, sortRoutes } from './hono/bind.js';
 import { caughtClasses } from './hono/catch.js';
 import { compileClass } from './hono/compile.js';
@@ -20,6 +19,7 @@ import type {
   ContextProvider,
   ExceptionHandler,
   InjectionProvider,
+  Interceptor,
   TypeKey,
   ResponseWriter,
   RouteInfo,
@@ -200,10 +200,22 @@ export class RestRouter {
     return app;
   }
 
-  /** Terminates the worker pools of `@Blocking` methods. */
+  /**
+   * Interceptors around every route's method (xp-forge's `intercepting`), outermost first; a
+   * class's and a method's (`@InterceptWith`) run inside them.
+   */
+  intercepting(...interceptors: Interceptor[]): this {
+    for (const i of interceptors) {
+      if (typeof i !== 'function' && typeof (i as { intercept?: unknown })?.intercept !== 'function')
+        throw new RegistrationError('intercepting(): an interceptor is a function (invocation, args) or has intercept(invocation, args)');
+      this.state.interceptors.push(i);
+    }
+    return this.changed();
+  }
+
+  /** Stops what the Node piece runs for this router (the `@Blocking` worker pools). */
   async close(): Promise<void> {
-    await Promise.all([...this.state.pools.values()].map((p) => p.close()));
-    this.state.pools.clear();
+    await this.state.options.node?.close();
   }
 
   private compile(): CompiledRoute[] {
@@ -233,21 +245,4 @@ export class RestRouter {
  */
 export function createRestRouter(options?: RestRouterOptions): RestRouter {
   return new RestRouter(options);
-}
-
-/**
- * Makes `value` available to `@Context(token)` parameters of this request (from your own middleware).
- *
- * @example
- * ```ts
- * app.use('*', async (c, next) => { pushContext(c, Tenant, tenantOf(c)); await next(); });
- * ```
- */
-export function pushContext(c: Context, token: unknown, value: unknown): void {
-  let map = c.get(PUSHED_KEY) as Map<unknown, unknown> | undefined;
-  if (!map) {
-    map = new Map();
-    c.set(PUSHED_KEY, map);
-  }
-  map.set(token, value);
 }

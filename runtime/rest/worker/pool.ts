@@ -7,7 +7,16 @@
  */
 import { Worker } from 'node:worker_threads';
 import { HttpError } from '../errors.js';
-import type { WorkerPoolOptions } from '../config.js';
+
+/** A worker pool for `@Blocking` methods. */
+export interface WorkerPoolOptions {
+  /** @default 2 */
+  readonly size?: number;
+  /** Milliseconds before the answer is 503 and the worker is replaced. @default 30000 */
+  readonly maxExecutionTime?: number;
+  /** Shown as the worker threads' name. @default 'loom-rest' */
+  readonly name?: string;
+}
 
 interface Task {
   readonly id: number;
