@@ -89,6 +89,8 @@ export type { RestRouter } from './router.js';
 export { RestBuilder, restApi } from './builder.js';
 export type { RestApiEntry } from './builder.js';
 export { requirePermissions } from './permissions.js';
+export { Paging, Pagination } from './paging.js';
+export type { PagingOptions, PaginateOptions } from './paging.js';
 export type { RestRouterOptions, CorsOptions, SchemaCompiler } from './config.js';
 export type { NodeSupport } from './node-support.js';
 export type {
