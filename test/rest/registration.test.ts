@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   BeanParam,
-  Blocking,
   BodyParam,
   Consumes,
   createRestRouter,
@@ -27,9 +26,12 @@ import {
   ValidateResult,
 } from '../../runtime/rest/index.js';
 import type { ResponseWriter as ResponseWriterType, ValueReader } from '../../runtime/rest/index.js';
+import { Blocking, nodeRuntime } from '../../runtime/entries/rest/node.js';
 
+// With the Node piece, so that the Node-only decorations are checked for what they say.
+const node = nodeRuntime();
 function registering(target: object): () => void {
-  return () => createRestRouter().register(target);
+  return () => createRestRouter({ node }).register(target);
 }
 
 class NotAResource {
