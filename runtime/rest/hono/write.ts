@@ -55,9 +55,9 @@ export function compileWritePlan(state: RouterState, options: WritePlanOptions):
   const plain = options.writer === undefined && options.staticHeaders.length === 0 && !writers.hasTypes && jsonOnly;
   let fastJson: ResponseInit | undefined;
   if (plain) {
-    const headers: Record<string, string> = {};
-    for (const [n, v] of state.defaultHeaders) headers[n] = v;
-    headers['content-type'] = state.jsonType;
+    // The Content-Type first, as Hono's own `c.json()` writes it.
+    const headers: Record<string, string> = { 'content-type': state.jsonType };
+    for (const [n, v] of state.defaultHeaders) if (n !== 'content-type') headers[n] = v;
     fastJson = { status: options.status, headers };
   }
   return { ...options, state, fastJson };
