@@ -6,8 +6,10 @@
  * refused at registration, since no Fetch-API adapter delivers one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Hono } from 'hono';
 import {
   BodyParam,
+  Consumes,
   Convert,
   createRestRouter,
   DELETE,
@@ -112,6 +114,33 @@ describe('binding by name, decorations per parameter, lists and GET bodies', () 
       headers: { 'content-type': 'application/json' },
     });
     expect(r).toEqual({ status: 200, body: '{"removed":3}' });
+  });
+  it("reads the request a host app's middleware put in place, its headers included (over @hono/node-server)", async () => {
+    @Path('/typed')
+    class Typed {
+      @POST @Consumes('application/json') post(@BodyParam() body: { n: number }) {
+        return body;
+      }
+    }
+    const host = new Hono();
+    host.use('*', async (c, next) => {
+      // As the Issues service does for gitea-js, which labels some JSON text/plain.
+      const headers = new Headers(c.req.raw.headers);
+      headers.set('content-type', 'application/json');
+      c.req.raw = new Request(c.req.raw, { headers });
+      await next();
+    });
+    createRestRouter().register(new Typed()).mount(host, '/');
+    const hosted = await listen(host);
+    try {
+      const r = await sendBody(hosted.port, 'POST', '/typed', ['{"n":1}'], {
+        declareLength: true,
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(r).toEqual({ status: 200, body: '{"n":1}' });
+    } finally {
+      await hosted.close();
+    }
   });
   it('refuses a body parameter on a GET at registration, with the reason and what to do', () => {
     class GetBody {

@@ -20,6 +20,17 @@ interface NodeBindings {
   readonly incoming?: { readonly headers?: Readonly<Record<string, string | string[] | undefined>> };
 }
 
+/**
+ * Node's parsed headers of a request still as `@hono/node-server` made it: its headers object is
+ * the adapter's own, not a standard `Headers` (which a middleware that replaced the request, or
+ * `app.request()`, gives).
+ */
+function nodeHeaders(c: Context): Readonly<Record<string, string | string[] | undefined>> | null {
+  const parsed = (c.env as NodeBindings | undefined)?.incoming?.headers;
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  return Object.getPrototypeOf(c.req.raw.headers) === Headers.prototype ? null : parsed;
+}
+
 /** One form field's value. */
 export type FormValue = string | File | UploadedFile;
 
@@ -42,6 +53,8 @@ export class Exchange {
   status: number | undefined = undefined;
   /** Files the upload folder wrote for this request, released once the answer is produced. */
   uploads: UploadedFile[] | undefined = undefined;
+  /** Node's parsed headers when they are the request's (see `header`), `null` when not. */
+  private nodeHeaders: Readonly<Record<string, string | string[] | undefined>> | null | undefined = undefined;
 
   constructor(
     readonly c: Context,
@@ -78,13 +91,16 @@ export class Exchange {
   /**
    * A request header by its lower-case name. On `@hono/node-server` it is read from the headers
    * Node already parsed (the adapter's documented `c.env.incoming`) rather than through the Fetch
-   * API `Headers` the adapter emulates, which checks and lower-cases the name again on every call:
-   * a route reads two or three headers per request, and that was a measurable share of its cost.
-   * Elsewhere (other runtimes, `app.request()`) it is `c.req.header(name)`.
+   * API `Headers` the adapter emulates, which checks the name and, for Content-Type and
+   * Content-Length, scans the raw header list on every call: a route reads two or three headers
+   * per request, and that was a measurable share of its cost. Only while the request is still the
+   * adapter's own (its headers are the adapter's, not a `Headers` a middleware built, as one that
+   * rewrites the Content-Type does); elsewhere (other runtimes, `app.request()`) it is
+   * `c.req.header(name)`.
    */
   header(name: string): string | undefined {
-    const parsed = (this.c.env as NodeBindings | undefined)?.incoming?.headers;
-    if (typeof parsed !== 'object' || parsed === null) return this.c.req.header(name);
+    const parsed = (this.nodeHeaders ??= nodeHeaders(this.c));
+    if (parsed === null) return this.c.req.header(name);
     const value = parsed[name];
     // A list (`set-cookie`) is joined the Fetch API's way.
     return typeof value === 'string' || value === undefined ? value : this.c.req.header(name);
