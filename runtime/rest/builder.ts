@@ -17,6 +17,7 @@ import type {
   ContextProvider,
   ExceptionHandler,
   InjectionProvider,
+  Interceptor,
   TypeKey,
   ResponseWriter,
   ValueReader,
@@ -78,6 +79,9 @@ export class RestBuilder {
   }
   provide<T>(token: unknown, provider: ContextProvider<T>): this {
     return this.step((r) => r.provide(token, provider));
+  }
+  intercepting(...interceptors: Interceptor[]): this {
+    return this.step((r) => r.intercepting(...interceptors));
   }
 
   /** The configured router (registrations happen last, so readers and providers are known to them). */
