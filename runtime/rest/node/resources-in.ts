@@ -36,17 +36,17 @@ export async function resourcesIn(folder: string | URL, options: ResourcesInOpti
   const dir = folder instanceof URL ? fileURLToPath(folder) : resolve(folder);
   const pattern = options.files ?? MODULES;
   const names = (await readdir(dir, { recursive: options.recursive === true })).sort();
-  const found: Function[] = [];
+  const found: Class[] = [];
   for (const name of names) {
     const file = join(dir, name);
     if (!pattern.test(name.split(/[/\\]/).pop()!) || !(await stat(file)).isFile()) continue;
     const exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     for (const value of Object.values(exports)) if (isRoutesClass(value) && !found.includes(value)) found.push(value);
   }
-  return found.filter((base) => !found.some((other) => other.prototype instanceof base)) as Class[];
+  return found.filter((base) => !found.some((other) => other.prototype instanceof base));
 }
 
-function isRoutesClass(value: unknown): value is Function {
+function isRoutesClass(value: unknown): value is Class {
   if (typeof value !== 'function' || typeof value.prototype !== 'object') return false;
-  return resolveClass(value).methods.some((m) => m.verb !== undefined);
+  return resolveClass(value as Class).methods.some((m) => m.verb !== undefined);
 }
