@@ -64,7 +64,7 @@ export function contextPlan(param: RawParam, token: unknown, scope: ParamScope):
   if (reader) return { extract: (x, v) => settle(v, callProvider(reader, x)), source, needs: 'none', async: true };
   if (fixed) {
     if (token === 'user') return { extract: (x, v) => fallback(v, x.user), source, needs: 'none', async: false };
-    return { extract: fixed, source, needs: 'none', async: false, usesContext: token === HONO_CONTEXT };
+    return { extract: fixed, source, needs: 'none', async: false };
   }
   const state = scope.state;
   const extract: Extractor = (x, violations) => {

@@ -40,8 +40,6 @@ export interface ParamPlan {
   readonly bodyAsText?: boolean;
   /** For body, stream and form parameters: `maxBytes` of the options. */
   readonly maxBytes?: number;
-  /** It injects Hono's `Context`, whose status and headers the answer then keeps. */
-  readonly usesContext?: boolean;
 }
 
 /** What a parameter's compilation needs to know about its route. */
@@ -144,6 +142,5 @@ function beanPlan(bean: Class, scope: ParamScope): ParamPlan {
     ...(body?.bodyReader ? { bodyReader: body.bodyReader } : {}),
     bodyAsText: body?.bodyAsText ?? false,
     ...(body?.maxBytes !== undefined ? { maxBytes: body.maxBytes } : {}),
-    usesContext: all.some((p) => p.usesContext === true),
   };
 }

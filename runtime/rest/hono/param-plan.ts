@@ -34,8 +34,6 @@ export interface ParamsPlan {
   readonly readBody: ((x: Exchange) => Promise<unknown>) | undefined;
   /** What `readBody` gives is the form (`x.form`), not the body (`x.body`). */
   readonly readsForm: boolean;
-  /** An argument is Hono's `Context`: the answer keeps what the method sets on it. */
-  readonly usesContext: boolean;
   /** The route writes files to the upload folder, released once it answered. */
   readonly uploads: boolean;
 }
@@ -121,7 +119,6 @@ export function compileParamsPlan(cls: ResolvedClass, method: ResolvedMethod, ro
           )
         : undefined,
     readsForm: reading.some(([p]) => p.needs === 'form' || p.needs === 'upload'),
-    usesContext: plans.some((p) => p.usesContext === true),
     uploads: reading.some(([p]) => p.needs === 'upload'),
   };
 }
