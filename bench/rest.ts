@@ -4,8 +4,13 @@
  * validated with ajv, a JSON answer) served three ways, each with `@hono/node-server` or Express on
  * 127.0.0.1, port 0:
  *
- * - `decorated`: a class with Loom's decorators (`runtime/rest`);
- * - `hono`: the same route hand-written on Hono with the same ajv validator (the baseline);
+ * - `decorated`: a class with Loom's decorators (`runtime/rest`), with the router's defaults;
+ * - `hono`: the same route hand-written on Hono with the same ajv validator (the baseline). It
+ *   gives the same answer, byte for byte: the decorated router sends xp-forge's two default headers
+ *   (`X-Content-Type-Options`, `Cache-Control`), so the hand-written route sends them too, in the
+ *   fastest way Hono allows (a `Response` with a plain headers object; `c.json(v, 200, headers)`
+ *   with two headers or more builds a `Headers` and is slower). The figure is then the decorator
+ *   layer's cost, not that of two more header lines;
  * - `routing-controllers` 0.11 on Express 4, with the same validator called in the action.
  *
  * routing-controllers needs `reflect-metadata` and reads parameter types from `emitDecoratorMetadata`,
@@ -14,10 +19,18 @@
  * class-validator are turned off (ajv validates, as in the other two).
  *
  * The servers run in a child process and autocannon here, so they do not share one event loop.
- * Rounds are interleaved (hono, decorated, routing-controllers, …): 2 s warm-up and 5 s measured each,
- * `LOOM_BENCH_REST_ROUNDS` rounds (default 2), the median kept.
+ * Rounds are interleaved, each measuring every server once (2 s warm-up, 5 s measured), the order
+ * reversed every other round so that drift favours no one; `LOOM_BENCH_REST_ROUNDS` rounds
+ * (default 5). Each figure's ratio is the median of the per-round ratios — each taken from two
+ * measurements a few seconds apart — and `spread` gives their lowest and highest: on a shared
+ * machine single rounds swing by ±10 %.
  *
- * `npx tsx bench/rest.ts` runs it alone; `npm run bench -- rest` through the runner (once registered there).
+ * Besides requests per second (which load on the machine moves), `rest.decorated_vs_hono_cpu`
+ * compares the server's CPU time per request in the same rounds (`process.cpuUsage()` of the
+ * child around each measurement, while only that server is loaded), as requests per CPU second:
+ * steadier where other processes compete for the cores.
+ *
+ * `npx tsx bench/rest.ts` runs it alone; `npm run bench -- rest` through the runner.
  */
 
 import type { ChildProcess } from 'node:child_process';
@@ -25,10 +38,10 @@ import { fork } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { type BenchResult, median, printResults, result } from './results.js';
+import { type BenchResult, median, printResults, result, round } from './results.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ROUNDS = Number(process.env.LOOM_BENCH_REST_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.LOOM_BENCH_REST_ROUNDS ?? 5);
 const WARMUP_S = Number(process.env.LOOM_BENCH_REST_WARMUP_S ?? 2);
 const DURATION_S = Number(process.env.LOOM_BENCH_REST_DURATION_S ?? 5);
 const CONNECTIONS = 50;
@@ -46,7 +59,18 @@ const ITEM_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-type Ports = Record<'decorated' | 'hono' | 'routingControllers', number>;
+type Server = 'decorated' | 'hono' | 'routingControllers';
+type Ports = Record<Server, number>;
+const SERVERS: readonly Server[] = ['hono', 'decorated', 'routingControllers'];
+
+/** xp-forge's default headers, which the decorated router sends: the hand-written route sends them too. */
+const SAME_HEADERS = { 'content-type': 'application/json', 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' };
+
+/** A figure whose ratio is the median of per-round ratios, with their spread. */
+interface RoundedResult extends BenchResult {
+  readonly spread: readonly [number, number];
+  readonly rounds: number;
+}
 
 /** Runs the REST benchmark; see the module documentation. */
 export async function benchRest(onProgress: (line: string) => void = console.log): Promise<BenchResult[]> {
@@ -58,27 +82,54 @@ export async function benchRest(onProgress: (line: string) => void = console.log
   });
   try {
     const ports = await serverPorts(child);
-    const rps: Record<keyof Ports, number[]> = { decorated: [], hono: [], routingControllers: [] };
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const name of ['hono', 'decorated', 'routingControllers'] as const) {
+    const rps: Record<Server, number[]> = { decorated: [], hono: [], routingControllers: [] };
+    const cpu: Record<Server, number[]> = { decorated: [], hono: [], routingControllers: [] };
+    for (let r = 1; r <= ROUNDS; r++) {
+      for (const name of r % 2 === 1 ? SERVERS : [...SERVERS].reverse()) {
         const url = `http://127.0.0.1:${ports[name]}${PATH}`;
         await load(url, WARMUP_S);
+        const before = await cpuTime(child);
         const measured = await load(url, DURATION_S);
-        rps[name].push(measured);
-        onProgress(`  rest round ${round}/${ROUNDS} ${name}: ${Math.round(measured)} req/s`);
+        // CPU seconds the server spent per request, as requests per CPU second.
+        cpu[name].push(measured.total / ((await cpuTime(child)) - before));
+        rps[name].push(measured.perSecond);
+        onProgress(
+          `  rest round ${r}/${ROUNDS} ${name}: ${Math.round(measured.perSecond)} req/s, ${Math.round(cpu[name].at(-1)!)} req/cpu-s`,
+        );
       }
     }
-    const decorated = median(rps.decorated);
-    return [
-      result('rest.decorated_vs_hono', decorated, median(rps.hono), 'req/s'),
-      result('rest.decorated_vs_routing_controllers', decorated, median(rps.routingControllers), 'req/s'),
+    const results = [
+      paired('rest.decorated_vs_hono', rps.decorated, rps.hono, 'req/s'),
+      paired('rest.decorated_vs_hono_cpu', cpu.decorated, cpu.hono, 'req/cpu-s'),
+      paired('rest.decorated_vs_routing_controllers', rps.decorated, rps.routingControllers, 'req/s'),
     ];
+    for (const r of results) onProgress(`  ${r.name}: median of ${r.rounds} rounds ${r.ratio}, spread ${r.spread[0]}–${r.spread[1]}`);
+    return results;
   } finally {
     child.kill();
   }
 }
 
-async function load(url: string, seconds: number): Promise<number> {
+/** Medians of both sides, and the median and range of the per-round ratios (`value / baseline` round by round). */
+function paired(name: string, values: readonly number[], baselines: readonly number[], unit: string): RoundedResult {
+  const ratios = values.map((v, i) => v / baselines[i]!);
+  return {
+    ...result(name, median(values), median(baselines), unit),
+    ratio: round(median(ratios), 3),
+    spread: [round(Math.min(...ratios), 3), round(Math.max(...ratios), 3)],
+    rounds: ratios.length,
+  };
+}
+
+/** The server process's CPU time so far, in seconds. */
+function cpuTime(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve((m as { cpu: number }).cpu));
+    child.send('cpu');
+  });
+}
+
+async function load(url: string, seconds: number): Promise<{ perSecond: number; total: number }> {
   const out = await autocannon({
     url,
     method: 'POST',
@@ -89,7 +140,7 @@ async function load(url: string, seconds: number): Promise<number> {
   });
   const bad = out.non2xx + out.errors;
   if (bad > 0) throw new Error(`${url}: ${out.non2xx} non-2xx answers and ${out.errors} errors`);
-  return out.requests.average;
+  return { perSecond: out.requests.average, total: out.requests.total };
 }
 
 function serverPorts(child: ChildProcess): Promise<Ports> {
@@ -126,7 +177,7 @@ async function serve(): Promise<void> {
   }
   const decoratedApp = rest.createRestRouter().register(new Items()).app();
 
-  // 2. Hand-written Hono with the same conversions and validation.
+  // 2. Hand-written Hono with the same conversions and validation, and the same answer.
   const honoApp = new Hono();
   honoApp.post('/items/:id', async (c) => {
     const id = Number(c.req.param('id'));
@@ -144,7 +195,7 @@ async function serve(): Promise<void> {
     }
     const body = (await c.req.json()) as { name: string; price: number };
     if (!validate(body)) return c.json({ status: 400, message: 'Bad Request', violations: validate.errors }, 400);
-    return c.json({ id, limit, offset, name: body.name, total: body.price * limit });
+    return new Response(JSON.stringify({ id, limit, offset, name: body.name, total: body.price * limit }), { headers: SAME_HEADERS });
   });
 
   // 3. routing-controllers on Express 4. Its decorator factories are typed `Function`, which TypeScript
@@ -178,6 +229,10 @@ async function serve(): Promise<void> {
       const server = express.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
     }),
   };
+  process.on('message', () => {
+    const { user, system } = process.cpuUsage();
+    process.send!({ cpu: (user + system) / 1e6 });
+  });
   process.send!(ports);
 }
 

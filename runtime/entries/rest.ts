@@ -2,7 +2,8 @@
  * @module
  * `loom/rest`: the decorator runtime on Hono. Decorated classes, hand-written or generated
  * (`X.server.ts`), become Hono routes with converted and validated parameters, content
- * negotiation, security and Loom's JSON error shape.
+ * negotiation, security and Loom's JSON error shape. Nothing it imports is Node-only, so it runs on
+ * every runtime Hono runs on (Node, Deno, Bun, workers); `loom/rest/node` adds the Node-only parts.
  *
  * `Context` is both the `@Context()` parameter decorator and the type of what it injects (Hono's
  * `Context`), so `@Context() ctx: Context` needs one import.
@@ -19,11 +20,4 @@
  * const app = createRestRouter().register(new Users()).app();
  * ```
  */
-import type { Context as HonoContext } from 'hono';
-import { Context as ContextDecorator } from '../rest/index.js';
-
 export * from '../rest/index.js';
-
-/** Injects Hono's `Context` (`@Context() ctx: Context`); as a type, Hono's `Context`. */
-export const Context = ContextDecorator;
-export type Context = HonoContext;

@@ -18,6 +18,7 @@ import type {
   ContextProvider,
   ExceptionHandler,
   InjectionProvider,
+  Interceptor,
   ResponseWriter,
   TypeKey,
   ValueReader,
@@ -80,6 +81,9 @@ export class RestBuilder {
   provide<T>(token: unknown, provider: ContextProvider<T>): this {
     return this.step((r) => r.provide(token, provider));
   }
+  intercepting(...interceptors: Interceptor[]): this {
+    return this.step((r) => r.intercepting(...interceptors));
+  }
 
   /** The configured router (registrations happen last, so readers and providers are known to them). */
   router(): RestRouter {
@@ -137,8 +141,8 @@ export function restApi(routes: Readonly<Record<string, object | RestRouter | Re
       const path = joinPaths(base, route.path);
       if (!isUnder(path, prefix)) {
         throw new RegistrationError(
-          `restApi: ${route.className}.${route.methodName} answers ${route.verb} ${path}, ` +
-            `outside its prefix ${prefix} (give the entry a base to have one taken off)`,
+          `restApi: ${route.className}.${route.methodName} answers ${route.verb} ${path}, outside its prefix ${prefix} ` +
+            '(give the entry a base to have one taken off)',
         );
       }
     }

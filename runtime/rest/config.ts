@@ -3,18 +3,20 @@
  * Router options and the state one router owns (never shared with another router).
  */
 import type { Context } from 'hono';
+import { RegistrationError } from './errors.js';
 import { TypedRegistry } from './io/registry.js';
+import type { NodeSupport } from './node-support.js';
 import type {
   AuthenticationProvider,
   AuthorizationProvider,
   ContextProvider,
   ExceptionHandler,
   InjectionProvider,
+  Interceptor,
   ResponseWriter,
   ValidateFunction,
   ValueReader,
 } from './types.js';
-import type { WorkerPool } from './worker/pool.js';
 
 /** Options of CORS (`enableCors`). */
 export interface CorsOptions {
@@ -29,16 +31,6 @@ export interface CorsOptions {
   /** Empty means every method. */
   readonly methods?: readonly string[];
   readonly exposeHeaders?: readonly string[];
-}
-
-/** A worker pool for `@Blocking` methods. */
-export interface WorkerPoolOptions {
-  /** @default 2 */
-  readonly size?: number;
-  /** Milliseconds before the answer is 503 and the worker is replaced. @default 30000 */
-  readonly maxExecutionTime?: number;
-  /** Shown as the worker threads' name. @default 'loom-rest' */
-  readonly name?: string;
 }
 
 /** Something that compiles JSON Schemas (an `Ajv` instance). */
@@ -58,8 +50,24 @@ export interface RestRouterOptions {
   readonly authorize?: AuthorizationProvider;
   /** Called for every 500 caused by an unexpected error and for failing events. @default console.error */
   readonly onError?: (error: unknown, c: Context | undefined) => void;
-  /** Pools for `@Blocking` methods, by name (`default` unless the decorator names one). */
-  readonly workerPools?: Readonly<Record<string, WorkerPoolOptions>>;
+  /**
+   * The parts that need Node's modules: `@Blocking` worker pools, Node stream bodies and the upload
+   * folder (`nodeRuntime()` from `loom/rest/node`). Without it the router runs on any runtime Hono
+   * runs on, and a route that needs one of them is refused at registration.
+   */
+  readonly node?: NodeSupport;
+  /**
+   * Headers every answer of the router carries unless the route sets them itself (xp-forge's
+   * defaults); `{}` sends none.
+   * @default { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' }
+   */
+  readonly defaultHeaders?: Readonly<Record<string, string>>;
+  /**
+   * How many violations a 400 lists at most: validation stops reporting there, so a body with a
+   * hundred thousand bad items costs no more to answer than one with a hundred.
+   * @default 100
+   */
+  readonly maxViolations?: number;
   /**
    * The largest request body the routes read, in bytes: a larger one is answered 413 before it is
    * read (from `Content-Length`), or as soon as a chunked one passes the limit. `Infinity` reads
@@ -89,11 +97,26 @@ export interface NotFoundEntry {
   readonly handler: (c: Context) => unknown;
 }
 
+/** xp-forge's default headers (rest-api 3.4): no MIME sniffing, no caching without revalidation. */
+export const DEFAULT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-cache',
+});
+
+/** The default of {@link RestRouterOptions.maxViolations}. */
+export const DEFAULT_MAX_VIOLATIONS = 100;
+
 /** Everything one router owns. */
 export interface RouterState {
   readonly options: RestRouterOptions;
   /** {@link RestRouterOptions.jsonContentType}, resolved. */
   readonly jsonType: string;
+  /** {@link RestRouterOptions.defaultHeaders}, resolved, names lower-cased. */
+  readonly defaultHeaders: readonly (readonly [string, string])[];
+  /** {@link RestRouterOptions.maxViolations}, resolved. */
+  readonly maxViolations: number;
+  /** Interceptors of every route (`intercepting`), outermost first. */
+  readonly interceptors: Interceptor[];
   readonly readers: TypedRegistry<ValueReader>;
   readonly writers: TypedRegistry<ResponseWriter>;
   readonly exceptionHandlers: ExceptionHandler[];
@@ -109,15 +132,20 @@ export interface RouterState {
   ajv?: SchemaCompiler;
   /** Singletons of classes registered by type. */
   readonly instances: Map<Function, object>;
-  /** Worker pools of `@Blocking` methods, created on first use. */
-  readonly pools: Map<string, WorkerPool>;
 }
 
 /** A router's empty state; options that can also be set later (`injectWith`, …) start from `options`. */
 export function createState(options: RestRouterOptions): RouterState {
+  const maxViolations = options.maxViolations ?? DEFAULT_MAX_VIOLATIONS;
+  if (!Number.isSafeInteger(maxViolations) || maxViolations < 1) {
+    throw new RegistrationError(`maxViolations must be a whole number of 1 or more, got ${String(options.maxViolations)}`);
+  }
   return {
     options,
     jsonType: options.jsonContentType ?? 'application/json',
+    defaultHeaders: Object.entries(options.defaultHeaders ?? DEFAULT_HEADERS).map(([n, v]) => [n.toLowerCase(), v] as const),
+    maxViolations,
+    interceptors: [],
     readers: new TypedRegistry(),
     writers: new TypedRegistry(),
     exceptionHandlers: [],
@@ -129,6 +157,5 @@ export function createState(options: RestRouterOptions): RouterState {
     authorize: options.authorize,
     ajv: options.ajv,
     instances: new Map(),
-    pools: new Map(),
   };
 }

@@ -125,9 +125,26 @@ export class RegistrationError extends Error {
 
 function summarize(violations: readonly Violation[]): string {
   if (violations.length === 0) return 'Bad Request';
-  const v = violations[0]!;
-  const first = v.location === v.name ? `${v.location}: ${v.message}` : `${v.location} ${v.name}: ${v.message}`;
-  return violations.length === 1 ? first : `${first} (and ${violations.length - 1} more)`;
+  return violations.length === 1 ? describe(violations[0]!) : `${describe(violations[0]!)} (and ${violations.length - 1} more)`;
+}
+
+function describe(v: Violation): string {
+  return v.location === v.name ? `${v.location}: ${v.message}` : `${v.location} ${v.name}: ${v.message}`;
+}
+
+/**
+ * The 400 of a request's violations, listing at most `max`: a list that went past it (the runtime
+ * stops collecting one past `max`) says that more were found.
+ *
+ * @example
+ * ```ts
+ * throw violationsError(violations, state.maxViolations);
+ * ```
+ */
+export function violationsError(violations: readonly Violation[], max: number): BadRequestError {
+  if (violations.length <= max) return new BadRequestError(violations);
+  const listed = violations.slice(0, max);
+  return new BadRequestError(listed, `${describe(listed[0]!)} (and more: the first ${max} violations are listed)`);
 }
 
 /** Turns any thrown value into the default error body and status (no stack traces, ever). */
@@ -141,9 +158,21 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Builds the default JSON error answer, labelled `contentType` (a router's `jsonContentType`). */
-export function errorResponse(body: ErrorBody, contentType = 'application/json'): Response {
-  return new Response(JSON.stringify(body), { status: body.status, headers: { 'content-type': contentType } });
+/**
+ * Builds the default JSON error answer, labelled `contentType` (a router's `jsonContentType`), with
+ * `headers` first (a router's default headers). A 400 listing violations says so in
+ * `X-Status-Reason: Validation failed`, as rest.vertx does.
+ */
+export function errorResponse(
+  body: ErrorBody,
+  contentType = 'application/json',
+  headers: readonly (readonly [string, string])[] = [],
+): Response {
+  const out: Record<string, string> = {};
+  for (const [n, v] of headers) out[n] = v;
+  out['content-type'] = contentType;
+  if (body.violations !== undefined && body.violations.length > 0) out['x-status-reason'] = 'Validation failed';
+  return new Response(JSON.stringify(body), { status: body.status, headers: out });
 }
 
 /** Throws at compile time when a switch over a `kind` is not exhaustive. */

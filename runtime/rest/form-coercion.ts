@@ -75,8 +75,10 @@ export function formBody(fields: FormFields, options: FormBodyOptions = {}): Par
         return valid;
       }
       // A field that could not be converted is reported once, by its conversion message: the
-      // validator's complaint about the same text ("must be integer") would only repeat it.
-      const others = valid ? [] : (inner?.errors ?? []).filter((e) => !failed.some((f) => covers(f.instancePath, e.instancePath)));
+      // validator's complaint about the same text ("must be integer") would only repeat it. Looked
+      // up by path prefix in a set, so a form of many bad values costs no product of the two lists.
+      const failedPaths = new Set(failed.map((f) => f.instancePath));
+      const others = valid ? [] : (inner?.errors ?? []).filter((e) => !coveredBy(failedPaths, e.instancePath));
       validate.errors = [...failed, ...others];
       return false;
     },
@@ -89,8 +91,10 @@ export function formBody(fields: FormFields, options: FormBodyOptions = {}): Par
   };
 }
 
-function covers(failed: string, path: string): boolean {
-  return path === failed || path.startsWith(`${failed}/`);
+/** Whether `path` is one of `failed` or below one (`/tags/1` is below `/tags`). */
+function coveredBy(failed: ReadonlySet<string>, path: string): boolean {
+  for (let at = path.length; at > 0; at = path.lastIndexOf('/', at - 1)) if (failed.has(path.slice(0, at))) return true;
+  return false;
 }
 
 /**

@@ -3,7 +3,6 @@
  * The fluent `Response` builder (after xp-forge/rest-api): a handler returns one to control status,
  * headers and body. A plain return value is sent with the method's `@Status` instead.
  */
-import type { Readable } from 'node:stream';
 import { type CookieOptions, serialize } from 'hono/utils/cookie';
 
 export type { CookieOptions };
@@ -145,17 +144,21 @@ export class RestResponse {
   }
 
   /**
-   * A streamed body: a web `ReadableStream`, a Node `Readable` or any (async) iterable of chunks.
-   * Without `size` it is sent chunked; Content-Type is `application/octet-stream` unless `type()` says otherwise.
+   * A streamed body: a web `ReadableStream` or any async iterable of chunks (a Node `Readable` is
+   * one). Without `size` it is sent chunked; Content-Type is `application/octet-stream` unless
+   * `type()` says otherwise.
    */
-  stream(source: ReadableStream<Uint8Array> | Readable | AsyncIterable<Uint8Array | string>, size?: number): RestResponse {
+  stream(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>, size?: number): RestResponse {
     const value = toWebStream(source);
     const content: ResponseBody = size === undefined ? { kind: 'stream', value } : { kind: 'stream', value, size };
     return new RestResponse(this.statusCode, this.headers, content, this.contentType);
   }
 }
 
-/** The builder under the name the contract uses: `Response.ok(...)`. */
+/**
+ * The builder under xp-forge's name, for modules that import it from here. Not exported by
+ * `loom/rest`: a value named `Response` hides the Fetch API's.
+ */
 export const Response = RestResponse;
 
 function expandLocation(location: string, args: readonly unknown[]): string {
@@ -170,7 +173,7 @@ function expandLocation(location: string, args: readonly unknown[]): string {
 
 const encoder = new TextEncoder();
 
-function toWebStream(source: ReadableStream<Uint8Array> | Readable | AsyncIterable<Uint8Array | string>): ReadableStream<Uint8Array> {
+function toWebStream(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>): ReadableStream<Uint8Array> {
   if (source instanceof ReadableStream) return source;
   // Node Readables are async iterables too; iterating them also encodes object-mode string chunks.
   const iterator = (source as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();

@@ -11,7 +11,6 @@ import { buildApp, sortRoutes } from './hono/bind.js';
 import { caughtClasses } from './hono/catch.js';
 import type { CompiledRoute, Registered } from './hono/compile.js';
 import { compileClass } from './hono/compile.js';
-import { PUSHED_KEY } from './hono/exchange.js';
 import { bareMime } from './io/negotiate.js';
 import type {
   AuthenticationProvider,
@@ -20,6 +19,7 @@ import type {
   ContextProvider,
   ExceptionHandler,
   InjectionProvider,
+  Interceptor,
   ResponseWriter,
   RouteInfo,
   TypeKey,
@@ -45,8 +45,8 @@ export class RestRouter {
     const json = options.jsonContentType;
     if (json !== undefined && bareMime(json) !== 'application/json') {
       throw new RegistrationError(
-        `jsonContentType: ${JSON.stringify(json)} is not application/json (only parameters may be added, ` +
-          `as in application/json;charset=utf-8)`,
+        `jsonContentType: ${JSON.stringify(json)} is not application/json ` +
+          '(only parameters may be added, as in application/json;charset=utf-8)',
       );
     }
     this.state = createState(options);
@@ -87,8 +87,8 @@ export class RestRouter {
   }
 
   /**
-   * Registers a writer for a class (results of that type) or a mime (negotiated on `Accept`); a
-   * writer alone is bound by its `produces`.
+   * Registers a writer for a class (results of that type) or a mime (negotiated on `Accept`); a writer alone is
+   * bound by its `produces`.
    */
   writer(typeOrMime: TypeKey | string | ResponseWriter, writer?: ResponseWriter): this {
     if (typeof typeOrMime === 'object') {
@@ -204,10 +204,22 @@ export class RestRouter {
     return app;
   }
 
-  /** Terminates the worker pools of `@Blocking` methods. */
+  /**
+   * Interceptors around every route's method (xp-forge's `intercepting`), outermost first; a
+   * class's and a method's (`@InterceptWith`) run inside them.
+   */
+  intercepting(...interceptors: Interceptor[]): this {
+    for (const i of interceptors) {
+      if (typeof i !== 'function' && typeof (i as { intercept?: unknown })?.intercept !== 'function')
+        throw new RegistrationError('intercepting(): an interceptor is a function (invocation, args) or has intercept(invocation, args)');
+      this.state.interceptors.push(i);
+    }
+    return this.changed();
+  }
+
+  /** Stops what the Node piece runs for this router (the `@Blocking` worker pools). */
   async close(): Promise<void> {
-    await Promise.all([...this.state.pools.values()].map((p) => p.close()));
-    this.state.pools.clear();
+    await this.state.options.node?.close();
   }
 
   private compile(): CompiledRoute[] {
@@ -237,21 +249,4 @@ export class RestRouter {
  */
 export function createRestRouter(options?: RestRouterOptions): RestRouter {
   return new RestRouter(options);
-}
-
-/**
- * Makes `value` available to `@Context(token)` parameters of this request (from your own middleware).
- *
- * @example
- * ```ts
- * app.use('*', async (c, next) => { pushContext(c, Tenant, tenantOf(c)); await next(); });
- * ```
- */
-export function pushContext(c: Context, token: unknown, value: unknown): void {
-  let map = c.get(PUSHED_KEY) as Map<unknown, unknown> | undefined;
-  if (!map) {
-    map = new Map();
-    c.set(PUSHED_KEY, map);
-  }
-  map.set(token, value);
 }

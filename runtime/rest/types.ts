@@ -30,8 +30,30 @@ export interface ValidationErrorObject {
   readonly params?: Record<string, unknown>;
 }
 
-/** Built-in conversions of strings. `file` keeps an uploaded `File`; `json` parses JSON text. */
-export type ParamType = 'string' | 'number' | 'integer' | 'int64' | 'boolean' | 'date' | 'date-time' | 'file' | 'json';
+/**
+ * Built-in conversions of strings. `file` keeps an uploaded `File` (in memory); `upload` a file the
+ * router's upload folder wrote to disk (an {@link UploadedFile}, needs `loom/rest/node`); `json`
+ * parses JSON text.
+ */
+export type ParamType = 'string' | 'number' | 'integer' | 'int64' | 'boolean' | 'date' | 'date-time' | 'file' | 'upload' | 'json';
+
+/**
+ * A file of a multipart request that the router's upload folder wrote to disk (`{ type: 'upload' }`).
+ * The file is removed once the answer is produced unless the folder keeps files: move or copy it
+ * in the handler to keep it.
+ */
+export interface UploadedFile {
+  /** The form field it was sent as. */
+  readonly field: string;
+  /** The name the client gave it (never used for the path on disk). */
+  readonly filename: string;
+  /** Its Content-Type as sent (`application/octet-stream` when none). */
+  readonly type: string;
+  /** Bytes written. */
+  readonly size: number;
+  /** Where it is on disk, below the upload folder. */
+  readonly path: string;
+}
 
 /** Turns a string into a value; throw to reject it (the message becomes the 400 violation). */
 export interface Converter<T = unknown> {
@@ -75,6 +97,11 @@ export interface ParamOptions {
   readonly reader?: ValueReader;
   /** An object-valued query parameter (see {@link ObjectQuery}); `validate` then checks the object. */
   readonly object?: ObjectQuery;
+  /**
+   * For a body, form or stream parameter: the largest request body this route reads, in bytes,
+   * instead of the router's `maxBodyBytes` (an upload route may take more than the rest).
+   */
+  readonly maxBytes?: number;
 }
 
 /**
@@ -158,10 +185,21 @@ export interface RestUser {
   hasRole?(role: string): boolean;
 }
 
-/** Identifies the user: `null`/`undefined` from either step gives 401. */
+/**
+ * Identifies the user. Credentials that `authenticate` rejects (`null`/`undefined`) are 401. A request
+ * without credentials (`provideCredentials` gives `null`/`undefined`) has no user: it is 401 unless
+ * the provider is `optional` or the route lets it through (`@PermitAll`) or decides by role
+ * (`@RolesAllowed`, `@DenyAll`: 403).
+ */
 export interface AuthenticationProvider<C = unknown> {
   provideCredentials(c: Context): C | null | undefined | Promise<C | null | undefined>;
   authenticate(credentials: C, c: Context): RestUser | null | undefined | Promise<RestUser | null | undefined>;
+  /**
+   * Anonymous callers may reach routes that need no user (no roles, no authorization provider);
+   * `@Context('user')` is then absent. Rejected credentials are still 401.
+   * @default false
+   */
+  readonly optional?: boolean;
 }
 
 /** Decides whether a user may call a route: `false` gives 403. */
@@ -179,6 +217,36 @@ export type RestEvent<T = unknown> =
 export interface InjectionProvider {
   getInstance<T>(cls: Class<T>): T;
 }
+
+/** The method an {@link Interceptor} runs around. */
+export interface InvocationTarget {
+  /** The method's name (xp-forge's `target()->name()`). */
+  readonly name: string;
+  readonly className: string;
+  /** Verb, path, types and status of the route. */
+  readonly route: RouteInfo;
+  /** `@Annotate(key, value)` of the class, then of the method (the method's win). */
+  readonly annotations: ReadonlyMap<unknown, unknown>;
+  /** The object whose method runs. */
+  readonly instance: object;
+}
+
+/** One call of a route as interceptors see it (xp-forge's `Invocation`). */
+export interface Invocation {
+  readonly target: InvocationTarget;
+  readonly context: Context;
+  /** Runs the next interceptor, or the method itself, with these arguments; resolves to its result. */
+  proceed(args: readonly unknown[]): Promise<unknown>;
+}
+
+/**
+ * Runs around a route's method, after its parameters were read and validated: call
+ * `invocation.proceed(args)` to go on (with the same or other arguments), or return a value (or a
+ * `RestResponse`) without calling it to answer instead. What it returns is written as the result.
+ */
+export type Interceptor =
+  | ((invocation: Invocation, args: unknown[]) => unknown)
+  | { intercept(invocation: Invocation, args: unknown[]): unknown };
 
 /** What a running route knows about itself (`@Context('route')`). */
 export interface RouteInfo {

@@ -34,13 +34,20 @@ export function validationViolations(validate: ValidateFunction, value: unknown,
 /**
  * The violations of a validator's last, failed run (ajv keeps its errors on the function), for
  * callers that already called it: the valid case, which is most requests, then costs one call.
+ * At most `limit` are made, however many errors the validator found.
  */
-export function failedValidation(validate: ValidateFunction, location: ViolationLocation, name: string): Violation[] {
+export function failedValidation(
+  validate: ValidateFunction,
+  location: ViolationLocation,
+  name: string,
+  limit = Number.POSITIVE_INFINITY,
+): Violation[] {
   const errors = validate.errors ?? [];
   if (errors.length === 0) return [{ location, name, message: 'is invalid' }];
   const violations: Violation[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
+    if (violations.length >= limit) break;
     // `if` only says its `then` failed, whose own errors are listed (a subtype picked by its tag).
     if (e.keyword === 'if') continue;
     const missing = e.params?.['missingProperty'];
@@ -55,4 +62,21 @@ export function failedValidation(validate: ValidateFunction, location: Violation
     violations.push({ location, name: where, message });
   }
   return violations.length > 0 ? violations : [{ location, name, message: 'is invalid' }];
+}
+
+/**
+ * Adds a failed validator's violations to a request's list, stopping one past `max` in all: the
+ * list stays bounded, and one more than `max` tells the answer that some were left out.
+ * Never spreads into an argument list, which a hundred thousand errors would overflow.
+ */
+export function reportFailedValidation(
+  violations: Violation[],
+  validate: ValidateFunction,
+  location: ViolationLocation,
+  name: string,
+  max: number,
+): void {
+  const room = max + 1 - violations.length;
+  if (room <= 0) return;
+  for (const v of failedValidation(validate, location, name, room)) violations.push(v);
 }

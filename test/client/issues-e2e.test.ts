@@ -11,7 +11,7 @@ import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../runtime/client/api-error.js';
 import type { ApiResponse, HttpClientOptions } from '../../runtime/client/http-client.js';
-import { createRestRouter, Response } from '../../runtime/rest/index.js';
+import { createRestRouter, RestResponse } from '../../runtime/rest/index.js';
 import { typeCheck } from '../rpc/generate-system.js';
 import { generateInline } from './generate.js';
 
@@ -115,7 +115,7 @@ beforeAll(async () => {
   const api = {
     async issueListIssues(input: Input) {
       calls.push(input);
-      return Response.ok(issues).header('X-Total-Count', String(issues.length));
+      return RestResponse.ok(issues).header('X-Total-Count', String(issues.length));
     },
     async issueCreateIssue(input: Input & { body: { title: string; labels?: string[] } }) {
       calls.push(input);
@@ -126,7 +126,7 @@ beforeAll(async () => {
     async issueGetIssue(input: Input & { index: number }) {
       calls.push(input);
       const found = issues.find((i) => i.number === input.index);
-      return found ?? Response.notFound(`issue ${input.index} not found`);
+      return found ?? RestResponse.notFound(`issue ${input.index} not found`);
     },
     async issueDeleteIssue(input: Input) {
       calls.push(input);

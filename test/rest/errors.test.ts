@@ -18,8 +18,8 @@ import {
   PathParam,
   POST,
   QueryParam,
-  Response,
   RestBuilder,
+  RestResponse,
   ValidateResult,
 } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
@@ -31,7 +31,7 @@ class TeapotError extends Error {}
 const quiet = { onError: () => {} };
 
 @Path('/e')
-@CatchWith(catching(ConflictError, (e) => Response.error(409, `class: ${e.message}`)))
+@CatchWith(catching(ConflictError, (e) => RestResponse.error(409, `class: ${e.message}`)))
 class Failing {
   @GET @Path('/http') http() {
     throw new HttpError(410, 'Gone for good');
@@ -52,8 +52,8 @@ class Failing {
   @GET
   @Path('/method')
   @CatchWith(
-    catching(SpecialConflict, () => Response.error(423, 'method')),
-    catching(ConflictError, () => Response.error(409, 'method general')),
+    catching(SpecialConflict, () => RestResponse.error(423, 'method')),
+    catching(ConflictError, () => RestResponse.error(409, 'method general')),
   )
   method() {
     throw new SpecialConflict('x');
@@ -61,8 +61,8 @@ class Failing {
   @GET
   @Path('/method-general')
   @CatchWith(
-    catching(SpecialConflict, () => Response.error(423, 'method')),
-    catching(ConflictError, () => Response.error(409, 'method general')),
+    catching(SpecialConflict, () => RestResponse.error(423, 'method')),
+    catching(ConflictError, () => RestResponse.error(409, 'method general')),
   )
   methodGeneral() {
     throw new ConflictError('y');
@@ -70,7 +70,7 @@ class Failing {
   @GET @Path('/opt-out') @CatchWith() optOut() {
     throw new ConflictError('z');
   }
-  @GET @Path('/joined') @CatchWith(catching(SpecialConflict, () => Response.error(423, 'method'))) joined() {
+  @GET @Path('/joined') @CatchWith(catching(SpecialConflict, () => RestResponse.error(423, 'method'))) joined() {
     throw new ConflictError('from the class list');
   }
   @GET @Path('/global') global() {
@@ -149,7 +149,7 @@ describe('errors', () => {
       }
     }
     const app2 = new RestBuilder()
-      .errorHandler(catching(BadRequestError, (e) => Response.status(422).entity({ problems: e.violations.map((v) => v.name) })))
+      .errorHandler(catching(BadRequestError, (e) => RestResponse.status(422).entity({ problems: e.violations.map((v) => v.name) })))
       .register(new V())
       .build();
     const r = await call(app2, 'GET', '/v?n=x');
@@ -194,7 +194,7 @@ class Validated {
   @POST
   @Path('/issues')
   create(@BodyParam({ validate: validateIssue, required: true }) body: { title: string }) {
-    return Response.created(`/issues/1`).entity(body);
+    return RestResponse.created(`/issues/1`).entity(body);
   }
   @POST
   @Path('/schema')
@@ -316,7 +316,7 @@ describe('not-found handlers', () => {
   });
   it('pattern handlers run for matching paths, the catch-all for the rest, whatever the order of calls', async () => {
     const app = new RestBuilder()
-      .notFound(() => Response.notFound('catch-all'))
+      .notFound(() => RestResponse.notFound('catch-all'))
       .notFound(/^\/api\//, (c) => ({ missing: c.req.path }))
       .register(Known)
       .build();
@@ -328,7 +328,7 @@ describe('not-found handlers', () => {
   });
   it('a pattern with the g flag matches every time (RegExp.test would otherwise resume where it stopped)', async () => {
     const app = createRestRouter()
-      .notFound(/^\/api\//g, () => Response.notFound('api'))
+      .notFound(/^\/api\//g, () => RestResponse.notFound('api'))
       .register(Known)
       .app();
     for (let i = 0; i < 3; i++) expect((await call(app, 'GET', '/api/x')).text).toBe('{"status":404,"message":"api"}');

@@ -26,8 +26,8 @@ import {
   Produces,
   PUT,
   QueryParam,
-  Response,
   ResponseWriter,
+  RestResponse,
   requirePermissions,
   restGetPath,
   Status,
@@ -47,13 +47,16 @@ class HeaderRules {
 class Locale {
   constructor(readonly tag: string) {}
 }
+class Clock {
+  constructor(readonly zone: string) {}
+}
 
 @Path('/ctx')
 class ContextRoutes {
   @GET
-  @ContextReader(() => new Locale('method-level'))
-  get(@Context(Locale) a: Locale, @Context(Locale) b: Locale) {
-    return { a: a.tag, b: b.tag };
+  @ContextReader(() => new Locale('method-level'), { type: Locale })
+  get(@Context(Locale) a: Locale, @Context(Locale) b: Locale, @Context(Clock) clock: Clock) {
+    return { a: a.tag, b: b.tag, clock: clock.zone };
   }
 }
 
@@ -67,12 +70,24 @@ describe('smaller features', () => {
     const r = await call(createRestRouter().register(new HeaderRules()).app(), 'GET', '/hx/out');
     expect([r.headers.get('content-type'), r.headers.get('x-version'), r.text]).toEqual(['application/json', '3', '"json string"']);
   });
-  it('a method @ContextReader provides every @Context parameter of that method', async () => {
+  it('a method @ContextReader provides the @Context parameters of its type, and only those (rest.vertx)', async () => {
     const app = createRestRouter()
       .addProvider(Locale, () => new Locale('global'))
+      .addProvider(Clock, () => new Clock('UTC'))
       .register(new ContextRoutes())
       .app();
-    expect((await call(app, 'GET', '/ctx')).text).toBe('{"a":"method-level","b":"method-level"}');
+    expect((await call(app, 'GET', '/ctx')).text).toBe('{"a":"method-level","b":"method-level","clock":"UTC"}');
+  });
+  it('a method or class @ContextReader without the type it provides is refused at registration', () => {
+    @Path('/untyped')
+    class Untyped {
+      @GET @ContextReader(() => new Locale('x')) get(@Context(Locale) a: Locale) {
+        return a.tag;
+      }
+    }
+    expect(() => createRestRouter().register(Untyped)).toThrow(
+      'Untyped.get: a @ContextReader on a method or class needs the type it provides ({ type: Tenant })',
+    );
   });
   it('a reader registered alone is bound to its own consumes', async () => {
     @Path('/kv')
@@ -177,11 +192,11 @@ describe('a generated stub bound to a hand-written implementation', () => {
   const impl: IssueApi = {
     async issueGetIssue({ index }, ctx) {
       if (index === 404) throw new HttpError(404, `issue ${index} not found`);
-      if (ctx.req.query('moved')) return Response.see(`/api/v1/repos/o/r/issues/${index + 1}`);
+      if (ctx.req.query('moved')) return RestResponse.see(`/api/v1/repos/o/r/issues/${index + 1}`);
       return { id: index, title: 'first' };
     },
     async issueCreateIssue({ owner, repo, body }) {
-      return Response.created(`/api/v1/repos/${owner}/${repo}/issues/1`).entity({ id: 1, title: body.title });
+      return RestResponse.created(`/api/v1/repos/${owner}/${repo}/issues/1`).entity({ id: 1, title: body.title });
     },
   };
   const app = createRestRouter().register(new IssueRoutes(impl)).app();
@@ -232,14 +247,14 @@ describe('binding by name for DELETE and PUT', () => {
 });
 
 describe('edge cases', () => {
-  it('when every route on a path passes with Response.next(), the answer is 404', async () => {
+  it('when every route on a path passes with RestResponse.next(), the answer is 404', async () => {
     @Path('/pass')
     class Pass {
       @GET a() {
-        return Response.next();
+        return RestResponse.next();
       }
       @GET b() {
-        return Response.next();
+        return RestResponse.next();
       }
     }
     const r = await call(createRestRouter().register(Pass).app(), 'GET', '/pass');
@@ -262,7 +277,7 @@ describe('edge cases', () => {
     class W {
       @GET
       @ResponseWriter({ produces: 'text/x-upper', write: (v: unknown) => String(v).toUpperCase() })
-      @CatchWith(catching(Missing, () => Response.error(410, 'gone')))
+      @CatchWith(catching(Missing, () => RestResponse.error(410, 'gone')))
       get(@QueryParam('fail') fail?: string) {
         if (fail) throw new Missing();
         return 'ok';

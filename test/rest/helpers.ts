@@ -103,3 +103,23 @@ export function sendBody(
     req.end();
   });
 }
+
+/** A request with a whole body through node:http (declared length), with the whole answer and its headers. */
+export function rawSend(
+  port: number,
+  method: string,
+  path: string,
+  body: string | Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -4,19 +4,10 @@
  * fields, `clearCache()`, and `@Blocking` methods in a worker-thread pool (503 past the time limit).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { Blocking, nodeRuntime } from '../../runtime/entries/rest/node.js';
 import type { Class, InjectionProvider } from '../../runtime/rest/index.js';
-import {
-  Blocking,
-  Context,
-  createRestRouter,
-  DefaultValue,
-  GET,
-  NoCache,
-  Path,
-  PathParam,
-  QueryParam,
-  WorkerPool,
-} from '../../runtime/rest/index.js';
+import { Context, createRestRouter, DefaultValue, GET, NoCache, Path, PathParam, QueryParam } from '../../runtime/rest/index.js';
+import { WorkerPool } from '../../runtime/rest/worker/pool.js';
 import { call } from './helpers.js';
 
 let created = 0;
@@ -137,7 +128,7 @@ class Heavy {
 describe('@Blocking methods in a worker pool', () => {
   const router = createRestRouter({
     onError: () => {},
-    workerPools: { default: { size: 1 }, slow: { size: 1, maxExecutionTime: 300, name: 'slow-pool' } },
+    node: nodeRuntime({ workerPools: { default: { size: 1 }, slow: { size: 1, maxExecutionTime: 300, name: 'slow-pool' } } }),
   }).register(new Heavy());
   const app = router.app();
   afterAll(() => router.close());

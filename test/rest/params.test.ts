@@ -24,7 +24,6 @@ import {
   Path,
   PathParam,
   POST,
-  pushContext,
   QueryParam,
   Raw,
   restGetPath,
@@ -524,16 +523,14 @@ describe('headers, cookies, forms, bodies and context', () => {
   it('@ContextReader overrides the registered provider', async () => {
     expect((await call(app, 'GET', '/h/tenant-override', { headers: { 'x-tenant': 't1' } })).text).toBe('{"tenant":"overridden"}');
   });
-  it('values pushed by middleware (pushContext) and Hono variables are injected', async () => {
+  it("values a host app's middleware sets (Hono variables) are injected by their name", async () => {
     const { Hono } = await import('hono');
     const host = new Hono();
     host.use('*', async (c, next) => {
-      pushContext(c, Tenant, new Tenant('pushed'));
       c.set('requestId' as never, 'r-1' as never);
       await next();
     });
     router.mount(host, '/');
-    expect((await call(host, 'GET', '/h/tenant')).text).toBe('{"tenant":"pushed"}');
     expect((await call(host, 'GET', '/h/var')).text).toBe('{"id":"r-1"}');
   });
   it('an eager provider (provide) runs on every request', async () => {
@@ -653,7 +650,7 @@ describe('path segments, binding by name and readers', () => {
     }
     @GET
     @Path('/context')
-    @ContextReader(() => new Tenant('from-reader'))
+    @ContextReader(() => new Tenant('from-reader'), { type: Tenant })
     context(@Context(Tenant) tenant: Tenant, @Context('route') route: RouteInfo) {
       return { tenant: tenant.id, method: route.methodName };
     }

@@ -3,10 +3,10 @@
  * Every registration mistake is reported when the class is registered, naming the class and method.
  */
 import { describe, expect, it } from 'vitest';
+import { Blocking, nodeRuntime } from '../../runtime/entries/rest/node.js';
 import type { ResponseWriter as ResponseWriterType, ValueReader } from '../../runtime/rest/index.js';
 import {
   BeanParam,
-  Blocking,
   BodyParam,
   Consumes,
   createRestRouter,
@@ -28,8 +28,10 @@ import {
   ValidateResult,
 } from '../../runtime/rest/index.js';
 
+// With the Node piece, so that the Node-only decorations are checked for what they say.
+const node = nodeRuntime();
 function registering(target: object): () => void {
-  return () => createRestRouter().register(target);
+  return () => createRestRouter({ node }).register(target);
 }
 
 class NotAResource {
@@ -271,8 +273,8 @@ describe('registration errors', () => {
     [
       'a reader whose type does not fit the parameter',
       new ReaderMismatch(),
-      'ReaderMismatch.get parameter 0: the parameter reader produces Money but the parameter is Other' +
-        ' (add @SuppressCheck() to skip this check)',
+      'ReaderMismatch.get parameter 0: the parameter reader produces Money but the parameter is Other ' +
+        '(add @SuppressCheck() to skip this check)',
     ],
     [
       'a writer whose type does not fit the result',

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
+import { fileWriter } from '../../runtime/entries/rest/node.js';
 import type { HandlerResult, ValueReader, ResponseWriter as Writer } from '../../runtime/rest/index.js';
 import {
   BodyParam,
@@ -19,7 +20,6 @@ import {
   Consumes,
   catching,
   createRestRouter,
-  fileWriter,
   GET,
   Get,
   Header,
@@ -28,8 +28,8 @@ import {
   POST,
   Produces,
   RequestReader,
-  Response,
   ResponseWriter,
+  RestResponse,
   Status,
 } from '../../runtime/rest/index.js';
 import { call } from './helpers.js';
@@ -37,73 +37,73 @@ import { call } from './helpers.js';
 @Path('/r')
 class Builder {
   @GET @Path('/ok') ok() {
-    return Response.ok({ a: 1 });
+    return RestResponse.ok({ a: 1 });
   }
   @GET @Path('/ok-empty') okEmpty() {
-    return Response.ok();
+    return RestResponse.ok();
   }
   @POST @Path('/created') created() {
-    return Response.created('/users/{user}/avatars/{id}', '~friebe', 1).entity({ id: 1 });
+    return RestResponse.created('/users/{user}/avatars/{id}', '~friebe', 1).entity({ id: 1 });
   }
   @POST @Path('/created-named') createdNamed() {
-    return Response.created('/u/{id}', { id: 'a b' });
+    return RestResponse.created('/u/{id}', { id: 'a b' });
   }
   @POST @Path('/accepted') accepted() {
-    return Response.accepted();
+    return RestResponse.accepted();
   }
   @GET @Path('/no-content') noContent() {
-    return Response.noContent();
+    return RestResponse.noContent();
   }
   @GET @Path('/see') see() {
-    return Response.see('/elsewhere?x=1');
+    return RestResponse.see('/elsewhere?x=1');
   }
   @GET @Path('/not-modified') notModified() {
-    return Response.notModified();
+    return RestResponse.notModified();
   }
   @GET @Path('/not-found') notFound() {
-    return Response.notFound('No such user');
+    return RestResponse.notFound('No such user');
   }
   @GET @Path('/not-found-bare') notFoundBare() {
-    return Response.notFound();
+    return RestResponse.notFound();
   }
   @GET @Path('/not-acceptable') notAcceptable() {
-    return Response.notAcceptable(new Error('only JSON'));
+    return RestResponse.notAcceptable(new Error('only JSON'));
   }
   @GET @Path('/error') error() {
-    return Response.error(503, 'try later');
+    return RestResponse.error(503, 'try later');
   }
   @GET @Path('/status') status() {
-    return Response.status(418).type('text/plain').body('teapot');
+    return RestResponse.status(418).type('text/plain').body('teapot');
   }
   @GET @Path('/headers') headers() {
-    return Response.ok('x').header('X-A', '1').header('x-a', '2').header('X-B', '3');
+    return RestResponse.ok('x').header('X-A', '1').header('x-a', '2').header('X-B', '3');
   }
   @GET @Path('/cookies') cookies() {
-    return Response.ok({ a: 1 })
+    return RestResponse.ok({ a: 1 })
       .cookie('session', 'a b;c', { httpOnly: true, secure: true, path: '/', sameSite: 'Lax', maxAge: 3600 })
       .cookie('theme', 'dark')
       .header('Set-Cookie', 'raw=1')
       .header('X-A', '1');
   }
   @GET @Path('/cookies-bytes') cookiesBytes() {
-    return Response.ok().cookie('a', '1').cookie('b', '2').body('x');
+    return RestResponse.ok().cookie('a', '1').cookie('b', '2').body('x');
   }
   @GET @Path('/bad-cookie') badCookie() {
-    return Response.ok().cookie('__Host-id', '1', { path: '/' });
+    return RestResponse.ok().cookie('__Host-id', '1', { path: '/' });
   }
   @GET @Path('/bytes') bytes() {
-    return Response.ok().body(new Uint8Array([1, 2, 3]));
+    return RestResponse.ok().body(new Uint8Array([1, 2, 3]));
   }
   @GET @Path('/typed') typed() {
-    return Response.ok({ a: 1 }).type('application/vnd.loom+json');
+    return RestResponse.ok({ a: 1 }).type('application/vnd.loom+json');
   }
   @GET @Path('/stream') stream() {
-    return Response.ok()
+    return RestResponse.ok()
       .type('text/plain')
       .stream(Readable.from(['a', 'b', 'c']));
   }
   @GET @Path('/stream-sized') streamSized() {
-    return Response.ok().stream(Readable.from([Buffer.from('abcd')]), 4);
+    return RestResponse.ok().stream(Readable.from([Buffer.from('abcd')]), 4);
   }
   @GET
   @Path('/generator')
@@ -364,12 +364,12 @@ describe('the declared type and the built-in writers', () => {
       return { a: 1 };
     }
     @GET @Path('/text-error') @Produces('text/plain') textError() {
-      return Response.notFound('nope');
+      return RestResponse.notFound('nope');
     }
     @GET
     @Path('/text-throw')
     @Produces('text/csv')
-    @CatchWith(catching(RangeError, (e) => Response.error(409, e.message)))
+    @CatchWith(catching(RangeError, (e) => RestResponse.error(409, e.message)))
     textThrow(): string {
       throw new RangeError('taken');
     }
@@ -447,13 +447,13 @@ describe('jsonContentType: the label of the built-in JSON', () => {
       return { a: 1 };
     }
     @GET @Path('/built') built() {
-      return Response.created('/j/1').entity({ id: 1 });
+      return RestResponse.created('/j/1').entity({ id: 1 });
     }
     @GET @Path('/vendor') @Produces('application/vnd.api+json') vendor() {
       return { data: [] };
     }
     @GET @Path('/returned-error') returnedError() {
-      return Response.notFound('nope');
+      return RestResponse.notFound('nope');
     }
     @GET @Path('/thrown') thrown(): never {
       throw new RangeError('internal');

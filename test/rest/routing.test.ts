@@ -26,8 +26,8 @@ import {
   Post,
   PUT,
   Put,
-  Response,
   RestBuilder,
+  RestResponse,
   RouteOrder,
   restApi,
   Status,
@@ -85,7 +85,7 @@ class Shorthands {
   }
   @Head('/h') head(@Context('headers') h: Headers) {
     h.set('x-head', 'yes');
-    return Response.ok();
+    return RestResponse.ok();
   }
   @Get('/h') getH() {
     return 'body';
@@ -211,11 +211,11 @@ class Ordered {
   }
   @GET @Path('/order') @RouteOrder(-3) early(@Context() c: Context): HandlerResult<string> {
     calls.push('early');
-    return c.req.query('stop') ? 'early' : Response.next();
+    return c.req.query('stop') ? 'early' : RestResponse.next();
   }
   @GET @Path('/order') middle() {
     calls.push('middle');
-    return Response.next();
+    return RestResponse.next();
   }
 }
 
@@ -358,7 +358,7 @@ describe('prefixes, mounting and builders', () => {
       '/users': new Users(),
       '/admin': createRestRouter()
         .register(Admin)
-        .notFound(() => Response.notFound('no such admin page')),
+        .notFound(() => RestResponse.notFound('no such admin page')),
     });
     expect((await call(app, 'GET', '/users/1549')).text).toBe('{"user":"1549"}');
     expect((await call(app, 'GET', '/admin/stats')).text).toBe('{"stats":true}');

@@ -8,15 +8,24 @@ import type { Conversion } from '../types.js';
 import { ConversionError } from './convert.js';
 
 /**
+ * Marks a conversion that takes every value of a repeated parameter: the reader hands it an array
+ * when the key comes more than once (`?select=a&select=b`, or PHP's `?select[]=a`).
+ */
+export const ALL_VALUES: unique symbol = Symbol('loom.rest.allValues');
+
+/**
  * Splits a string on a separator; arrays pass through unchanged and an empty string gives `[]`.
+ * As in xp-forge, one declaration takes both forms: `?tags=a,b` is split, and a repeated key
+ * (`?tags=a&tags=b`, or `?tags[]=a&tags[]=b`) arrives as an array, kept as sent.
  *
  * @example
  * ```ts
  * list(@QueryParam('tags') @Convert(SeparatedBy(',')) tags: string[]) { … } // ?tags=a,b → ['a', 'b']
  * ```
  */
-export function SeparatedBy(separator: string): Conversion {
+export function SeparatedBy(separator: string): Conversion & { readonly [ALL_VALUES]: true } {
   return {
+    [ALL_VALUES]: true,
     convert: (input) => (typeof input === 'string' ? (input === '' ? [] : input.split(separator)) : input),
   };
 }

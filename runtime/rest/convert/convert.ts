@@ -110,6 +110,9 @@ export function compileConversion(type: TypeRef | undefined): ConvertFn {
           }
         };
       case 'file':
+      case 'upload':
+        // Files arrive as `File`s (or, from the upload folder, as `UploadedFile`s, which are not
+        // converted); text in a file field is refused.
         return (v) => {
           if (typeof v === 'string') throw new ConversionError('must be an uploaded file');
           return v;
@@ -141,7 +144,9 @@ export function compileConversion(type: TypeRef | undefined): ConvertFn {
 }
 
 function assertNeverType(type: never): never {
-  throw new Error(`unknown parameter type "${String(type)}" (known: string, number, integer, int64, boolean, date, date-time, json, file)`);
+  throw new Error(
+    `unknown parameter type "${String(type)}" (known: string, number, integer, int64, boolean, date, date-time, json, file, upload)`,
+  );
 }
 
 function toNumber(v: string): number {
@@ -208,8 +213,11 @@ function enumConversion(values: EnumValues): ConvertFn {
   };
 }
 
-/** Constraint checks after conversion (`enum`, `format`, `minimum`, …); returns the messages. */
-export function compileConstraints(options: ParamOptions): ((value: unknown) => string[]) | undefined {
+/**
+ * Constraint checks after conversion (`enum`, `format`, `minimum`, …): returns the messages, at most
+ * `limit` of them (an array of a hundred thousand bad items is reported by its first ones).
+ */
+export function compileConstraints(options: ParamOptions): ((value: unknown, limit: number) => string[]) | undefined {
   const checks: ((value: unknown) => string | undefined)[] = [];
   const { minimum, maximum, minLength, maxLength, pattern, format } = options;
   if (options.enum) {
@@ -233,12 +241,12 @@ export function compileConstraints(options: ParamOptions): ((value: unknown) => 
     checks.push((v) => (typeof v === 'string' && !re.test(v) ? `must be a valid ${format}` : undefined));
   }
   if (checks.length === 0) return undefined;
-  return (value) => {
+  return (value, limit) => {
     const messages: string[] = [];
     for (const item of Array.isArray(value) ? value : [value]) {
       for (const check of checks) {
         const m = check(item);
-        if (m !== undefined) messages.push(m);
+        if (m !== undefined && messages.push(m) >= limit) return messages;
       }
     }
     return messages;

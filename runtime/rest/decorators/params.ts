@@ -7,7 +7,7 @@
 
 import type { Env, Context as HonoContext, Input } from 'hono';
 import type { ParamSource } from '../metadata/raw.js';
-import { rawMethod, rawParam } from '../metadata/store.js';
+import { rawCommon, rawParam } from '../metadata/store.js';
 import type { Class, ContextProvider, Conversion, ParamOptions } from '../types.js';
 
 /**
@@ -168,13 +168,35 @@ export function Convert(...conversions: Conversion[]): ParamDecorator {
   };
 }
 
+/** Options of a class- or method-level `@ContextReader`. */
+export interface ContextReaderOptions {
+  /** The `@Context(type)` token the provider provides: it applies to those parameters only. */
+  readonly type: unknown;
+}
+
 /**
- * Overrides the context provider of a `@Context` parameter, or (on a method) of every `@Context`
- * parameter of that method.
+ * Overrides the context provider of a `@Context` parameter (rest.vertx's `@ContextReader`). On a
+ * method or class it provides the `@Context` parameters of the type named in its options (several
+ * may be given, one per type); the built-in tokens (the Hono context, the request, the user) stay
+ * what they are. One on the parameter itself needs no type.
+ *
+ * @example
+ * ```ts
+ * @GET @Path('/report') @ContextReader((c) => tenantOf(c), { type: Tenant })
+ * report(@Context(Tenant) tenant: Tenant, @Context(Clock) clock: Clock) { … } // the reader gives only the Tenant
+ * ```
  */
-export function ContextReader(provider: ContextProvider): ParamDecorator & MethodDecorator {
+export function ContextReader(
+  provider: ContextProvider,
+  options?: ContextReaderOptions,
+): ParamDecorator & MethodDecorator & ClassDecorator {
   return ((target: object, key: string | symbol | undefined, index?: number | PropertyDescriptor) => {
-    if (typeof index === 'object' && key !== undefined) rawMethod(target, key).contextReader = provider;
-    else rawParam(target, key, index).contextReader = provider;
-  }) as ParamDecorator & MethodDecorator;
+    if (typeof index === 'number' || (key !== undefined && index === undefined)) {
+      rawParam(target, key, index as number | undefined).contextReader = provider;
+      return;
+    }
+    // Class or method: keyed by type, so each provides only its own parameters.
+    const record = rawCommon(target, key);
+    record.contextReaders = [...(record.contextReaders ?? []), { type: options?.type, provider }];
+  }) as ParamDecorator & MethodDecorator & ClassDecorator;
 }

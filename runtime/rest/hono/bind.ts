@@ -16,8 +16,7 @@ import { defaultErrorResponse, handleError } from './catch.js';
 import type { CompiledRoute } from './compile.js';
 import { Exchange, PUSHED_KEY, stripMatrix } from './exchange.js';
 import { compareSpecificity } from './path.js';
-import type { WritePlan } from './write.js';
-import { writeResult } from './write.js';
+import { compileWritePlan, writeResult } from './write.js';
 
 /**
  * Hono's path extraction without matrix parameters (`/cars;color=red/2024` routes as `/cars/2024`).
@@ -123,11 +122,16 @@ export function buildApp(routes: readonly CompiledRoute[], state: RouterState): 
   }
   for (const route of sortRoutes(routes)) app.on(route.info.verb === 'HEAD' ? 'GET' : route.info.verb, route.honoPath, route.handler);
 
-  const plainPlan: WritePlan = { status: 404, staticHeaders: [], produces: [], negotiate: createNegotiator(['application/json']), state };
+  const plainPlan = compileWritePlan(state, {
+    status: 404,
+    staticHeaders: [],
+    produces: [],
+    negotiate: createNegotiator(['application/json']),
+  });
   const entries = [...state.notFound.filter((e) => e.pattern), ...state.notFound.filter((e) => !e.pattern)];
   app.notFound(async (c: Context) => {
     const entry = entries.find((e) => !e.pattern || e.pattern.test(c.req.path));
-    if (!entry) return errorResponse({ status: 404, message: 'Not Found' }, state.jsonType);
+    if (!entry) return errorResponse({ status: 404, message: 'Not Found' }, state.jsonType, state.defaultHeaders);
     const x = new Exchange(c, NOT_FOUND_INFO);
     try {
       const out = await entry.handler(c);

@@ -1,10 +1,11 @@
 /**
  * @module
- * The request body size limit of a router (`maxBodyBytes`): a body larger than the limit is
- * answered 413 before the runtime reads it, so a client cannot make the server buffer arbitrary
- * amounts of memory. A declared `Content-Length` decides at once, without reading; a body of no
- * declared length (chunked, or sent through `app.fetch` or HTTP/2, where neither header need be
- * there) is read up to the limit and refused as soon as it passes it.
+ * The request body size limit of a route (the router's `maxBodyBytes`, or a parameter's `maxBytes`):
+ * a body larger than the limit is answered 413 before the runtime reads it, so a client cannot make
+ * the server buffer arbitrary amounts of memory. A declared `Content-Length` decides at once,
+ * without reading; a body of no declared length (chunked, or sent through `app.fetch` or HTTP/2,
+ * where the header need not be there) is read up to the limit and refused as soon as it passes it.
+ * A stream parameter's body is counted as the method reads it.
  */
 import { HttpError, RegistrationError } from '../errors.js';
 import { readWithin } from '../io/bounded-read.js';
@@ -13,6 +14,13 @@ import type { Exchange } from './exchange.js';
 /** The default of `RestRouterOptions.maxBodyBytes`: 1 MiB, as Fastify's. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** Checks a limit given in options: a whole number of bytes, or `Infinity`. */
+export function checkLimit(limit: number, what: string): number {
+  if (limit !== Number.POSITIVE_INFINITY && (!Number.isSafeInteger(limit) || limit < 0))
+    throw new RegistrationError(`${what} must be a whole number of bytes or Infinity, got ${String(limit)}`);
+  return limit;
+}
+
 /**
  * The check a route runs before reading its body: `undefined` when there is no limit; otherwise a
  * function that throws 413 for a body over `limit`, and returns a promise only when it had to read
@@ -20,13 +28,11 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
  */
 export function compileBodyAdmission(limit: number): ((x: Exchange) => Promise<void> | undefined) | undefined {
   if (limit === Number.POSITIVE_INFINITY) return undefined;
-  if (!Number.isSafeInteger(limit) || limit < 0)
-    throw new RegistrationError(`maxBodyBytes must be a whole number of bytes or Infinity, got ${String(limit)}`);
   return (x) => {
-    const chunked = x.c.req.header('transfer-encoding') !== undefined;
-    const length = x.c.req.header('content-length');
-    // Node's parser delivers exactly Content-Length bytes, so the header is the body's size.
-    if (!chunked && length !== undefined) {
+    // HTTP/1.1 servers refuse a request that declares both a length and a chunked encoding (Node
+    // answers 400), so a declared length is the body's size: one header decides.
+    const length = x.header('content-length');
+    if (length !== undefined) {
       if (Number(length) > limit) throw tooLarge(limit);
       return undefined;
     }
@@ -43,6 +49,25 @@ async function bufferWithin(x: Exchange, limit: number): Promise<void> {
   x.c.req.raw = new Request(raw, { body });
 }
 
-function tooLarge(limit: number): HttpError {
+/**
+ * A request body as a stream that fails with a 413 `HttpError` once it passes `limit`: the method
+ * reading it sees the error, which then answers as any error it throws does.
+ */
+export function limitStream(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+  if (limit === Number.POSITIVE_INFINITY) return body;
+  let seen = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) controller.error(tooLarge(limit));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+/** The 413 of a body over `limit`. */
+export function tooLarge(limit: number): HttpError {
   return new HttpError(413, `Payload Too Large: the request body is larger than ${limit} bytes`);
 }

@@ -1,17 +1,20 @@
 /**
  * @module
- * Reading request bodies and forms: the `@Consumes` check (415) and the reader chosen by precedence.
+ * Reading request bodies and forms: the `@Consumes` check (415), the reader chosen by precedence,
+ * and a stream body handed over unread.
  */
 import type { RouterState } from '../config.js';
 import { BadRequestError, errorMessage, HttpError } from '../errors.js';
 import { FormBodyReader } from '../form-coercion.js';
 import { bareMime, mimeMatches } from '../io/negotiate.js';
 import type { ValueReader } from '../types.js';
+import { limitStream } from './body-limit.js';
 import type { Exchange } from './exchange.js';
 import type { ParamPlan } from './extract.js';
 
-function checkConsumes(x: Exchange, consumes: readonly string[]): string {
-  const type = x.c.req.header('content-type') ?? '';
+/** Refuses (415) a Content-Type the route does not consume; returns the request's Content-Type. */
+export function checkConsumes(x: Exchange, consumes: readonly string[]): string {
+  const type = x.header('content-type') ?? '';
   // The usual request names a declared type exactly (`application/json`): no parsing needed.
   if (consumes.length > 0 && type !== '' && !consumes.includes(type) && !consumes.some((m) => mimeMatches(m, type))) {
     throw new HttpError(415, `Unsupported Media Type: this resource consumes ${consumes.join(', ')}`);
@@ -96,6 +99,18 @@ export function compileFormReader(consumes: readonly string[]): (x: Exchange) =>
   };
 }
 
+/**
+ * The body as a stream, unread, counted against `limit` as the method reads it (a declared length
+ * over it is refused by the admission check first); `undefined` for a request without a body.
+ */
+export function compileStreamReader(consumes: readonly string[], limit: number): (x: Exchange) => ReadableStream<Uint8Array> | undefined {
+  return (x) => {
+    checkConsumes(x, consumes);
+    const body = x.header('content-length') === '0' ? null : x.c.req.raw.body;
+    return body === null ? undefined : limitStream(body, limit);
+  };
+}
+
 /** Parses a url-encoded or multipart body; a malformed one (a broken multipart boundary) is a 400. */
 async function parseForm(x: Exchange): Promise<Record<string, string | File | (string | File)[]>> {
   try {
@@ -105,6 +120,6 @@ async function parseForm(x: Exchange): Promise<Record<string, string | File | (s
   }
 }
 
-function isForm(mime: string): boolean {
+export function isForm(mime: string): boolean {
   return mime === 'application/x-www-form-urlencoded' || mime === 'multipart/form-data';
 }

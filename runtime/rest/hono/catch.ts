@@ -32,11 +32,15 @@ function matches(handler: ExceptionHandler, error: unknown): boolean {
   return caughtClasses(handler).some((cls) => error instanceof cls);
 }
 
-/** The default answer: `{"status","message"}` JSON (plus `violations`), never a stack trace. */
+/**
+ * The default answer: `{"status","message"}` JSON (plus `violations`), never a stack trace, with
+ * the router's default headers.
+ */
 export function defaultErrorResponse(error: unknown, state: RouterState, c: Context | undefined): Response {
-  if (error instanceof ConversionError) return errorResponse(new BadRequestError([], error.message).toJSON(), state.jsonType);
+  if (error instanceof ConversionError)
+    return errorResponse(new BadRequestError([], error.message).toJSON(), state.jsonType, state.defaultHeaders);
   if (!(error instanceof HttpError)) (state.options.onError ?? defaultOnError)(error, c);
-  return errorResponse(toErrorBody(error), state.jsonType);
+  return errorResponse(toErrorBody(error), state.jsonType, state.defaultHeaders);
 }
 
 function defaultOnError(error: unknown): void {

@@ -3,22 +3,42 @@
  * The per-request state of one route call: the Hono context plus lazily read parts of the request.
  */
 import type { Context } from 'hono';
-import type { RestUser, RouteInfo } from '../types.js';
+import type { RestUser, RouteInfo, UploadedFile } from '../types.js';
 
-/** Key of the context map pushed by `pushContext` and eager providers. */
+/** Key of the context map the eager providers (`router.provide`) fill on every request. */
 export const PUSHED_KEY = 'loom.rest.context';
 
 declare module 'hono' {
   interface ContextVariableMap {
-    /** `@Context` values pushed for this request (`pushContext`, `router.provide`). */
+    /** `@Context` values the eager providers (`router.provide`) gave this request. */
     'loom.rest.context': Map<unknown, unknown>;
   }
 }
 
+/** The part of `@hono/node-server`'s bindings (`HttpBindings`) the exchange reads. */
+interface NodeBindings {
+  readonly incoming?: { readonly headers?: Readonly<Record<string, string | string[] | undefined>> };
+}
+
+/**
+ * Node's parsed headers of a request still as `@hono/node-server` made it: its headers object is
+ * the adapter's own, not a standard `Headers` (which a middleware that replaced the request, or
+ * `app.request()`, gives).
+ */
+function nodeHeaders(c: Context): Readonly<Record<string, string | string[] | undefined>> | null {
+  const parsed = (c.env as NodeBindings | undefined)?.incoming?.headers;
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  return Object.getPrototypeOf(c.req.raw.headers) === Headers.prototype ? null : parsed;
+}
+
+/** One form field's value. */
+export type FormValue = string | File | UploadedFile;
+
 /** One request as the runtime sees it. Fields are filled on demand. */
 export class Exchange {
   body: unknown = undefined;
-  form: Record<string, string | File | (string | File)[]> | undefined = undefined;
+  /** The form fields: text, `File`s, or files the upload folder wrote; a repeated field as a list. */
+  form: Record<string, FormValue | FormValue[]> | undefined = undefined;
   user: RestUser | undefined = undefined;
   responseHeaders: Headers | undefined = undefined;
   /** The `@Produces` type `Accept` chose, once the route checked it: writing the answer need not negotiate again. */
@@ -27,11 +47,64 @@ export class Exchange {
   private segmentsCache: string[] | undefined = undefined;
   private rawQueryCache: Map<string, string[]> | undefined = undefined;
   contextCache: Map<unknown, unknown> | undefined = undefined;
+  /** The method was given Hono's `Context`: the answer keeps the status and headers it sets there. */
+  contextUsed = false;
+  /** The status the method set with `c.status()`. */
+  status: number | undefined = undefined;
+  /** Files the upload folder wrote for this request, released once the answer is produced. */
+  uploads: UploadedFile[] | undefined = undefined;
+  /** Node's parsed headers when they are the request's (see `header`), `null` when not. */
+  private nodeHeaders: Readonly<Record<string, string | string[] | undefined>> | null | undefined = undefined;
 
   constructor(
     readonly c: Context,
     readonly route: RouteInfo,
   ) {}
+
+  /**
+   * Hono's `Context` for the method. Hono keeps what `c.status()` and `c.header()` set to itself
+   * until it builds a response, so the exchange listens to both calls: a method that sets a status
+   * or headers and returns a value gets them on the answer, as rest.vertx keeps what a method set
+   * on its response. (Only routes that inject the context pay for this.)
+   */
+  honoContext(): Context {
+    if (!this.contextUsed) {
+      this.contextUsed = true;
+      const c = this.c;
+      const setStatus = c.status;
+      const setHeader = c.header;
+      c.status = (code: Parameters<Context['status']>[0]) => {
+        this.status = code;
+        setStatus(code);
+      };
+      c.header = ((name: string, value?: string, options?: { append?: boolean }) => {
+        setHeader(name, value, options);
+        const headers = this.headers();
+        if (value === undefined) headers.delete(name);
+        else if (options?.append) headers.append(name, value);
+        else headers.set(name, value);
+      }) as Context['header'];
+    }
+    return this.c;
+  }
+
+  /**
+   * A request header by its lower-case name. On `@hono/node-server` it is read from the headers
+   * Node already parsed (the adapter's documented `c.env.incoming`) rather than through the Fetch
+   * API `Headers` the adapter emulates, which checks the name and, for Content-Type and
+   * Content-Length, scans the raw header list on every call: a route reads two or three headers
+   * per request, and that was a measurable share of its cost. Only while the request is still the
+   * adapter's own (its headers are the adapter's, not a `Headers` a middleware built, as one that
+   * rewrites the Content-Type does); elsewhere (other runtimes, `app.request()`) it is
+   * `c.req.header(name)`.
+   */
+  header(name: string): string | undefined {
+    const parsed = (this.nodeHeaders ??= nodeHeaders(this.c));
+    if (parsed === null) return this.c.req.header(name);
+    const value = parsed[name];
+    // A list (`set-cookie`) is joined the Fetch API's way.
+    return typeof value === 'string' || value === undefined ? value : this.c.req.header(name);
+  }
 
   /** Matrix parameters of every path segment (`/a;x=1/b;y=2,3`). */
   matrix(name: string): string[] | undefined {

@@ -1,10 +1,12 @@
 /**
  * @module
- * The authentication → roles → authorization flow of a route, compiled at registration.
- * Method decorations override the class's, which override the router's.
+ * The authentication → roles → authorization flow of a route, compiled at registration. It runs
+ * before anything of the request is read. Method decorations override the class's, which override
+ * the router's. Rejected credentials are 401; a missing user is 401 where the route needs one,
+ * and 403 where it decides by role (`@RolesAllowed`, `@DenyAll`: rest.vertx since 1.0.4).
  */
 import type { RouterState } from '../config.js';
-import { ForbiddenError, RegistrationError, UnauthorizedError } from '../errors.js';
+import { assertNever, ForbiddenError, RegistrationError, UnauthorizedError } from '../errors.js';
 import type { ResolvedClass, ResolvedMethod } from '../metadata/builder.js';
 import type { RestUser, RouteInfo } from '../types.js';
 import type { Exchange } from './exchange.js';
@@ -47,31 +49,38 @@ export function compileSecurity(
   // user; `@PermitAll` skips only an authorizer of its own level or above (class, router).
   const authorizerFromMethod = method.authorize !== undefined && method.authorize !== null;
   const permitAll = roles?.kind === 'permitAll' && !(authorizerFromMethod && method.roles === undefined);
+  const roleRule = roles !== undefined && roles.kind !== 'permitAll' ? roles : undefined;
+  // Without credentials there is no user: a route that needs one answers 401, unless the provider
+  // is optional or the route decides by role (below).
+  const userRequired = authn !== undefined && authn !== null && authn.optional !== true && roleRule === undefined;
 
   return async (x) => {
     if (authn) {
       const credentials = await authn.provideCredentials(x.c);
-      const user =
-        credentials === null || credentials === undefined ? undefined : ((await authn.authenticate(credentials, x.c)) ?? undefined);
-      if (!user && !permitAll) throw new UnauthorizedError();
-      x.user = user;
+      if (credentials !== null && credentials !== undefined) {
+        const user = (await authn.authenticate(credentials, x.c)) ?? undefined;
+        // Credentials that identify nobody are refused, whatever the route needs (rest.vertx's 401).
+        if (!user && !permitAll) throw new UnauthorizedError();
+        x.user = user;
+      }
     }
     if (permitAll) return;
-    if (roles && roles.kind !== 'permitAll') {
-      switch (roles.kind) {
+    if (roleRule) {
+      switch (roleRule.kind) {
         case 'denyAll':
           throw new ForbiddenError();
         case 'roles':
-          if (!x.user || !roles.roles.some((r) => hasRole(x.user!, r))) throw new ForbiddenError();
+          // rest.vertx since 1.0.4: a role check without a user is 403, as one with the wrong role.
+          if (!x.user || !roleRule.roles.some((r) => hasRole(x.user!, r))) throw new ForbiddenError();
           break;
-        default: {
-          const never: never = roles;
-          throw new Error(`unknown role rule ${String(never)}`);
-        }
+        default:
+          return assertNever(roleRule, 'role rule');
       }
     }
     if (authz) {
-      if (!x.user || !(await authz.authorize(x.user, x.c, info))) throw new ForbiddenError();
-    }
+      // An authorizer is asked about a user: identify one first (401) where one can be.
+      if (!x.user) throw authn ? new UnauthorizedError() : new ForbiddenError();
+      if (!(await authz.authorize(x.user, x.c, info))) throw new ForbiddenError();
+    } else if (userRequired && !x.user) throw new UnauthorizedError();
   };
 }

@@ -1,8 +1,9 @@
 /**
  * @module
  * Turns a handler's result into a `Response`: writer lookup (method/class `@ResponseWriter`, writer for
- * the result's class, writer for the negotiated mime, then JSON or text), static headers, the
- * `Response` builder's status, headers and bodies, and streams.
+ * the result's class, writer for the negotiated mime, then JSON or text), the router's default
+ * headers, static headers, what the method set on Hono's context, the `RestResponse` builder's status,
+ * headers and bodies, and streams.
  */
 import type { RouterState } from '../config.js';
 import { assertNever, HttpError } from '../errors.js';
@@ -12,18 +13,55 @@ import { RestResponse } from '../response.js';
 import type { ResponseWriter, WriterOutput } from '../types.js';
 import type { Exchange } from './exchange.js';
 
-/** What a route decided at registration about writing. */
-export interface WritePlan {
+/** What a route decides at registration about writing (see {@link compileWritePlan}). */
+export interface WritePlanOptions {
   readonly status: number;
   readonly staticHeaders: readonly (readonly [string, string])[];
   readonly writer?: ResponseWriter;
   readonly produces: readonly string[];
   readonly negotiate: (accept: string | undefined) => string | undefined;
+}
+
+/** A route's writing, compiled. */
+export interface WritePlan extends WritePlanOptions {
   readonly state: RouterState;
+  /**
+   * The `ResponseInit` of a plain JSON answer (the route's status, the default headers and the
+   * JSON Content-Type), when a plain object or array needs no writer lookup at all: no writer of
+   * the route's, none registered for a class or for JSON, no static headers. Shared by every such
+   * answer of the route (a `Response` only reads its init); its headers are a plain object, which
+   * `@hono/node-server` writes without building a `Headers` instance.
+   */
+  readonly fastJson: ResponseInit | undefined;
 }
 
 const JSON_TYPE = 'application/json';
 const UTF8 = new TextEncoder();
+
+/**
+ * Compiles a route's write plan.
+ *
+ * @example
+ * ```ts
+ * const plan = compileWritePlan(state, { status: 200, staticHeaders: [], produces: [], negotiate });
+ * ```
+ */
+export function compileWritePlan(state: RouterState, options: WritePlanOptions): WritePlan {
+  const writers = state.writers;
+  const jsonOnly =
+    options.produces.length === 0
+      ? !writers.hasMimes
+      : options.produces.length === 1 && options.produces[0] === JSON_TYPE && !writers.forMime(JSON_TYPE);
+  const plain = options.writer === undefined && options.staticHeaders.length === 0 && !writers.hasTypes && jsonOnly;
+  let fastJson: ResponseInit | undefined;
+  if (plain) {
+    // The Content-Type first, as Hono's own `c.json()` writes it.
+    const headers: Record<string, string> = { 'content-type': state.jsonType };
+    for (const [n, v] of state.defaultHeaders) if (n !== 'content-type') headers[n] = v;
+    fastJson = { status: options.status, headers };
+  }
+  return { ...options, state, fastJson };
+}
 
 function isJsonMime(mime: string): boolean {
   const bare = bareMime(mime);
@@ -60,14 +98,14 @@ function chooseWriter(plan: WritePlan, x: Exchange, value: unknown): [ResponseWr
   const byType = plan.state.writers.forValue(value);
   if (byType) return [byType, byType.produces ?? plan.produces[0]];
   if (plan.produces.length > 0) {
-    const mime = x.accepted ?? plan.negotiate(x.c.req.header('accept'));
+    const mime = x.accepted ?? plan.negotiate(x.header('accept'));
     if (mime === undefined) throw new HttpError(406, `Not Acceptable: this resource produces ${plan.produces.join(', ')}`);
     const registered = plan.state.writers.forMime(mime);
     return registered ? [registered, registered.produces ?? mime] : builtInWriter(plan, value, mime);
   }
   // Without @Produces a registered mime writer answers only when Accept prefers its type to JSON,
   // which comes first in this route's list: `*/*` (curl, fetch) keeps getting JSON.
-  const accept = x.c.req.header('accept');
+  const accept = x.header('accept');
   if (accept !== undefined && plan.state.writers.hasMimes) {
     const mime = plan.negotiate(accept);
     const registered = mime === undefined ? undefined : plan.state.writers.forMime(mime);
@@ -76,7 +114,12 @@ function chooseWriter(plan: WritePlan, x: Exchange, value: unknown): [ResponseWr
   return builtInWriter(plan, value, undefined);
 }
 
+/**
+ * The headers every answer of the route starts with, each replacing the one before: the router's
+ * defaults, the route's static headers, then what the method set (`c.header()`, `@Context('headers')`).
+ */
 function addHeaders(target: Headers, plan: WritePlan, x: Exchange): void {
+  for (const [n, v] of plan.state.defaultHeaders) target.set(n, v);
   for (const [n, v] of plan.staticHeaders) target.set(n, v);
   x.responseHeaders?.forEach((v, n) => {
     putHeader(target, n, v);
@@ -95,7 +138,9 @@ function putHeader(target: Headers, name: string, value: string): void {
 
 /**
  * Writes an entity with a status, honouring a `type()` override and extra headers. An error's
- * `{status, message}` is always JSON: the route's type (an image, a CSV) cannot carry it.
+ * `{status, message}` is always JSON: the route's type (an image, a CSV) cannot carry it. A `null`
+ * or `undefined` entity has no body, unless `toWriter` hands it to the route's own writer, which
+ * then decides (rest.vertx: a `204`, a default body, …).
  */
 async function writeEntity(
   plan: WritePlan,
@@ -104,11 +149,12 @@ async function writeEntity(
   status: number,
   extra: RestResponse | undefined,
   error = false,
+  toWriter = false,
 ): Promise<Response> {
   const headers = new Headers();
   addHeaders(headers, plan, x);
   let body: WriterOutput = null;
-  if (value !== undefined && value !== null) {
+  if ((value !== undefined && value !== null) || toWriter) {
     const [writer, type] = error ? [JSON_WRITER, plan.state.jsonType] : chooseWriter(plan, x, value);
     body = await writer.write(value, x.c);
     if (body instanceof globalThis.Response) return body;
@@ -136,7 +182,8 @@ function plainResult(result: unknown): unknown {
 }
 
 /**
- * Writes a handler's result.
+ * Writes a handler's result. A plain value goes out with the status the method set on Hono's
+ * context (`c.status(201)`), else the route's `@Status`.
  *
  * @example
  * ```ts
@@ -144,35 +191,28 @@ function plainResult(result: unknown): unknown {
  * ```
  */
 export function writeResult(plan: WritePlan, x: Exchange, result: unknown): Response | Promise<Response> {
+  // The common case first: a plain object or array as JSON, built without a Headers object. Not
+  // async, so that it returns without a promise.
+  const fast = plan.fastJson;
+  if (fast !== undefined && typeof result === 'object' && result !== null && x.responseHeaders === undefined && !x.contextUsed) {
+    const proto = Object.getPrototypeOf(result) as unknown;
+    if (proto === Object.prototype || proto === Array.prototype) {
+      return new Response(JSON.stringify(result), fast);
+    }
+  }
   if (result instanceof RestResponse) return writeBuilt(plan, x, result);
   if (result instanceof globalThis.Response) return result;
-  // Not async: the JSON fast path below returns without a promise.
+  const status = x.status ?? plan.status;
+  if (result === undefined || result === null) return writeEntity(plan, x, result, status, undefined, false, plan.writer !== undefined);
   if (isStreamable(result))
     return writeBuilt(
       plan,
       x,
-      RestResponse.status(plan.status)
+      RestResponse.status(status)
         .type(plan.produces[0] ?? 'application/octet-stream')
         .stream(result as AsyncIterable<Uint8Array>),
     );
-  // The common case: a plain object, JSON produced, no extra headers. Built without a Headers object.
-  if (
-    plan.writer === undefined &&
-    plan.staticHeaders.length === 0 &&
-    x.responseHeaders === undefined &&
-    typeof result === 'object' &&
-    result !== null &&
-    !(result instanceof Uint8Array) &&
-    !plan.state.writers.hasTypes &&
-    (plan.produces.length === 0
-      ? !plan.state.writers.hasMimes
-      : plan.produces.length === 1 &&
-        plan.produces[0] === JSON_TYPE &&
-        (x.accepted ?? plan.negotiate(x.c.req.header('accept'))) !== undefined)
-  ) {
-    return new Response(JSON.stringify(plainResult(result)), { status: plan.status, headers: { 'content-type': plan.state.jsonType } });
-  }
-  return writeEntity(plan, x, plainResult(result), plan.status, undefined);
+  return writeEntity(plan, x, plainResult(result), status, undefined);
 }
 
 function isStreamable(value: unknown): boolean {

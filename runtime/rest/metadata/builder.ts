@@ -48,7 +48,9 @@ const COMMON_KEYS = [
   'roles',
   'reader',
   'writer',
-  'contextReader',
+  'contextReaders',
+  'interceptors',
+  'annotations',
   'suppressCheck',
 ] as const;
 const METHOD_KEYS = [
@@ -92,8 +94,7 @@ export function resolveClass(cls: Class | Function): ResolvedClass {
     const raws = records.map((r) => r.methods.get(name)).filter((m): m is RawMethod => m !== undefined);
     const merged: Record<string, unknown> = { name };
     for (const key of METHOD_KEYS) merged[key] = nearest(raws, key);
-    // Parameter decorations come as a whole from the nearest class that decorated any parameter.
-    const params = raws.find((m) => m.params.some((p) => p !== undefined))?.params ?? [];
+    const params = mergeParams(raws);
     merged.params = params;
     const fn = proto[name];
     if (typeof fn !== 'function' && merged.verb !== undefined) {
@@ -118,6 +119,46 @@ export function resolveClass(cls: Class | Function): ResolvedClass {
     fields,
     ctorParams,
   };
+}
+
+/**
+ * The parameters of one method along its class chain (nearest first), merged per parameter as
+ * rest.vertx merges them: an override that decorates only its second parameter keeps the base's
+ * decoration of the first. Within one parameter the source travels with its options (an override's
+ * `@QueryParam('q')` replaces the base's whole source), while each modifier (`@DefaultValue`,
+ * `@Raw`, `@Convert`, `@ContextReader`) comes from the nearest level that set it.
+ */
+function mergeParams(raws: readonly RawMethod[]): (RawParam | undefined)[] {
+  const length = Math.max(0, ...raws.map((m) => m.params.length));
+  const params: (RawParam | undefined)[] = new Array(length);
+  // An index loop, not `some`/`map`: decorated parameters form a sparse array whose holes those skip.
+  for (let i = 0; i < length; i++) {
+    const levels = raws.map((m) => m.params[i]).filter((p): p is RawParam => p !== undefined);
+    if (levels.length === 0) continue;
+    if (levels.length === 1) {
+      params[i] = levels[0];
+      continue;
+    }
+    const merged: RawParam = {};
+    const sourced = levels.find((p) => p.source !== undefined);
+    if (sourced) {
+      merged.source = sourced.source!;
+      if (sourced.options) merged.options = sourced.options;
+    }
+    const defaulted = levels.find((p) => p.hasDefault === true);
+    if (defaulted) {
+      merged.hasDefault = true;
+      merged.defaultValue = defaulted.defaultValue;
+    }
+    const raw = levels.find((p) => p.raw !== undefined)?.raw;
+    if (raw !== undefined) merged.raw = raw;
+    const conversions = levels.find((p) => p.conversions !== undefined)?.conversions;
+    if (conversions) merged.conversions = conversions;
+    const contextReader = levels.find((p) => p.contextReader !== undefined)?.contextReader;
+    if (contextReader) merged.contextReader = contextReader;
+    params[i] = merged;
+  }
+  return params;
 }
 
 /** A parameter as declared in a function's source. */

@@ -11,6 +11,7 @@ import type {
   ErrorClass,
   ExceptionHandler,
   HttpVerb,
+  Interceptor,
   ParamOptions,
   ResponseWriter,
   RestEvent,
@@ -63,8 +64,15 @@ export interface BlockingOptions {
   readonly module: URL | string;
   /** The exported function; receives the method's arguments (structured-cloned) and returns the result. */
   readonly export: string;
-  /** The pool to run in (see `RestRouterOptions.workerPools`). @default 'default' */
+  /** The pool to run in (see `nodeRuntime({ workerPools })`). @default 'default' */
   readonly pool?: string;
+}
+
+/** A class- or method-level `@ContextReader`: the provider of `@Context(type)` parameters. */
+export interface ContextReaderBinding {
+  /** The `@Context` token it provides; `undefined` is refused at registration. */
+  readonly type: unknown;
+  readonly provider: ContextProvider;
 }
 
 /** What class- and method-level decorators share. */
@@ -79,7 +87,9 @@ export interface RawCommon {
   roles?: RoleRule;
   reader?: ValueReader;
   writer?: ResponseWriter;
-  contextReader?: ContextProvider;
+  contextReaders?: ContextReaderBinding[];
+  interceptors?: Interceptor[];
+  annotations?: Map<unknown, unknown>;
   suppressCheck?: boolean;
 }
 

@@ -6,8 +6,17 @@
  * is terminated and replaced, so a runaway loop cannot take a thread with it.
  */
 import { Worker } from 'node:worker_threads';
-import type { WorkerPoolOptions } from '../config.js';
 import { HttpError } from '../errors.js';
+
+/** A worker pool for `@Blocking` methods. */
+export interface WorkerPoolOptions {
+  /** @default 2 */
+  readonly size?: number;
+  /** Milliseconds before the answer is 503 and the worker is replaced. @default 30000 */
+  readonly maxExecutionTime?: number;
+  /** Shown as the worker threads' name. @default 'loom-rest' */
+  readonly name?: string;
+}
 
 interface Task {
   readonly id: number;

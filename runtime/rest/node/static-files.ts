@@ -7,8 +7,8 @@ import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { HttpError } from './errors.js';
-import type { ResponseWriter } from './types.js';
+import { HttpError } from '../errors.js';
+import type { ResponseWriter } from '../types.js';
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -54,6 +54,8 @@ export function fileWriter(root: string): ResponseWriter<string> {
   const inside = (dir: string, path: string) => path === dir || path.startsWith(dir + sep);
   return {
     async write(relative, c) {
+      // A handler that found nothing to serve returns null: the writer decides, and says 404.
+      if (relative === null || relative === undefined) throw new HttpError(404, 'Not Found');
       const decoded = String(relative).replace(/^\/+/, '');
       const full = resolve(base, decoded);
       // resolve() collapses `..`; anything not strictly below the root is refused the same as a missing file.
