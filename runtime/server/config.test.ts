@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SQLITE_PATH } from '../issues/store/defaults.js';
 import { ConfigError, parseConfig, type ServerConfig } from './config.js';
 
 function run(argv: string[], env: Record<string, string> = {}): ServerConfig {
@@ -39,6 +40,10 @@ describe('parseConfig', () => {
       logFormat: 'auto',
       shutdownTimeoutMs: 10_000,
     });
+  });
+
+  it('opens the same SQLite file by default as createStore does', () => {
+    expect(run([]).databaseUrl).toBe(DEFAULT_SQLITE_PATH);
   });
 
   it('reads the environment, and flags win over it', () => {

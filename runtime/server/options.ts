@@ -4,6 +4,7 @@
  * and what it means. One table feeds the parser (`config.ts`), `--help` (`help.ts`)
  * and the documentation, so the three cannot drift apart.
  */
+import { DEFAULT_SQLITE_PATH } from '../issues/store/defaults.js';
 import { HOST_ADAPTER_VALUES, type HostAdapterSetting } from '../system/host-adapter.js';
 
 /** How the raw text of an option is read. */
@@ -117,7 +118,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     flag: 'database-url',
     env: 'DATABASE_URL',
     kind: 'url',
-    default: './data/loom.db',
+    default: DEFAULT_SQLITE_PATH,
     placeholder: '<url>',
     description: 'Issues database: a SQLite file path (file: URLs too) or a postgres:// URL.',
   },
