@@ -138,7 +138,8 @@ export class SqlUsers extends SqlAggregate implements UserStore, AccessTokenStor
   }
 
   async findAccessToken(token: string): Promise<{ readonly user: UserRow; readonly token: AccessTokenRow } | undefined> {
-    if (typeof token !== 'string' || !TOKEN_PATTERN.test(token.toLowerCase())) return undefined;
+    // Lower-case hex only, as Gitea: an upper-case spelling of a token is not that token.
+    if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return undefined;
     // Every authenticated request runs this: token and user come back in one row. The token's
     // columns are read under `t_` aliases so that they cannot shadow the user's (`id`, `name`, …).
     const row = await this.first(sql`
