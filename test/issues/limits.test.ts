@@ -63,6 +63,95 @@ describe.each(ENGINES)('limits on %s', (engine) => {
     });
   });
 
+  describe('strings', () => {
+    // Gitea's field sizes, from its bindings (`MaxSize(40)`) and columns (`VARCHAR(255)`). Before,
+    // PostgreSQL answered 500 for a label name, milestone title or token name of ~2,700 characters
+    // (its btree index refused the row) and SQLite stored a 950,000-character description.
+    const long = (n: number) => 'x'.repeat(n);
+    it.each<[string, string, string, () => Record<string, unknown>, string]>([
+      [
+        'a label name',
+        'POST',
+        '/repos/alice/pub/labels',
+        () => ({ name: long(2_700), color: 'ee0701' }),
+        '[Name]: must NOT have more than 255 characters',
+      ],
+      [
+        'a label description',
+        'POST',
+        '/repos/alice/pub/labels',
+        () => ({ name: 'n', color: 'abc', description: long(256) }),
+        '[Description]: must NOT have more than 255 characters',
+      ],
+      [
+        'a milestone title',
+        'POST',
+        '/repos/alice/pub/milestones',
+        () => ({ title: long(2_700) }),
+        '[Title]: must NOT have more than 255 characters',
+      ],
+      [
+        'an issue title',
+        'POST',
+        '/repos/alice/pub/issues',
+        () => ({ title: long(256) }),
+        '[Title]: must NOT have more than 255 characters',
+      ],
+      [
+        'an issue ref',
+        'POST',
+        '/repos/alice/pub/issues',
+        () => ({ title: 't', ref: long(256) }),
+        '[Ref]: must NOT have more than 255 characters',
+      ],
+      [
+        'an organization description',
+        'POST',
+        '/orgs',
+        () => ({ username: 'bigorg', description: long(950_000) }),
+        '[Description]: must NOT have more than 255 characters',
+      ],
+      [
+        'a repository description',
+        'POST',
+        '/user/repos',
+        () => ({ name: 'big', description: long(2_049) }),
+        '[Description]: must NOT have more than 2048 characters',
+      ],
+    ])('answers 422 for %s past its size, storing nothing', async (_name, method, path, body, message) => {
+      const before = await total();
+      expect(await send(method, path, body())).toEqual({ status: 422, body: apiError(message) });
+      expect(await total()).toBe(before);
+    });
+
+    it('answers 422 for a token name past 255 characters and a user e-mail past 254', async () => {
+      const basic = `Basic ${Buffer.from(`alice:${w.alice.password}`).toString('base64')}`;
+      const token = await server.fetch('/users/alice/tokens', {
+        method: 'POST',
+        headers: { Authorization: basic, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: long(2_700) }),
+      });
+      expect(token.status).toBe(422);
+      expect(await token.json()).toEqual(apiError('[Name]: must NOT have more than 255 characters'));
+      const user = await send(
+        'POST',
+        '/admin/users',
+        { username: 'mail', email: `${long(950_000)}@example.com`, password: 'pw-pw-pw' },
+        server.adminToken,
+      );
+      expect(user).toEqual({ status: 422, body: apiError('[Email]: must NOT have more than 254 characters') });
+      expect(await server.store.findUserByName('mail')).toBeUndefined();
+      expect(await server.store.findUserByName('bigorg')).toBeUndefined();
+      expect(await server.store.findRepo('alice', 'big')).toBeUndefined();
+    });
+
+    it('takes values at their size', async () => {
+      expect((await send('POST', '/repos/alice/pub/labels', { name: long(255), color: 'abc', description: long(255) })).status).toBe(201);
+      expect((await send('POST', '/repos/alice/pub/milestones', { title: long(255) })).status).toBe(201);
+      expect((await send('POST', '/repos/alice/pub/issues', { title: long(255), ref: long(255) })).status).toBe(201);
+    });
+  });
+
   describe('a body of many distinct words', () => {
     // About 950 KB, under the 1 MiB request limit; its words alone overflowed a PostgreSQL tsvector.
     const words = Array.from({ length: 100_000 }, (_, i) => `v${(i * 7919).toString(36)}z`);

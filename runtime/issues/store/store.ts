@@ -698,7 +698,9 @@ export type IssueStoreErrorCode =
   /** A dependency would form a cycle (422/412). */
   | 'circular'
   /** A referenced parent (repository, issue) does not exist (404). */
-  | 'not_found';
+  | 'not_found'
+  /** A value is longer than its field holds (`limits.ts`; 422). */
+  | 'too_long';
 
 /** The only error a store throws on purpose; anything else is an internal failure (500). */
 export class IssueStoreError extends Error {

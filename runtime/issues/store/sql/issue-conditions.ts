@@ -5,7 +5,7 @@
  */
 
 import type { IssueFilter, IssueSort } from '../store.js';
-import { and, raw, sql, type SqlFragment } from './fragment.js';
+import { and, raw, type SqlFragment, sql } from './fragment.js';
 import { inList, type SqlDialect } from './sql-dialect.js';
 
 /** The filter after name resolution. */

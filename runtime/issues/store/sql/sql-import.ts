@@ -3,6 +3,7 @@
  * transaction, with multi-row inserts, one counter update per repository and mentions resolved once.
  */
 
+import { checkLength } from '../limits.js';
 import { parseMentions } from '../mentions.js';
 import { type BulkImportStore, type ImportIssueInput, IssueStoreError } from '../store.js';
 import { join, list, raw, type SqlFragment, sql } from './fragment.js';
@@ -22,6 +23,8 @@ export class SqlImport extends SqlAggregate implements BulkImportStore {
     if (inputs.length === 0) return 0;
     for (const input of inputs) {
       if (input.title.trim() === '') throw new IssueStoreError('invalid', 'issue title is empty');
+      checkLength('issueTitle', input.title.trim(), 'issue title');
+      checkLength('issueRef', input.ref, 'issue ref');
     }
     return this.atomic((tx) => tx.guard('issue', () => tx.bulkInsert(inputs)));
   }

@@ -3,6 +3,7 @@
  * their timeline entries, mentions; search is the planner's (`issue-search.ts`).
  */
 
+import { checkLength } from '../limits.js';
 import { parseMentions } from '../mentions.js';
 import {
   type CommentRow,
@@ -93,6 +94,8 @@ export class SqlIssues extends IssueRowsAggregate implements IssueRecordStore {
   async createIssue(input: CreateIssueInput): Promise<IssueRow> {
     const title = input.title.trim();
     if (title === '') throw new IssueStoreError('invalid', 'issue title is empty');
+    checkLength('issueTitle', title, 'issue title');
+    checkLength('issueRef', input.ref, 'issue ref');
     return this.atomic((tx) =>
       tx.guard('issue', async () => {
         await tx.checkMilestone(input.repoId, input.milestoneId);
@@ -128,6 +131,8 @@ export class SqlIssues extends IssueRowsAggregate implements IssueRecordStore {
   }
 
   async updateIssue(issueId: number, patch: IssuePatch, actorId: number): Promise<UpdateIssueResult | undefined> {
+    checkLength('issueTitle', patch.title?.trim(), 'issue title');
+    checkLength('issueRef', patch.ref, 'issue ref');
     return this.atomic((tx) => tx.guard('issue', () => tx.applyPatch(issueId, patch, actorId)));
   }
 

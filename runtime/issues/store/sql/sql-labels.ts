@@ -3,6 +3,7 @@
  * counts, counted when read so that they are always consistent.
  */
 
+import { checkLength } from '../limits.js';
 import {
   type CreateLabelInput,
   type CreateMilestoneInput,
@@ -43,6 +44,8 @@ export class SqlLabels extends SqlAggregate implements LabelStore, MilestoneStor
     }
     const name = input.name.trim();
     if (name === '') throw new IssueStoreError('invalid', 'label name is empty');
+    checkLength('labelName', name, 'label name');
+    checkLength('labelDescription', input.description, 'label description');
     const color = normaliseColor(input.color);
     return this.guard(`label ${name}`, async () => {
       const row = await this.first(sql`
@@ -78,6 +81,7 @@ export class SqlLabels extends SqlAggregate implements LabelStore, MilestoneStor
   async createMilestone(input: CreateMilestoneInput): Promise<MilestoneRow> {
     const title = input.title.trim();
     if (title === '') throw new IssueStoreError('invalid', 'milestone title is empty');
+    checkLength('milestoneTitle', title, 'milestone title');
     const now = this.now();
     const closed = input.state === 'closed';
     return this.guard(`milestone ${title}`, async () => {
@@ -94,6 +98,7 @@ export class SqlLabels extends SqlAggregate implements LabelStore, MilestoneStor
       const current = await tx.getMilestone(id);
       if (!current) return undefined;
       const title = input.title?.trim() || current.title;
+      checkLength('milestoneTitle', title, 'milestone title');
       const state = input.state ?? current.state;
       const now = this.now();
       const closedUnix = state === 'closed' ? (current.closedUnix ?? now) : null;

@@ -4,6 +4,7 @@
  */
 
 import { type OwnerVisibility, type PermissionLevel, resolvePermission } from '../../domain/permission.js';
+import { checkLength } from '../limits.js';
 import {
   type CollaboratorPermission,
   type CollaboratorRow,
@@ -20,7 +21,7 @@ import {
 import { and, raw, type SqlFragment, sql } from './fragment.js';
 import { bool, type DbRow, num, toCollaborator, toRepo, toUser } from './row-mappers.js';
 import { SqlAggregate, unique } from './sql-session.js';
-import { checkName, SqlUsers, USER_COLUMNS } from './sql-users.js';
+import { checkName, checkProfile, SqlUsers, USER_COLUMNS } from './sql-users.js';
 
 const REPO_SELECT_HEAD = raw('SELECT r.*, u.name AS owner_name, u.type AS owner_type');
 const REPO_FROM = raw('FROM repos r JOIN users u ON u.id = r.owner_id');
@@ -75,6 +76,7 @@ export class SqlRepos extends SqlAggregate implements OrgStore, RepoStore {
 
   async createOrg(input: CreateOrgInput): Promise<UserRow> {
     const name = checkName('organization', input.name);
+    checkProfile(input);
     const now = this.now();
     return this.atomic((tx) =>
       tx.guard(`organization ${name}`, async () => {
@@ -110,6 +112,7 @@ export class SqlRepos extends SqlAggregate implements OrgStore, RepoStore {
 
   async createRepo(input: CreateRepoInput): Promise<RepoRow> {
     const name = checkName('repository', input.name);
+    checkLength('repoDescription', input.description, 'repository description');
     const now = this.now();
     return this.guard(`repository ${name}`, async () => {
       const row = await this.first(sql`

@@ -4,6 +4,7 @@
  */
 
 import { generateToken, hashPassword, hashToken, TOKEN_PATTERN, verifyPasswordHash } from '../credentials.js';
+import { checkLength } from '../limits.js';
 import {
   type AccessTokenRow,
   type AccessTokenStore,
@@ -34,7 +35,29 @@ const NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
  */
 export function checkName(kind: string, name: string): string {
   if (!NAME_PATTERN.test(name) || name.endsWith('.git')) throw new IssueStoreError('invalid', `invalid ${kind} name: ${name}`);
+  // Repository names may take the pattern's 100 characters; Gitea's user and organization names 40.
+  if (kind !== 'repository') checkLength('userName', name, `${kind} name`);
   return name;
+}
+
+/**
+ * Throws `too_long` for a profile field of a user or organization longer than Gitea keeps.
+ *
+ * @example
+ * checkProfile({ email: 'alice@example.com', location: 'Berlin' }); // fine
+ */
+export function checkProfile(input: {
+  readonly email?: string;
+  readonly fullName?: string;
+  readonly description?: string;
+  readonly website?: string;
+  readonly location?: string;
+}): void {
+  checkLength('email', input.email, 'e-mail address');
+  checkLength('fullName', input.fullName, 'full name');
+  checkLength('description', input.description, 'description');
+  checkLength('website', input.website, 'website');
+  checkLength('location', input.location, 'location');
 }
 
 /**
@@ -47,6 +70,7 @@ export function checkName(kind: string, name: string): string {
 export class SqlUsers extends SqlAggregate implements UserStore, AccessTokenStore {
   async createUser(input: CreateUserInput): Promise<UserRow> {
     const name = checkName('user', input.name);
+    checkProfile(input);
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const now = this.now();
     return this.atomic((tx) =>
@@ -125,6 +149,8 @@ export class SqlUsers extends SqlAggregate implements UserStore, AccessTokenStor
   async createAccessToken(input: CreateAccessTokenInput): Promise<CreatedAccessToken> {
     const name = input.name.trim();
     if (name === '') throw new IssueStoreError('invalid', 'token name is empty');
+    checkLength('tokenName', name, 'token name');
+    for (const scope of input.scopes ?? []) checkLength('tokenScope', scope, 'token scope');
     const token = generateToken();
     const scopes = (input.scopes ?? ['all']).join(',');
     const now = this.now();
