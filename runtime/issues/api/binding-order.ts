@@ -4,11 +4,15 @@
  * it), then a token is required (401), and only then is the body bound (422). The decorator
  * runtime binds the body before the handler runs, so a malformed body would answer 422 to a
  * caller Gitea answers 404 or 401. When binding fails, these checks run then — on that error
- * path only, so a well-formed request pays nothing for them.
+ * path only, so a well-formed request pays nothing for them. An anonymous write is answered
+ * before its body is read at all ({@link guardAnonymousWrites}): every write of the API needs a
+ * signed-in caller, and reading up to a megabyte from anyone who asks only to refuse it is
+ * memory and time an attacker spends for free.
  */
-import type { Context } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { ConversionError } from '../../rest/convert/convert.js';
 import { BadRequestError, HttpError } from '../../rest/errors.js';
+import type { RouteInfo } from '../../rest/types.js';
 import type { IssueStore } from '../store/store.js';
 import { getCaller, loadRepo, requireSignedIn } from './access.js';
 import { GiteaError, notFound } from './errors.js';
@@ -42,4 +46,30 @@ export async function checkBeforeBinding(store: IssueStore, c: Context): Promise
     await loadRepo(store, owner, repo, caller);
   }
   requireSignedIn(caller);
+}
+
+/**
+ * Registers, before the routes themselves, a check on every write route (any verb but GET, HEAD
+ * and OPTIONS) that answers an anonymous caller 404 (a repository they cannot see) or 401 (Gitea's
+ * `reqToken`) before the decorator runtime reads the body. Only routes that exist are guarded, so
+ * an unknown path is still 404 for everyone.
+ *
+ * @example
+ * guardAnonymousWrites(app, router.routes(), store);
+ * app.route('/', router.app());
+ */
+export function guardAnonymousWrites(app: Hono, routes: readonly RouteInfo[], store: IssueStore): void {
+  const guard: MiddlewareHandler = async function anonymousWriteGuard(c, next) {
+    if (getCaller(c) === null) await checkBeforeBinding(store, c);
+    await next();
+  };
+  const seen = new Set<string>();
+  for (const route of routes) {
+    if (route.verb === 'GET' || route.verb === 'HEAD' || route.verb === 'OPTIONS') continue;
+    const path = route.path.replace(/\{([^}]+)\}/g, ':$1');
+    const key = `${route.verb} ${path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    app.on(route.verb, path, guard);
+  }
 }
