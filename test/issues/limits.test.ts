@@ -51,6 +51,29 @@ describe.each(ENGINES)('limits on %s', (engine) => {
       expect((await send('POST', '/repos/alice/pub/pulls', { title: 'pr', head: 'x', reviewers: names(1001) })).status).toBe(422);
     });
 
+    it('refuses the report’s bodies (250,000 numbers as assignees, 100,000 strings as labels) before parsing them, in Gitea’s order', async () => {
+      const before = await total();
+      const assignees = JSON.stringify({ title: 'x', assignees: Array(250_000).fill(0) });
+      const labels = JSON.stringify({ title: 'x', labels: Array(100_000).fill('l') });
+      for (const body of [assignees, labels]) {
+        const res = await server.fetch('/repos/alice/pub/issues', {
+          method: 'POST',
+          headers: { Authorization: `token ${w.alice.token}`, 'Content-Type': 'application/json' },
+          body,
+        });
+        expect(res.status).toBe(422);
+        expect(((await res.json()) as { message: string }).message).toMatch(/^\[(Assignees|Labels)\]: must NOT have more than 1000 items$/);
+      }
+      // A repository the caller cannot see is 404 first, as for any body Gitea cannot bind.
+      const hidden = await server.fetch('/repos/alice/priv/issues', {
+        method: 'POST',
+        headers: { Authorization: `token ${w.dave.token}`, 'Content-Type': 'application/json' },
+        body: assignees,
+      });
+      expect(hidden.status).toBe(404);
+      expect(await total()).toBe(before);
+    });
+
     it('takes up to 1000 label ids, dropping the unknown ones as Gitea does', async () => {
       const res = await send('POST', '/repos/alice/pub/issues', { title: 'many labels', labels: [...ids(999), w.labels.bug] });
       expect(res.status).toBe(201);

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { PatternRouter } from 'hono/router/pattern-router';
 import type { IssueStore } from '../store/store.js';
 import { issuesAdmission } from './admission.js';
-import { guardAnonymousWrites } from './binding-order.js';
+import { guardWrites } from './binding-order.js';
 import { type IssuesConfig, resolveIssuesConfig } from './config.js';
 import { createIssuesErrorHandler } from './error-handler.js';
 import { apiErrorBody, giteaJson } from './errors.js';
@@ -59,8 +59,9 @@ export function createIssuesApp(options: CreateIssuesAppOptions): Hono {
   );
   const errorOptions = onUnexpected ? { onUnexpected: (e: unknown) => onUnexpected(e) } : {};
   const router = issuesRestRouter(services, config, errorOptions);
-  // Before the routes: anonymous writes are refused before their bodies are read.
-  guardAnonymousWrites(app, router.routes(), options.store);
+  // Before the routes: anonymous writes are refused before their bodies are read, and overlong
+  // arrays before they are parsed.
+  guardWrites(app, router.routes(), options.store);
   app.route('/', router.app());
   return app;
 }
