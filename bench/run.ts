@@ -3,21 +3,23 @@
  * `npm run bench`: runs every benchmark, prints each figure beside the baseline
  * measured in the same run, and writes them all to `bench/results.json`.
  *
- * Select some with `npm run bench -- generate rest` (names: generate, rest, system, issues);
+ * Select some with `npm run bench -- generate rest` (names: generate, rest, system, issues, reliability);
  * the file then keeps the other suites' figures from the last run that measured them.
  */
 import { fileURLToPath } from 'node:url';
 import { benchGenerate } from './generate.js';
 import { benchIssues } from './issues.js';
+import { benchReliability } from './reliability.js';
 import { benchRest } from './rest.js';
-import { benchSystem } from './system.js';
 import { type BenchResult, printResults, writeResults } from './results.js';
+import { benchSystem } from './system.js';
 
 type Suite = (onProgress: (line: string) => void) => Promise<BenchResult[]>;
 
 const SUITES: Record<string, Suite> = {
   generate: benchGenerate,
   issues: benchIssues,
+  reliability: benchReliability,
   rest: benchRest,
   system: benchSystem,
 };
