@@ -37,8 +37,13 @@ export class SqlImport extends SqlAggregate implements BulkImportStore {
       const isPull = input.pull !== undefined;
       const closed = input.closed === true || input.pull?.merged === true;
       entry.count++;
-      if (isPull) entry.pulls++, closed && entry.closedPulls++;
-      else entry.issues++, closed && entry.closedIssues++;
+      if (isPull) {
+        entry.pulls++;
+        if (closed) entry.closedPulls++;
+      } else {
+        entry.issues++;
+        if (closed) entry.closedIssues++;
+      }
       perRepo.set(input.repoId, entry);
     }
     const nextIndex = new Map<number, number>();
@@ -57,7 +62,7 @@ export class SqlImport extends SqlAggregate implements BulkImportStore {
     for (const input of inputs) {
       const names = parseMentions(input.title, input.body ?? '');
       mentionNames.set(input, names);
-      names.forEach((name) => allNames.add(name));
+      for (const name of names) allNames.add(name);
     }
     const userIdByName = new Map<string, number>();
     for (const part of chunks([...allNames], BATCH_ROWS)) {
@@ -92,9 +97,10 @@ export class SqlImport extends SqlAggregate implements BulkImportStore {
       const idByKey = new Map(rows.map((row) => [`${num(row.repo_id)}:${num(row.idx)}`, num(row.id)]));
       part.forEach((input, i) => {
         const issueId = idByKey.get(`${input.repoId}:${indexes[i]}`)!;
-        unique(input.assigneeIds ?? []).forEach((userId, position) => assignees.push(sql`(${issueId}, ${userId}, ${position})`));
-        unique(input.labelIds ?? []).forEach((labelId) => labels.push(sql`(${issueId}, ${labelId})`));
-        unique(input.reviewRequestIds ?? []).forEach((userId) => reviewers.push(sql`(${issueId}, ${userId})`));
+        for (const [position, userId] of unique(input.assigneeIds ?? []).entries())
+          assignees.push(sql`(${issueId}, ${userId}, ${position})`);
+        for (const labelId of unique(input.labelIds ?? [])) labels.push(sql`(${issueId}, ${labelId})`);
+        for (const userId of unique(input.reviewRequestIds ?? [])) reviewers.push(sql`(${issueId}, ${userId})`);
         for (const name of mentionNames.get(input)!) {
           const userId = userIdByName.get(name);
           if (userId !== undefined) mentions.push(sql`(${issueId}, ${userId})`);
