@@ -72,6 +72,8 @@ describe.each(['sqlite', 'postgres'] as const)('kill -9 under load on %s', (engi
     let token: string | undefined;
     for (let round = 0; round < ROUNDS; round++) {
       const server = await startServerProcess({ env });
+      // Killed at the end whatever happens, even when a round timed out before its own cleanup.
+      cleanups.push(async () => void server.child.kill('SIGKILL'));
       try {
         const basic = { authorization: `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString('base64')}` };
         if (token === undefined) {
