@@ -3,7 +3,8 @@
  * `npm run bench`: runs every benchmark, prints each figure beside the baseline
  * measured in the same run, and writes them all to `bench/results.json`.
  *
- * Select some with `npm run bench -- generate rest` (names: generate, implement, issues, package, rest, server, system);
+ * Select some with `npm run bench -- generate rest` (names: generate, implement, issues, package, reliability, rest, server,
+ * system);
  * the file then keeps the other suites' figures from the last run that measured them.
  */
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { benchGenerate } from './generate.js';
 import { benchImplement } from './implement.js';
 import { benchIssues } from './issues.js';
 import { benchPackage } from './package.js';
+import { benchReliability } from './reliability.js';
 import { benchRest } from './rest.js';
 import { type BenchResult, printResults, writeResults } from './results.js';
 import { benchServer } from './server.js';
@@ -23,6 +25,7 @@ const SUITES: Record<string, Suite> = {
   implement: benchImplement,
   issues: benchIssues,
   package: benchPackage,
+  reliability: benchReliability,
   rest: benchRest,
   server: benchServer,
   system: benchSystem,

@@ -117,11 +117,13 @@ export const schemas = {
       properties: {
         name: {
           type: 'string',
+          maxLength: 255,
         },
         scopes: {
           type: ['array', 'null'],
           items: {
             type: 'string',
+            maxLength: 255,
           },
           maxItems: 1000,
         },
@@ -135,12 +137,14 @@ export const schemas = {
       properties: {
         assignee: {
           type: ['string', 'null'],
+          maxLength: 40,
           description: 'deprecated',
         },
         assignees: {
           type: ['array', 'null'],
           items: {
             type: 'string',
+            maxLength: 40,
           },
           maxItems: 1000,
         },
@@ -170,9 +174,11 @@ export const schemas = {
         },
         ref: {
           type: ['string', 'null'],
+          maxLength: 255,
         },
         title: {
           type: 'string',
+          maxLength: 255,
         },
       },
       required: ['title'],
@@ -184,9 +190,11 @@ export const schemas = {
       properties: {
         color: {
           type: 'string',
+          maxLength: 7,
         },
         description: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'Description provides additional context about the label\'s purpose',
         },
         exclusive: {
@@ -197,6 +205,7 @@ export const schemas = {
         },
         name: {
           type: 'string',
+          maxLength: 255,
         },
       },
       required: ['color', 'name'],
@@ -219,6 +228,7 @@ export const schemas = {
         },
         title: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'Title is the title of the new milestone',
         },
       },
@@ -230,18 +240,22 @@ export const schemas = {
       properties: {
         description: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'The description of the organization',
         },
         email: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'The email address of the organization',
         },
         full_name: {
           type: ['string', 'null'],
+          maxLength: 100,
           description: 'The full display name of the organization',
         },
         location: {
           type: ['string', 'null'],
+          maxLength: 50,
           description: 'The location of the organization',
         },
         repo_admin_change_team_access: {
@@ -250,6 +264,7 @@ export const schemas = {
         },
         username: {
           type: 'string',
+          maxLength: 40,
           description: 'username of the organization',
         },
         visibility: {
@@ -258,6 +273,7 @@ export const schemas = {
         },
         website: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'The website URL of the organization',
         },
       },
@@ -270,18 +286,21 @@ export const schemas = {
       properties: {
         assignee: {
           type: ['string', 'null'],
+          maxLength: 40,
           description: 'The primary assignee username',
         },
         assignees: {
           type: ['array', 'null'],
           items: {
             type: 'string',
+            maxLength: 40,
           },
           maxItems: 1000,
           description: 'The list of assignee usernames',
         },
         base: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'The base branch for the pull request',
         },
         body: {
@@ -294,6 +313,7 @@ export const schemas = {
         },
         head: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'The head branch for the pull request, it could be a branch name on the base repository or\na form like `<username>:<branch>` which refers to the user\'s fork repository\'s branch.',
         },
         labels: {
@@ -314,6 +334,7 @@ export const schemas = {
           type: ['array', 'null'],
           items: {
             type: 'string',
+            maxLength: 40,
           },
           maxItems: 1000,
           description: 'The list of reviewer usernames',
@@ -322,12 +343,14 @@ export const schemas = {
           type: ['array', 'null'],
           items: {
             type: 'string',
+            maxLength: 255,
           },
           maxItems: 1000,
           description: 'The list of team reviewer names',
         },
         title: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'The title of the pull request',
         },
       },
@@ -343,26 +366,32 @@ export const schemas = {
         },
         default_branch: {
           type: ['string', 'null'],
+          maxLength: 100,
           description: 'DefaultBranch of the repository (used when initializes and in template)',
         },
         description: {
           type: ['string', 'null'],
+          maxLength: 2048,
           description: 'Description of the repository to create',
         },
         gitignores: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'Gitignores to use',
         },
         issue_labels: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'Label-Set to use',
         },
         license: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'License to use',
         },
         name: {
           type: 'string',
+          maxLength: 100,
           uniqueItems: true,
           description: 'Name of the repository to create',
         },
@@ -376,6 +405,7 @@ export const schemas = {
         },
         readme: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'Readme of the repository to create',
         },
         template: {
@@ -402,13 +432,16 @@ export const schemas = {
         email: {
           type: 'string',
           format: 'email',
+          maxLength: 254,
         },
         full_name: {
           type: ['string', 'null'],
+          maxLength: 100,
           description: 'The full display name of the user',
         },
         login_name: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'identifier of the user, provided by the external authenticator (if configured)',
           default: 'empty',
         },
@@ -418,6 +451,7 @@ export const schemas = {
         },
         password: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'The plain text password for the user',
         },
         restricted: {
@@ -435,10 +469,12 @@ export const schemas = {
         },
         username: {
           type: 'string',
+          maxLength: 40,
           description: 'username of the user',
         },
         visibility: {
           type: ['string', 'null'],
+          maxLength: 255,
           description: 'User visibility level: public, limited, or private',
         },
       },
@@ -463,12 +499,14 @@ export const schemas = {
       properties: {
         assignee: {
           type: ['string', 'null'],
+          maxLength: 40,
           description: 'deprecated',
         },
         assignees: {
           type: ['array', 'null'],
           items: {
             type: 'string',
+            maxLength: 40,
           },
           maxItems: 1000,
         },
@@ -485,12 +523,15 @@ export const schemas = {
         },
         ref: {
           type: ['string', 'null'],
+          maxLength: 255,
         },
         state: {
           type: ['string', 'null'],
+          maxLength: 255,
         },
         title: {
           type: ['string', 'null'],
+          maxLength: 255,
         },
         unset_due_date: {
           type: ['boolean', 'null'],
@@ -692,10 +733,12 @@ export const schemas = {
         },
         owner: {
           type: ['string', 'null'],
+          maxLength: 40,
           description: 'owner of the issue\'s repo',
         },
         repo: {
           type: ['string', 'null'],
+          maxLength: 100,
         },
       },
       additionalProperties: false,
@@ -1155,6 +1198,7 @@ export const schemas = {
           type: ['array', 'null'],
           items: {
             type: 'string',
+            maxLength: 40,
           },
           maxItems: 1000,
         },
@@ -1162,6 +1206,7 @@ export const schemas = {
           type: ['array', 'null'],
           items: {
             type: 'string',
+            maxLength: 255,
           },
           maxItems: 1000,
         },

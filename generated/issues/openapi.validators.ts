@@ -74,6 +74,7 @@ const loomFormats = {
   "email": { type: "string", validate: (s) => /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(s) },
   "int64": { type: "string", validate: (s) => /^-?[0-9]{1,19}$/.test(s) && BigInt(s) >= -9223372036854775808n && BigInt(s) <= 9223372036854775807n },
 };
+function ucs2length(s) { let n = 0; for (const _ of s) n++; return n; }
 function deepEqual(a, b) {
   if (a === b) return true;
   if (a && b && typeof a === 'object' && typeof b === 'object') {
@@ -348,7 +349,8 @@ return errors === 0;
  * @generated from #/components/schemas/CreateAccessTokenOption
  */
 export const validateCreateAccessTokenOption: Validator<CreateAccessTokenOption> = validate26;
-const schema11 = {"type":"object","properties":{"name":{"type":"string"},"scopes":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000}},"required":["name"],"additionalProperties":false,"description":"CreateAccessTokenOption options when create access token"};
+const schema11 = {"type":"object","properties":{"name":{"type":"string","maxLength":255},"scopes":{"type":["array","null"],"items":{"type":"string","maxLength":255},"maxItems":1000}},"required":["name"],"additionalProperties":false,"description":"CreateAccessTokenOption options when create access token"};
+const func64 = ucs2length;
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -365,7 +367,14 @@ errors++;
 }
 }
 if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func64(data0) > 255){
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -383,7 +392,14 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data1[i0] !== "string"){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(func64(data2) > 255){
+vErrors = pushError(vErrors, instancePath+"/scopes/" + i0, "#/properties/scopes/items/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/scopes/" + i0, "#/properties/scopes/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -405,7 +421,7 @@ return errors === 0;
  * @generated from #/components/schemas/CreateIssueOption
  */
 export const validateCreateIssueOption: Validator<CreateIssueOption> = validate27;
-const schema12 = {"type":"object","properties":{"assignee":{"type":["string","null"],"description":"deprecated"},"assignees":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000},"body":{"type":["string","null"]},"closed":{"type":["boolean","null"]},"due_date":{"type":["string","null"],"format":"date-time"},"labels":{"type":["array","null"],"items":{"type":"integer","format":"int64"},"maxItems":1000,"description":"list of label ids"},"milestone":{"type":["integer","null"],"format":"int64","description":"milestone id"},"ref":{"type":["string","null"]},"title":{"type":"string"}},"required":["title"],"additionalProperties":false,"description":"CreateIssueOption options to create one issue"};
+const schema12 = {"type":"object","properties":{"assignee":{"type":["string","null"],"maxLength":40,"description":"deprecated"},"assignees":{"type":["array","null"],"items":{"type":"string","maxLength":40},"maxItems":1000},"body":{"type":["string","null"]},"closed":{"type":["boolean","null"]},"due_date":{"type":["string","null"],"format":"date-time"},"labels":{"type":["array","null"],"items":{"type":"integer","format":"int64"},"maxItems":1000,"description":"list of label ids"},"milestone":{"type":["integer","null"],"format":"int64","description":"milestone id"},"ref":{"type":["string","null"],"maxLength":255},"title":{"type":"string","maxLength":255}},"required":["title"],"additionalProperties":false,"description":"CreateIssueOption options to create one issue"};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -427,6 +443,12 @@ if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema12.properties.assignee.type}, "must be string,null");
 errors++;
 }
+if(typeof data0 === "string"){
+if(func64(data0) > 40){
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
 }
 if(data.assignees !== undefined && func0.call(data, "assignees")){
 let data1 = data.assignees;
@@ -441,7 +463,14 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data1[i0] !== "string"){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(func64(data2) > 40){
+vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -521,9 +550,22 @@ if((typeof data9 !== "string") && (data9 !== null)){
 vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: schema12.properties.ref.type}, "must be string,null");
 errors++;
 }
+if(typeof data9 === "string"){
+if(func64(data9) > 255){
+vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
 }
 if(data.title !== undefined && func0.call(data, "title")){
-if(typeof data.title !== "string"){
+let data10 = data.title;
+if(typeof data10 === "string"){
+if(func64(data10) > 255){
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -543,7 +585,7 @@ return errors === 0;
  * @generated from #/components/schemas/CreateLabelOption
  */
 export const validateCreateLabelOption: Validator<CreateLabelOption> = validate28;
-const schema13 = {"type":"object","properties":{"color":{"type":"string"},"description":{"type":["string","null"],"description":"Description provides additional context about the label's purpose"},"exclusive":{"type":["boolean","null"]},"is_archived":{"type":["boolean","null"]},"name":{"type":"string"}},"required":["color","name"],"additionalProperties":false,"description":"CreateLabelOption options for creating a label"};
+const schema13 = {"type":"object","properties":{"color":{"type":"string","maxLength":7},"description":{"type":["string","null"],"maxLength":255,"description":"Description provides additional context about the label's purpose"},"exclusive":{"type":["boolean","null"]},"is_archived":{"type":["boolean","null"]},"name":{"type":"string","maxLength":255}},"required":["color","name"],"additionalProperties":false,"description":"CreateLabelOption options for creating a label"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -564,7 +606,14 @@ errors++;
 }
 }
 if(data.color !== undefined && func0.call(data, "color")){
-if(typeof data.color !== "string"){
+let data0 = data.color;
+if(typeof data0 === "string"){
+if(func64(data0) > 7){
+vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/maxLength", "maxLength", {limit: 7}, "must NOT have more than 7 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -574,6 +623,12 @@ let data1 = data.description;
 if((typeof data1 !== "string") && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema13.properties.description.type}, "must be string,null");
 errors++;
+}
+if(typeof data1 === "string"){
+if(func64(data1) > 255){
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
 }
 }
 if(data.exclusive !== undefined && func0.call(data, "exclusive")){
@@ -591,7 +646,14 @@ errors++;
 }
 }
 if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
+let data4 = data.name;
+if(typeof data4 === "string"){
+if(func64(data4) > 255){
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -611,7 +673,7 @@ return errors === 0;
  * @generated from #/components/schemas/CreateMilestoneOption
  */
 export const validateCreateMilestoneOption: Validator<CreateMilestoneOption> = validate29;
-const schema14 = {"type":"object","properties":{"description":{"type":["string","null"],"description":"Description provides details about the milestone"},"due_on":{"type":["string","null"],"format":"date-time"},"state":{"enum":["open","closed",null]},"title":{"type":["string","null"],"description":"Title is the title of the new milestone"}},"additionalProperties":false,"description":"CreateMilestoneOption options for creating a milestone"};
+const schema14 = {"type":"object","properties":{"description":{"type":["string","null"],"description":"Description provides details about the milestone"},"due_on":{"type":["string","null"],"format":"date-time"},"state":{"enum":["open","closed",null]},"title":{"type":["string","null"],"maxLength":255,"description":"Title is the title of the new milestone"}},"additionalProperties":false,"description":"CreateMilestoneOption options for creating a milestone"};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -656,6 +718,12 @@ if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema14.properties.title.type}, "must be string,null");
 errors++;
 }
+if(typeof data3 === "string"){
+if(func64(data3) > 255){
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
 }
 }
 else {
@@ -672,7 +740,7 @@ return errors === 0;
  * @generated from #/components/schemas/CreateOrgOption
  */
 export const validateCreateOrgOption: Validator<CreateOrgOption> = validate30;
-const schema15 = {"type":"object","properties":{"description":{"type":["string","null"],"description":"The description of the organization"},"email":{"type":["string","null"],"description":"The email address of the organization"},"full_name":{"type":["string","null"],"description":"The full display name of the organization"},"location":{"type":["string","null"],"description":"The location of the organization"},"repo_admin_change_team_access":{"type":["boolean","null"],"description":"Whether repository administrators can change team access"},"username":{"type":"string","description":"username of the organization"},"visibility":{"enum":["public","limited","private",null],"description":"possible values are `public` (default), `limited` or `private`"},"website":{"type":["string","null"],"description":"The website URL of the organization"}},"required":["username"],"additionalProperties":false,"description":"CreateOrgOption options for creating an organization"};
+const schema15 = {"type":"object","properties":{"description":{"type":["string","null"],"maxLength":255,"description":"The description of the organization"},"email":{"type":["string","null"],"maxLength":255,"description":"The email address of the organization"},"full_name":{"type":["string","null"],"maxLength":100,"description":"The full display name of the organization"},"location":{"type":["string","null"],"maxLength":50,"description":"The location of the organization"},"repo_admin_change_team_access":{"type":["boolean","null"],"description":"Whether repository administrators can change team access"},"username":{"type":"string","maxLength":40,"description":"username of the organization"},"visibility":{"enum":["public","limited","private",null],"description":"possible values are `public` (default), `limited` or `private`"},"website":{"type":["string","null"],"maxLength":255,"description":"The website URL of the organization"}},"required":["username"],"additionalProperties":false,"description":"CreateOrgOption options for creating an organization"};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -694,12 +762,24 @@ if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema15.properties.description.type}, "must be string,null");
 errors++;
 }
+if(typeof data0 === "string"){
+if(func64(data0) > 255){
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
 }
 if(data.email !== undefined && func0.call(data, "email")){
 let data1 = data.email;
 if((typeof data1 !== "string") && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: schema15.properties.email.type}, "must be string,null");
 errors++;
+}
+if(typeof data1 === "string"){
+if(func64(data1) > 255){
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
 }
 }
 if(data.full_name !== undefined && func0.call(data, "full_name")){
@@ -708,12 +788,24 @@ if((typeof data2 !== "string") && (data2 !== null)){
 vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: schema15.properties.full_name.type}, "must be string,null");
 errors++;
 }
+if(typeof data2 === "string"){
+if(func64(data2) > 100){
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/maxLength", "maxLength", {limit: 100}, "must NOT have more than 100 characters");
+errors++;
+}
+}
 }
 if(data.location !== undefined && func0.call(data, "location")){
 let data3 = data.location;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: schema15.properties.location.type}, "must be string,null");
 errors++;
+}
+if(typeof data3 === "string"){
+if(func64(data3) > 50){
+vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/maxLength", "maxLength", {limit: 50}, "must NOT have more than 50 characters");
+errors++;
+}
 }
 }
 if(data.repo_admin_change_team_access !== undefined && func0.call(data, "repo_admin_change_team_access")){
@@ -724,7 +816,14 @@ errors++;
 }
 }
 if(data.username !== undefined && func0.call(data, "username")){
-if(typeof data.username !== "string"){
+let data5 = data.username;
+if(typeof data5 === "string"){
+if(func64(data5) > 40){
+vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -742,6 +841,12 @@ if((typeof data7 !== "string") && (data7 !== null)){
 vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: schema15.properties.website.type}, "must be string,null");
 errors++;
 }
+if(typeof data7 === "string"){
+if(func64(data7) > 255){
+vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
 }
 }
 else {
@@ -758,7 +863,7 @@ return errors === 0;
  * @generated from #/components/schemas/CreatePullRequestOption
  */
 export const validateCreatePullRequestOption: Validator<CreatePullRequestOption> = validate31;
-const schema16 = {"type":"object","properties":{"assignee":{"type":["string","null"],"description":"The primary assignee username"},"assignees":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000,"description":"The list of assignee usernames"},"base":{"type":["string","null"],"description":"The base branch for the pull request"},"body":{"type":["string","null"],"description":"The description body of the pull request"},"due_date":{"type":["string","null"],"format":"date-time"},"head":{"type":["string","null"],"description":"The head branch for the pull request, it could be a branch name on the base repository or\na form like `<username>:<branch>` which refers to the user's fork repository's branch."},"labels":{"type":["array","null"],"items":{"type":"integer","format":"int64"},"maxItems":1000,"description":"The list of label IDs to assign to the pull request"},"milestone":{"type":["integer","null"],"format":"int64","description":"The milestone ID to assign to the pull request"},"reviewers":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000,"description":"The list of reviewer usernames"},"team_reviewers":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000,"description":"The list of team reviewer names"},"title":{"type":["string","null"],"description":"The title of the pull request"}},"additionalProperties":false,"description":"CreatePullRequestOption options when creating a pull request"};
+const schema16 = {"type":"object","properties":{"assignee":{"type":["string","null"],"maxLength":40,"description":"The primary assignee username"},"assignees":{"type":["array","null"],"items":{"type":"string","maxLength":40},"maxItems":1000,"description":"The list of assignee usernames"},"base":{"type":["string","null"],"maxLength":255,"description":"The base branch for the pull request"},"body":{"type":["string","null"],"description":"The description body of the pull request"},"due_date":{"type":["string","null"],"format":"date-time"},"head":{"type":["string","null"],"maxLength":255,"description":"The head branch for the pull request, it could be a branch name on the base repository or\na form like `<username>:<branch>` which refers to the user's fork repository's branch."},"labels":{"type":["array","null"],"items":{"type":"integer","format":"int64"},"maxItems":1000,"description":"The list of label IDs to assign to the pull request"},"milestone":{"type":["integer","null"],"format":"int64","description":"The milestone ID to assign to the pull request"},"reviewers":{"type":["array","null"],"items":{"type":"string","maxLength":40},"maxItems":1000,"description":"The list of reviewer usernames"},"team_reviewers":{"type":["array","null"],"items":{"type":"string","maxLength":255},"maxItems":1000,"description":"The list of team reviewer names"},"title":{"type":["string","null"],"maxLength":255,"description":"The title of the pull request"}},"additionalProperties":false,"description":"CreatePullRequestOption options when creating a pull request"};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -776,6 +881,12 @@ if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema16.properties.assignee.type}, "must be string,null");
 errors++;
 }
+if(typeof data0 === "string"){
+if(func64(data0) > 40){
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
 }
 if(data.assignees !== undefined && func0.call(data, "assignees")){
 let data1 = data.assignees;
@@ -790,7 +901,14 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data1[i0] !== "string"){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(func64(data2) > 40){
+vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -802,6 +920,12 @@ let data3 = data.base;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/base", "#/properties/base/type", "type", {type: schema16.properties.base.type}, "must be string,null");
 errors++;
+}
+if(typeof data3 === "string"){
+if(func64(data3) > 255){
+vErrors = pushError(vErrors, instancePath+"/base", "#/properties/base/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
 }
 }
 if(data.body !== undefined && func0.call(data, "body")){
@@ -829,6 +953,12 @@ let data6 = data.head;
 if((typeof data6 !== "string") && (data6 !== null)){
 vErrors = pushError(vErrors, instancePath+"/head", "#/properties/head/type", "type", {type: schema16.properties.head.type}, "must be string,null");
 errors++;
+}
+if(typeof data6 === "string"){
+if(func64(data6) > 255){
+vErrors = pushError(vErrors, instancePath+"/head", "#/properties/head/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
 }
 }
 if(data.labels !== undefined && func0.call(data, "labels")){
@@ -884,7 +1014,14 @@ errors++;
 }
 const len2 = data10.length;
 for(let i2=0; i2<len2; i2++){
-if(typeof data10[i2] !== "string"){
+let data11 = data10[i2];
+if(typeof data11 === "string"){
+if(func64(data11) > 40){
+vErrors = pushError(vErrors, instancePath+"/reviewers/" + i2, "#/properties/reviewers/items/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/reviewers/" + i2, "#/properties/reviewers/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -904,7 +1041,14 @@ errors++;
 }
 const len3 = data12.length;
 for(let i3=0; i3<len3; i3++){
-if(typeof data12[i3] !== "string"){
+let data13 = data12[i3];
+if(typeof data13 === "string"){
+if(func64(data13) > 255){
+vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i3, "#/properties/team_reviewers/items/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i3, "#/properties/team_reviewers/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -916,6 +1060,12 @@ let data14 = data.title;
 if((typeof data14 !== "string") && (data14 !== null)){
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema16.properties.title.type}, "must be string,null");
 errors++;
+}
+if(typeof data14 === "string"){
+if(func64(data14) > 255){
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
 }
 }
 }
@@ -933,7 +1083,7 @@ return errors === 0;
  * @generated from #/components/schemas/CreateRepoOption
  */
 export const validateCreateRepoOption: Validator<CreateRepoOption> = validate32;
-const schema17 = {"type":"object","properties":{"auto_init":{"type":["boolean","null"],"description":"Whether the repository should be auto-initialized?"},"default_branch":{"type":["string","null"],"description":"DefaultBranch of the repository (used when initializes and in template)"},"description":{"type":["string","null"],"description":"Description of the repository to create"},"gitignores":{"type":["string","null"],"description":"Gitignores to use"},"issue_labels":{"type":["string","null"],"description":"Label-Set to use"},"license":{"type":["string","null"],"description":"License to use"},"name":{"type":"string","uniqueItems":true,"description":"Name of the repository to create"},"object_format_name":{"enum":["sha1","sha256",null],"description":"ObjectFormatName of the underlying git repository"},"private":{"type":["boolean","null"],"description":"Whether the repository is private"},"readme":{"type":["string","null"],"description":"Readme of the repository to create"},"template":{"type":["boolean","null"],"description":"Whether the repository is template"},"trust_model":{"enum":["default","collaborator","committer","collaboratorcommitter",null],"description":"TrustModel of the repository"}},"required":["name"],"additionalProperties":false,"description":"CreateRepoOption options when creating repository"};
+const schema17 = {"type":"object","properties":{"auto_init":{"type":["boolean","null"],"description":"Whether the repository should be auto-initialized?"},"default_branch":{"type":["string","null"],"maxLength":100,"description":"DefaultBranch of the repository (used when initializes and in template)"},"description":{"type":["string","null"],"maxLength":2048,"description":"Description of the repository to create"},"gitignores":{"type":["string","null"],"maxLength":255,"description":"Gitignores to use"},"issue_labels":{"type":["string","null"],"maxLength":255,"description":"Label-Set to use"},"license":{"type":["string","null"],"maxLength":255,"description":"License to use"},"name":{"type":"string","maxLength":100,"uniqueItems":true,"description":"Name of the repository to create"},"object_format_name":{"enum":["sha1","sha256",null],"description":"ObjectFormatName of the underlying git repository"},"private":{"type":["boolean","null"],"description":"Whether the repository is private"},"readme":{"type":["string","null"],"maxLength":255,"description":"Readme of the repository to create"},"template":{"type":["boolean","null"],"description":"Whether the repository is template"},"trust_model":{"enum":["default","collaborator","committer","collaboratorcommitter",null],"description":"TrustModel of the repository"}},"required":["name"],"additionalProperties":false,"description":"CreateRepoOption options when creating repository"};
 const func32 = deepEqual;
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -963,12 +1113,24 @@ if((typeof data1 !== "string") && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: schema17.properties.default_branch.type}, "must be string,null");
 errors++;
 }
+if(typeof data1 === "string"){
+if(func64(data1) > 100){
+vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/maxLength", "maxLength", {limit: 100}, "must NOT have more than 100 characters");
+errors++;
+}
+}
 }
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 if((typeof data2 !== "string") && (data2 !== null)){
 vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema17.properties.description.type}, "must be string,null");
 errors++;
+}
+if(typeof data2 === "string"){
+if(func64(data2) > 2048){
+vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/maxLength", "maxLength", {limit: 2048}, "must NOT have more than 2048 characters");
+errors++;
+}
 }
 }
 if(data.gitignores !== undefined && func0.call(data, "gitignores")){
@@ -977,12 +1139,24 @@ if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/gitignores", "#/properties/gitignores/type", "type", {type: schema17.properties.gitignores.type}, "must be string,null");
 errors++;
 }
+if(typeof data3 === "string"){
+if(func64(data3) > 255){
+vErrors = pushError(vErrors, instancePath+"/gitignores", "#/properties/gitignores/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
 }
 if(data.issue_labels !== undefined && func0.call(data, "issue_labels")){
 let data4 = data.issue_labels;
 if((typeof data4 !== "string") && (data4 !== null)){
 vErrors = pushError(vErrors, instancePath+"/issue_labels", "#/properties/issue_labels/type", "type", {type: schema17.properties.issue_labels.type}, "must be string,null");
 errors++;
+}
+if(typeof data4 === "string"){
+if(func64(data4) > 255){
+vErrors = pushError(vErrors, instancePath+"/issue_labels", "#/properties/issue_labels/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
 }
 }
 if(data.license !== undefined && func0.call(data, "license")){
@@ -991,10 +1165,22 @@ if((typeof data5 !== "string") && (data5 !== null)){
 vErrors = pushError(vErrors, instancePath+"/license", "#/properties/license/type", "type", {type: schema17.properties.license.type}, "must be string,null");
 errors++;
 }
+if(typeof data5 === "string"){
+if(func64(data5) > 255){
+vErrors = pushError(vErrors, instancePath+"/license", "#/properties/license/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
 }
 if(data.name !== undefined && func0.call(data, "name")){
 let data6 = data.name;
-if(typeof data6 !== "string"){
+if(typeof data6 === "string"){
+if(func64(data6) > 100){
+vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/maxLength", "maxLength", {limit: 100}, "must NOT have more than 100 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -1035,6 +1221,12 @@ if((typeof data9 !== "string") && (data9 !== null)){
 vErrors = pushError(vErrors, instancePath+"/readme", "#/properties/readme/type", "type", {type: schema17.properties.readme.type}, "must be string,null");
 errors++;
 }
+if(typeof data9 === "string"){
+if(func64(data9) > 255){
+vErrors = pushError(vErrors, instancePath+"/readme", "#/properties/readme/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
 }
 if(data.template !== undefined && func0.call(data, "template")){
 let data10 = data.template;
@@ -1065,7 +1257,7 @@ return errors === 0;
  * @generated from #/components/schemas/CreateUserOption
  */
 export const validateCreateUserOption: Validator<CreateUserOption> = validate33;
-const schema18 = {"type":"object","properties":{"created_at":{"type":["string","null"],"format":"date-time","description":"For explicitly setting the user creation timestamp. Useful when users are\nmigrated from other systems. When omitted, the user's creation timestamp\nwill be set to \"now\"."},"email":{"type":"string","format":"email"},"full_name":{"type":["string","null"],"description":"The full display name of the user"},"login_name":{"type":["string","null"],"description":"identifier of the user, provided by the external authenticator (if configured)","default":"empty"},"must_change_password":{"type":["boolean","null"],"description":"Whether the user must change password on first login"},"password":{"type":["string","null"],"description":"The plain text password for the user"},"restricted":{"type":["boolean","null"],"description":"Whether the user has restricted access privileges"},"send_notify":{"type":["boolean","null"],"description":"Whether to send welcome notification email to the user"},"source_id":{"type":["integer","null"],"format":"int64","description":"The authentication source ID to associate with the user"},"username":{"type":"string","description":"username of the user"},"visibility":{"type":["string","null"],"description":"User visibility level: public, limited, or private"}},"required":["email","username"],"additionalProperties":false,"description":"CreateUserOption create user options"};
+const schema18 = {"type":"object","properties":{"created_at":{"type":["string","null"],"format":"date-time","description":"For explicitly setting the user creation timestamp. Useful when users are\nmigrated from other systems. When omitted, the user's creation timestamp\nwill be set to \"now\"."},"email":{"type":"string","format":"email","maxLength":254},"full_name":{"type":["string","null"],"maxLength":100,"description":"The full display name of the user"},"login_name":{"type":["string","null"],"maxLength":255,"description":"identifier of the user, provided by the external authenticator (if configured)","default":"empty"},"must_change_password":{"type":["boolean","null"],"description":"Whether the user must change password on first login"},"password":{"type":["string","null"],"maxLength":255,"description":"The plain text password for the user"},"restricted":{"type":["boolean","null"],"description":"Whether the user has restricted access privileges"},"send_notify":{"type":["boolean","null"],"description":"Whether to send welcome notification email to the user"},"source_id":{"type":["integer","null"],"format":"int64","description":"The authentication source ID to associate with the user"},"username":{"type":"string","maxLength":40,"description":"username of the user"},"visibility":{"type":["string","null"],"maxLength":255,"description":"User visibility level: public, limited, or private"}},"required":["email","username"],"additionalProperties":false,"description":"CreateUserOption create user options"};
 const formats30 = loomFormats.email;
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1102,6 +1294,10 @@ errors++;
 if(data.email !== undefined && func0.call(data, "email")){
 let data1 = data.email;
 if(typeof data1 === "string"){
+if(func64(data1) > 254){
+vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/maxLength", "maxLength", {limit: 254}, "must NOT have more than 254 characters");
+errors++;
+}
 if(!(formats30.validate(data1))){
 vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/format", "format", {format: "email"}, "must match format \""+"email"+"\"");
 errors++;
@@ -1118,12 +1314,24 @@ if((typeof data2 !== "string") && (data2 !== null)){
 vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: schema18.properties.full_name.type}, "must be string,null");
 errors++;
 }
+if(typeof data2 === "string"){
+if(func64(data2) > 100){
+vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/maxLength", "maxLength", {limit: 100}, "must NOT have more than 100 characters");
+errors++;
+}
+}
 }
 if(data.login_name !== undefined && func0.call(data, "login_name")){
 let data3 = data.login_name;
 if((typeof data3 !== "string") && (data3 !== null)){
 vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: schema18.properties.login_name.type}, "must be string,null");
 errors++;
+}
+if(typeof data3 === "string"){
+if(func64(data3) > 255){
+vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
 }
 }
 if(data.must_change_password !== undefined && func0.call(data, "must_change_password")){
@@ -1138,6 +1346,12 @@ let data5 = data.password;
 if((typeof data5 !== "string") && (data5 !== null)){
 vErrors = pushError(vErrors, instancePath+"/password", "#/properties/password/type", "type", {type: schema18.properties.password.type}, "must be string,null");
 errors++;
+}
+if(typeof data5 === "string"){
+if(func64(data5) > 255){
+vErrors = pushError(vErrors, instancePath+"/password", "#/properties/password/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
 }
 }
 if(data.restricted !== undefined && func0.call(data, "restricted")){
@@ -1168,7 +1382,14 @@ errors++;
 }
 }
 if(data.username !== undefined && func0.call(data, "username")){
-if(typeof data.username !== "string"){
+let data9 = data.username;
+if(typeof data9 === "string"){
+if(func64(data9) > 40){
+vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -1178,6 +1399,12 @@ let data10 = data.visibility;
 if((typeof data10 !== "string") && (data10 !== null)){
 vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: schema18.properties.visibility.type}, "must be string,null");
 errors++;
+}
+if(typeof data10 === "string"){
+if(func64(data10) > 255){
+vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
 }
 }
 }
@@ -1239,7 +1466,7 @@ return errors === 0;
  * @generated from #/components/schemas/EditIssueOption
  */
 export const validateEditIssueOption: Validator<EditIssueOption> = validate35;
-const schema20 = {"type":"object","properties":{"assignee":{"type":["string","null"],"description":"deprecated"},"assignees":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000},"body":{"type":["string","null"]},"due_date":{"type":["string","null"],"format":"date-time"},"milestone":{"type":["integer","null"],"format":"int64"},"ref":{"type":["string","null"]},"state":{"type":["string","null"]},"title":{"type":["string","null"]},"unset_due_date":{"type":["boolean","null"]}},"additionalProperties":false,"description":"EditIssueOption options for editing an issue"};
+const schema20 = {"type":"object","properties":{"assignee":{"type":["string","null"],"maxLength":40,"description":"deprecated"},"assignees":{"type":["array","null"],"items":{"type":"string","maxLength":40},"maxItems":1000},"body":{"type":["string","null"]},"due_date":{"type":["string","null"],"format":"date-time"},"milestone":{"type":["integer","null"],"format":"int64"},"ref":{"type":["string","null"],"maxLength":255},"state":{"type":["string","null"],"maxLength":255},"title":{"type":["string","null"],"maxLength":255},"unset_due_date":{"type":["boolean","null"]}},"additionalProperties":false,"description":"EditIssueOption options for editing an issue"};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1257,6 +1484,12 @@ if((typeof data0 !== "string") && (data0 !== null)){
 vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema20.properties.assignee.type}, "must be string,null");
 errors++;
 }
+if(typeof data0 === "string"){
+if(func64(data0) > 40){
+vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
 }
 if(data.assignees !== undefined && func0.call(data, "assignees")){
 let data1 = data.assignees;
@@ -1271,7 +1504,14 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data1[i0] !== "string"){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(func64(data2) > 40){
+vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -1317,6 +1557,12 @@ if((typeof data6 !== "string") && (data6 !== null)){
 vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: schema20.properties.ref.type}, "must be string,null");
 errors++;
 }
+if(typeof data6 === "string"){
+if(func64(data6) > 255){
+vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
 }
 if(data.state !== undefined && func0.call(data, "state")){
 let data7 = data.state;
@@ -1324,12 +1570,24 @@ if((typeof data7 !== "string") && (data7 !== null)){
 vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/type", "type", {type: schema20.properties.state.type}, "must be string,null");
 errors++;
 }
+if(typeof data7 === "string"){
+if(func64(data7) > 255){
+vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
 }
 if(data.title !== undefined && func0.call(data, "title")){
 let data8 = data.title;
 if((typeof data8 !== "string") && (data8 !== null)){
 vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema20.properties.title.type}, "must be string,null");
 errors++;
+}
+if(typeof data8 === "string"){
+if(func64(data8) > 255){
+vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
 }
 }
 if(data.unset_due_date !== undefined && func0.call(data, "unset_due_date")){
@@ -2356,7 +2614,7 @@ return errors === 0;
  * @generated from #/components/schemas/IssueMeta
  */
 export const validateIssueMeta: Validator<IssueMeta> = validate57;
-const schema32 = {"type":"object","properties":{"index":{"type":["integer","null"],"format":"int64"},"owner":{"type":["string","null"],"description":"owner of the issue's repo"},"repo":{"type":["string","null"]}},"additionalProperties":false,"description":"IssueMeta basic issue information"};
+const schema32 = {"type":"object","properties":{"index":{"type":["integer","null"],"format":"int64"},"owner":{"type":["string","null"],"maxLength":40,"description":"owner of the issue's repo"},"repo":{"type":["string","null"],"maxLength":100}},"additionalProperties":false,"description":"IssueMeta basic issue information"};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2387,12 +2645,24 @@ if((typeof data1 !== "string") && (data1 !== null)){
 vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: schema32.properties.owner.type}, "must be string,null");
 errors++;
 }
+if(typeof data1 === "string"){
+if(func64(data1) > 40){
+vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
 }
 if(data.repo !== undefined && func0.call(data, "repo")){
 let data2 = data.repo;
 if((typeof data2 !== "string") && (data2 !== null)){
 vErrors = pushError(vErrors, instancePath+"/repo", "#/properties/repo/type", "type", {type: schema32.properties.repo.type}, "must be string,null");
 errors++;
+}
+if(typeof data2 === "string"){
+if(func64(data2) > 100){
+vErrors = pushError(vErrors, instancePath+"/repo", "#/properties/repo/maxLength", "maxLength", {limit: 100}, "must NOT have more than 100 characters");
+errors++;
+}
 }
 }
 }
@@ -3995,7 +4265,7 @@ return errors === 0;
  * @generated from #/components/schemas/PullReviewRequestOptions
  */
 export const validatePullReviewRequestOptions: Validator<PullReviewRequestOptions> = validate92;
-const schema42 = {"type":"object","properties":{"reviewers":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000},"team_reviewers":{"type":["array","null"],"items":{"type":"string"},"maxItems":1000}},"additionalProperties":false,"description":"PullReviewRequestOptions are options to add or remove pull review requests"};
+const schema42 = {"type":"object","properties":{"reviewers":{"type":["array","null"],"items":{"type":"string","maxLength":40},"maxItems":1000},"team_reviewers":{"type":["array","null"],"items":{"type":"string","maxLength":255},"maxItems":1000}},"additionalProperties":false,"description":"PullReviewRequestOptions are options to add or remove pull review requests"};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4020,7 +4290,14 @@ errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
+let data1 = data0[i0];
+if(typeof data1 === "string"){
+if(func64(data1) > 40){
+vErrors = pushError(vErrors, instancePath+"/reviewers/" + i0, "#/properties/reviewers/items/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/reviewers/" + i0, "#/properties/reviewers/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }
@@ -4040,7 +4317,14 @@ errors++;
 }
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
-if(typeof data2[i1] !== "string"){
+let data3 = data2[i1];
+if(typeof data3 === "string"){
+if(func64(data3) > 255){
+vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i1, "#/properties/team_reviewers/items/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
+errors++;
+}
+}
+else {
 vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i1, "#/properties/team_reviewers/items/type", "type", {type: "string"}, "must be string");
 errors++;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SQLITE_PATH } from '../issues/store/defaults.js';
 import { ConfigError, parseConfig, type ServerConfig } from './config.js';
 
 function run(argv: string[], env: Record<string, string> = {}): ServerConfig {
@@ -38,7 +39,30 @@ describe('parseConfig', () => {
       logLevel: 'info',
       logFormat: 'auto',
       shutdownTimeoutMs: 10_000,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      bodyIdleTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      bodyBudgetBytes: 64 * 1024 * 1024,
+      drainGraceMs: 1_000,
     });
+  });
+
+  it('reads the HTTP limits, and refuses a headers timeout past the request timeout', () => {
+    const config = run(['--request-timeout', '0', '--body-budget=1048576'], {
+      LOOM_BODY_IDLE_TIMEOUT_MS: '2500',
+      LOOM_DRAIN_GRACE_MS: '0',
+    });
+    expect(config).toMatchObject({ requestTimeoutMs: 0, bodyBudgetBytes: 1_048_576, bodyIdleTimeoutMs: 2_500, drainGraceMs: 0 });
+    expect(failure([], { LOOM_HEADERS_TIMEOUT_MS: '40000' })).toBe(
+      'LOOM_HEADERS_TIMEOUT_MS (40000) must not exceed LOOM_REQUEST_TIMEOUT_MS (30000)',
+    );
+    expect(failure(['--body-budget', '10'])).toBe('invalid --body-budget: must be an integer from 1024 to 17179869184 (got "10")');
+    expect(failure(['--headers-timeout', '0'])).toMatch(/^invalid --headers-timeout: must be an integer from 1 to 3600000/);
+  });
+
+  it('opens the same SQLite file by default as createStore does', () => {
+    expect(run([]).databaseUrl).toBe(DEFAULT_SQLITE_PATH);
   });
 
   it('reads the environment, and flags win over it', () => {

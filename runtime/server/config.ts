@@ -45,6 +45,13 @@ export interface ServerConfig {
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   readonly shutdownTimeoutMs: number;
+  /** The HTTP server's timeouts and body budget (`http-limits.ts`). */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly bodyIdleTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly bodyBudgetBytes: number;
+  readonly drainGraceMs: number;
 }
 
 /** What the command line asked for: run the server, or just print help or the version. */
@@ -69,6 +76,11 @@ interface RawValue {
 
 /** The longest shutdown bound we accept: beyond this an orchestrator has long since sent SIGKILL. */
 const MAX_SHUTDOWN_TIMEOUT_MS = 600_000;
+/** The longest HTTP timeout we accept: an hour. */
+const MAX_TIMEOUT_MS = 3_600_000;
+/** The body budget's range: one small body, up to 16 GiB. */
+const MIN_BODY_BUDGET_BYTES = 1024;
+const MAX_BODY_BUDGET_BYTES = 16 * 1024 * 1024 * 1024;
 
 /**
  * Reads flags and environment into a validated configuration.
@@ -125,6 +137,12 @@ export function parseConfig(argv: readonly string[], env: Environment): ConfigRe
     logLevel: parseChoice(required('logLevel'), LOG_LEVELS),
     logFormat: parseChoice(required('logFormat'), LOG_FORMATS),
     shutdownTimeoutMs: parseInteger(required('shutdownTimeoutMs'), 0, MAX_SHUTDOWN_TIMEOUT_MS),
+    headersTimeoutMs: parseInteger(required('headersTimeoutMs'), 1, MAX_TIMEOUT_MS),
+    requestTimeoutMs: parseInteger(required('requestTimeoutMs'), 0, MAX_TIMEOUT_MS),
+    bodyIdleTimeoutMs: parseInteger(required('bodyIdleTimeoutMs'), 0, MAX_TIMEOUT_MS),
+    keepAliveTimeoutMs: parseInteger(required('keepAliveTimeoutMs'), 1, MAX_TIMEOUT_MS),
+    bodyBudgetBytes: parseInteger(required('bodyBudgetBytes'), MIN_BODY_BUDGET_BYTES, MAX_BODY_BUDGET_BYTES),
+    drainGraceMs: parseInteger(required('drainGraceMs'), 0, MAX_SHUTDOWN_TIMEOUT_MS),
   };
   checkConsistency(config);
   return { kind: 'run', config };
@@ -296,6 +314,12 @@ function checkConsistency(config: ServerConfig): void {
   const grpc = config.services.includes('system');
   if (grpc && config.port !== 0 && config.port === config.grpcPort) {
     throw new ConfigError(`PORT and GRPC_PORT must differ (both are ${config.port})`);
+  }
+  if (config.requestTimeoutMs !== 0 && config.headersTimeoutMs > config.requestTimeoutMs) {
+    // Node refuses it too: the headers are part of the request.
+    throw new ConfigError(
+      `LOOM_HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed LOOM_REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`,
+    );
   }
   if ((config.adminUser === undefined) !== (config.adminPassword === undefined)) {
     throw new ConfigError('LOOM_ADMIN_USER and LOOM_ADMIN_PASSWORD must be set together');

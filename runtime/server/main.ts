@@ -3,8 +3,9 @@
  * `npm start`: the Loom server process. Reads flags and environment, opens the configured
  * services (migrating and, on an empty database, seeding the Issues store; picking the
  * System host adapter), serves HTTP and gRPC, prints where and how to call them, and
- * shuts down gracefully on SIGTERM/SIGINT. Generation is not done here: `npm start`'s
- * `prestart` runs `npm run generate`, which rewrites only stale files.
+ * shuts down gracefully on SIGTERM/SIGINT, or when npm's shell is gone
+ * (`shutdown-triggers.ts`). Building is not done here: `npm start`'s `prestart` runs
+ * `npm run build` (generate, then compile into `dist/`).
  *
  * Exit codes: 0 after a clean shutdown, 1 when start-up or shutdown fails, 2 for invalid configuration.
  */
@@ -17,6 +18,7 @@ import { renderHelp } from './help.js';
 import { createLogger, type Logger } from './logger.js';
 import { type RunningServer, startServer } from './server.js';
 import { StartupError } from './service-module.js';
+import { type ShutdownTrigger, watchShutdownTriggers } from './shutdown-triggers.js';
 
 /**
  * The project folder: the nearest one above this module with a `package.json`. That is the
@@ -66,10 +68,10 @@ async function run(config: ServerConfig): Promise<void> {
   installCrashHandlers(logger);
 
   let server: RunningServer | undefined;
-  let signalled: NodeJS.Signals | undefined;
-  const stop = (running: RunningServer, signal: NodeJS.Signals) => {
+  let stopping: ShutdownTrigger | undefined;
+  const stop = (running: RunningServer, trigger: ShutdownTrigger) => {
     logger.info(
-      { signal, inFlight: running.inFlight(), timeoutMs: config.shutdownTimeoutMs },
+      { ...describeTrigger(trigger), inFlight: running.inFlight(), timeoutMs: config.shutdownTimeoutMs },
       'shutting down: no new connections, finishing in-flight requests',
     );
     running.shutdown().then(
@@ -89,18 +91,22 @@ async function run(config: ServerConfig): Promise<void> {
   // Installed before start-up, which can take a while (migrations, demo data): a signal then
   // lets the services finish opening and closes them properly instead of killing the process
   // in the middle of a migration.
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled !== undefined) {
+  watchShutdownTriggers({
+    onStop(trigger) {
+      stopping = trigger;
+      if (server !== undefined) stop(server, trigger);
+      else logger.info(describeTrigger(trigger), 'signal during start-up: stopping as soon as the services are open');
+    },
+    onDuplicate(signal) {
+      // npm relays the terminal's Ctrl-C, which reached this process too: one request, not two.
+      logger.info({ signal }, 'signal repeated within a second: already shutting down');
+    },
+    onForce(signal) {
       // A second Ctrl-C means "now": skip the drain.
       logger.warn({ signal }, 'second signal: exiting without waiting for in-flight requests');
       process.exit(EXIT_FAILURE);
-    }
-    signalled = signal;
-    if (server !== undefined) stop(server, signal);
-    else logger.info({ signal }, 'signal during start-up: stopping as soon as the services are open');
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+    },
+  });
 
   try {
     // Loaded only now: `--help` and configuration errors answer without loading
@@ -117,8 +123,8 @@ async function run(config: ServerConfig): Promise<void> {
     }
     process.exit(EXIT_FAILURE);
   }
-  if (signalled !== undefined) {
-    stop(server, signalled);
+  if (stopping !== undefined) {
+    stop(server, stopping);
     return;
   }
 
@@ -142,6 +148,11 @@ function installCrashHandlers(logger: Logger): void {
     logger.fatal({ err: reason }, 'unhandled promise rejection');
     process.exit(EXIT_FAILURE);
   });
+}
+
+/** A shutdown's cause, for the log: `{ signal: 'SIGTERM' }` or `{ parentExited: 4242 }`. */
+function describeTrigger(trigger: ShutdownTrigger): Record<string, unknown> {
+  return trigger.kind === 'signal' ? { signal: trigger.signal } : { parentExited: trigger.parentPid };
 }
 
 function packageVersion(): string {

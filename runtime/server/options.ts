@@ -4,7 +4,9 @@
  * and what it means. One table feeds the parser (`config.ts`), `--help` (`help.ts`)
  * and the documentation, so the three cannot drift apart.
  */
+import { DEFAULT_SQLITE_PATH } from '../issues/store/defaults.js';
 import { HOST_ADAPTER_VALUES, type HostAdapterSetting } from '../system/host-adapter.js';
+import { DEFAULT_HTTP_LIMITS } from './http-limits.js';
 
 /** How the raw text of an option is read. */
 export type OptionKind = 'port' | 'integer' | 'string' | 'url' | 'enum' | 'list' | 'boolean' | 'secret';
@@ -117,7 +119,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     flag: 'database-url',
     env: 'DATABASE_URL',
     kind: 'url',
-    default: './data/loom.db',
+    default: DEFAULT_SQLITE_PATH,
     placeholder: '<url>',
     description: 'Issues database: a SQLite file path (file: URLs too) or a postgres:// URL.',
   },
@@ -211,6 +213,60 @@ export const OPTIONS: readonly OptionSpec[] = [
     default: 'auto',
     placeholder: '<format>',
     description: 'json (one object per line), pretty (colours), or auto: pretty when stdout is a terminal.',
+  },
+  {
+    key: 'headersTimeoutMs',
+    flag: 'headers-timeout',
+    env: 'LOOM_HEADERS_TIMEOUT_MS',
+    kind: 'integer',
+    default: String(DEFAULT_HTTP_LIMITS.headersTimeoutMs),
+    placeholder: '<ms>',
+    description: "Time for a request's headers to arrive; slower clients get 408 and are disconnected.",
+  },
+  {
+    key: 'requestTimeoutMs',
+    flag: 'request-timeout',
+    env: 'LOOM_REQUEST_TIMEOUT_MS',
+    kind: 'integer',
+    default: String(DEFAULT_HTTP_LIMITS.requestTimeoutMs),
+    placeholder: '<ms>',
+    description: 'Time for a whole request (headers and body) to arrive; 0 for no limit. At least the headers timeout.',
+  },
+  {
+    key: 'bodyIdleTimeoutMs',
+    flag: 'body-idle-timeout',
+    env: 'LOOM_BODY_IDLE_TIMEOUT_MS',
+    kind: 'integer',
+    default: String(DEFAULT_HTTP_LIMITS.bodyIdleTimeoutMs),
+    placeholder: '<ms>',
+    description: 'Time a request body may send nothing before it is answered 408; 0 for no limit.',
+  },
+  {
+    key: 'keepAliveTimeoutMs',
+    flag: 'keep-alive-timeout',
+    env: 'LOOM_KEEP_ALIVE_TIMEOUT_MS',
+    kind: 'integer',
+    default: String(DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
+    placeholder: '<ms>',
+    description: 'Time an idle keep-alive connection is kept open; behind a load balancer, longer than its idle timeout.',
+  },
+  {
+    key: 'bodyBudgetBytes',
+    flag: 'body-budget',
+    env: 'LOOM_BODY_BUDGET_BYTES',
+    kind: 'integer',
+    default: String(DEFAULT_HTTP_LIMITS.bodyBudgetBytes),
+    placeholder: '<bytes>',
+    description: 'Request body bytes all requests together may hold; past it, requests with a body get 503 before they are read.',
+  },
+  {
+    key: 'drainGraceMs',
+    flag: 'drain-grace',
+    env: 'LOOM_DRAIN_GRACE_MS',
+    kind: 'integer',
+    default: String(DEFAULT_HTTP_LIMITS.drainGraceMs),
+    placeholder: '<ms>',
+    description: 'On shutdown, how long idle keep-alive connections may still bring one request (answered, with Connection: close).',
   },
   {
     key: 'shutdownTimeoutMs',

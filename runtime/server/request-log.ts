@@ -13,6 +13,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 // Declares the `requestId` context variable this middleware sets.
 import type {} from 'hono/request-id';
+import { CLIENT_CLOSED_REQUEST, clientGone } from '../issues/api/client-gone.js';
 import type { Logger } from './logger.js';
 
 /** The header carrying the request id, both ways. */
@@ -28,7 +29,9 @@ export interface RequestLogOptions {
 
 /**
  * Gives each request its id (`c.get('requestId')`) and logs it when its response is ready:
- * `info` below 400, `warn` for 4xx, `error` for 5xx (with the error, when a handler threw).
+ * `info` below 400, `warn` for 4xx, `error` for 5xx (with the error, when a handler threw); a
+ * request whose client disconnected before the answer at `info`, as status 499 with
+ * `aborted: true`.
  *
  * @example
  * ```ts
@@ -39,25 +42,44 @@ export interface RequestLogOptions {
 export function requestLog({ logger }: RequestLogOptions): MiddlewareHandler {
   return async function requestLog(c, next) {
     const started = performance.now();
-    const incoming = c.req.header(REQUEST_ID_HEADER);
-    const reqId = incoming !== undefined && SANE_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const reqId = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
     c.set('requestId', reqId);
     await next();
     echoRequestId(c, reqId);
+    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    // The path only: query strings can carry credentials (Gitea's `?token=` and `?access_token=`).
+    const path = c.req.path;
+    if (clientGone(c)) {
+      // Whatever the route made of it, the client left first: nobody gets this answer, and it is
+      // no fault of the server's (a body read the disconnect broke would look like a 500).
+      const record = { reqId, method: c.req.method, path, status: CLIENT_CLOSED_REQUEST, aborted: true, durationMs };
+      logger.info(c.error === undefined ? record : { ...record, err: c.error }, 'request aborted by the client');
+      return;
+    }
     const status = c.res.status;
     const record = {
       reqId,
       method: c.req.method,
-      // The path only: query strings can carry credentials (Gitea's `?token=` and `?access_token=`).
-      path: c.req.path,
+      path,
       status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      durationMs,
       ...(status >= 500 && c.error !== undefined ? { err: c.error } : {}),
     };
     if (status >= 500) logger.error(record, 'request');
     else if (status >= 400) logger.warn(record, 'request');
     else logger.info(record, 'request');
   };
+}
+
+/**
+ * A request's id: the caller's `X-Request-Id` when it is a sane token, otherwise a fresh UUID.
+ *
+ * @example
+ * requestIdFrom('abc-123'); // 'abc-123'
+ * requestIdFrom('no spaces allowed'); // a UUID
+ */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  return typeof header === 'string' && SANE_ID.test(header) ? header : crypto.randomUUID();
 }
 
 /** Sets the id on the answer; one with immutable headers (`Response.redirect`, a `fetch` answer) is copied first. */

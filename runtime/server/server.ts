@@ -61,7 +61,20 @@ export async function startServer({ config, logger, factories, rootDir }: StartO
   // and services learn the real origin (PORT=0) before they build their routes. Until
   // the app is ready every request gets a 503, which is also what /readyz must say then.
   let handler: FetchHandler = starting;
-  const http = await listenHttp({ fetch: (request, env) => handler(request, env), host: config.host, port: config.port });
+  const http = await listenHttp({
+    fetch: (request, env) => handler(request, env),
+    host: config.host,
+    port: config.port,
+    limits: {
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      bodyIdleTimeoutMs: config.bodyIdleTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      bodyBudgetBytes: config.bodyBudgetBytes,
+      drainGraceMs: config.drainGraceMs,
+    },
+    log: logger,
+  });
   const origin = publicOrigin(config, http.port);
   try {
     for (const name of config.services) {

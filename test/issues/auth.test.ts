@@ -51,6 +51,17 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
     expect(list.status).toBe(401);
   });
 
+  it('answers 401 for a token spelled in upper-case hex (Gitea issues and accepts lower case only)', async () => {
+    const upper = alice.token.toUpperCase();
+    for (const init of [
+      { headers: { Authorization: `token ${upper}` } },
+      { headers: { Authorization: `Basic ${b64(`${upper}:`)}` } },
+      { query: `?token=${upper}` },
+    ]) {
+      expect(await whoAmI(init)).toEqual({ status: 401, body: apiError('invalid username, password or token') });
+    }
+  });
+
   it('lets an administrator act as another user with ?sudo= or a Sudo header, and refuses everyone else', async () => {
     const admin = { Authorization: `token ${server.adminToken}` };
     expect(await whoAmI({ headers: admin, query: '?sudo=alice' })).toMatchObject({ status: 200, body: { login: 'alice' } });

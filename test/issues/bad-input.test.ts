@@ -83,6 +83,36 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     expect((await send('/repos/olga/hidden/issues', owner.token, '{bad')).status).toBe(422);
   });
 
+  it('refuses an anonymous write before reading its body, and leaves unknown routes 404 for everyone', async () => {
+    // The body is declared and never sent: the answer can only come from the headers.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${server.baseUrl}/api/v1/repos/alice/pub/issues`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': '100000' },
+        agent: false,
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode!, body: text });
+          req.destroy();
+        });
+      });
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      req.flushHeaders();
+    });
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.body)).toEqual(apiError('token is required'));
+    const unknown = await server.fetch('/repos/alice/pub/nonsense', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(unknown.status).toBe(404);
+  });
+
   it('answers 413 with a JSON body for an oversized request', async () => {
     const before = await total();
     // Plain node:http on its own connection: the server answers before reading the whole body and

@@ -51,6 +51,29 @@ describe.each(ENGINES)('limits on %s', (engine) => {
       expect((await send('POST', '/repos/alice/pub/pulls', { title: 'pr', head: 'x', reviewers: names(1001) })).status).toBe(422);
     });
 
+    it('refuses the report’s bodies (250,000 assignees, 100,000 labels) before parsing them, in Gitea’s order', async () => {
+      const before = await total();
+      const assignees = JSON.stringify({ title: 'x', assignees: Array(250_000).fill(0) });
+      const labels = JSON.stringify({ title: 'x', labels: Array(100_000).fill('l') });
+      for (const body of [assignees, labels]) {
+        const res = await server.fetch('/repos/alice/pub/issues', {
+          method: 'POST',
+          headers: { Authorization: `token ${w.alice.token}`, 'Content-Type': 'application/json' },
+          body,
+        });
+        expect(res.status).toBe(422);
+        expect(((await res.json()) as { message: string }).message).toMatch(/^\[(Assignees|Labels)\]: must NOT have more than 1000 items$/);
+      }
+      // A repository the caller cannot see is 404 first, as for any body Gitea cannot bind.
+      const hidden = await server.fetch('/repos/alice/priv/issues', {
+        method: 'POST',
+        headers: { Authorization: `token ${w.dave.token}`, 'Content-Type': 'application/json' },
+        body: assignees,
+      });
+      expect(hidden.status).toBe(404);
+      expect(await total()).toBe(before);
+    });
+
     it('takes up to 1000 label ids, dropping the unknown ones as Gitea does', async () => {
       const res = await send('POST', '/repos/alice/pub/issues', { title: 'many labels', labels: [...ids(999), w.labels.bug] });
       expect(res.status).toBe(201);
@@ -60,6 +83,95 @@ describe.each(ENGINES)('limits on %s', (engine) => {
     it('answers an assignee list of unknown users with 422 naming the first', async () => {
       const res = await send('POST', '/repos/alice/pub/issues', { title: 'x', assignees: names(1000) });
       expect(res).toEqual({ status: 422, body: apiError('Assignee does not exist: [name: nobody0]') });
+    });
+  });
+
+  describe('strings', () => {
+    // Gitea's field sizes, from its bindings (`MaxSize(40)`) and columns (`VARCHAR(255)`). Before,
+    // PostgreSQL answered 500 for a label name, milestone title or token name of ~2,700 characters
+    // (its btree index refused the row) and SQLite stored a 950,000-character description.
+    const long = (n: number) => 'x'.repeat(n);
+    it.each<[string, string, string, () => Record<string, unknown>, string]>([
+      [
+        'a label name',
+        'POST',
+        '/repos/alice/pub/labels',
+        () => ({ name: long(2_700), color: 'ee0701' }),
+        '[Name]: must NOT have more than 255 characters',
+      ],
+      [
+        'a label description',
+        'POST',
+        '/repos/alice/pub/labels',
+        () => ({ name: 'n', color: 'abc', description: long(256) }),
+        '[Description]: must NOT have more than 255 characters',
+      ],
+      [
+        'a milestone title',
+        'POST',
+        '/repos/alice/pub/milestones',
+        () => ({ title: long(2_700) }),
+        '[Title]: must NOT have more than 255 characters',
+      ],
+      [
+        'an issue title',
+        'POST',
+        '/repos/alice/pub/issues',
+        () => ({ title: long(256) }),
+        '[Title]: must NOT have more than 255 characters',
+      ],
+      [
+        'an issue ref',
+        'POST',
+        '/repos/alice/pub/issues',
+        () => ({ title: 't', ref: long(256) }),
+        '[Ref]: must NOT have more than 255 characters',
+      ],
+      [
+        'an organization description',
+        'POST',
+        '/orgs',
+        () => ({ username: 'bigorg', description: long(950_000) }),
+        '[Description]: must NOT have more than 255 characters',
+      ],
+      [
+        'a repository description',
+        'POST',
+        '/user/repos',
+        () => ({ name: 'big', description: long(2_049) }),
+        '[Description]: must NOT have more than 2048 characters',
+      ],
+    ])('answers 422 for %s past its size, storing nothing', async (_name, method, path, body, message) => {
+      const before = await total();
+      expect(await send(method, path, body())).toEqual({ status: 422, body: apiError(message) });
+      expect(await total()).toBe(before);
+    });
+
+    it('answers 422 for a token name past 255 characters and a user e-mail past 254', async () => {
+      const basic = `Basic ${Buffer.from(`alice:${w.alice.password}`).toString('base64')}`;
+      const token = await server.fetch('/users/alice/tokens', {
+        method: 'POST',
+        headers: { Authorization: basic, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: long(2_700) }),
+      });
+      expect(token.status).toBe(422);
+      expect(await token.json()).toEqual(apiError('[Name]: must NOT have more than 255 characters'));
+      const user = await send(
+        'POST',
+        '/admin/users',
+        { username: 'mail', email: `${long(950_000)}@example.com`, password: 'pw-pw-pw' },
+        server.adminToken,
+      );
+      expect(user).toEqual({ status: 422, body: apiError('[Email]: must NOT have more than 254 characters') });
+      expect(await server.store.findUserByName('mail')).toBeUndefined();
+      expect(await server.store.findUserByName('bigorg')).toBeUndefined();
+      expect(await server.store.findRepo('alice', 'big')).toBeUndefined();
+    });
+
+    it('takes values at their size', async () => {
+      expect((await send('POST', '/repos/alice/pub/labels', { name: long(255), color: 'abc', description: long(255) })).status).toBe(201);
+      expect((await send('POST', '/repos/alice/pub/milestones', { title: long(255) })).status).toBe(201);
+      expect((await send('POST', '/repos/alice/pub/issues', { title: long(255), ref: long(255) })).status).toBe(201);
     });
   });
 

@@ -223,4 +223,39 @@ describe.each(ENGINES)('setup endpoints on %s', (engine) => {
       ).status,
     ).toBe(404);
   });
+
+  it('requests reviews only from people who can read the repository (422 otherwise, as Gitea), storing nothing', async () => {
+    const priv = (await server.api(w.bob.token).repos.repoCreatePullRequest('alice', 'priv', { title: 'Secret fix', head: 'fix' })).data;
+    const before = (await server.store.searchIssues({ repoIds: [priv.base!.repo_id!], state: 'all', limit: 50 })).total;
+    const refused = (reason: string) => `${reason} [user_id: ${w.bob.id}, repo_id: ${priv.base!.repo_id}]`;
+    // dave cannot see alice/priv at all: neither a pull request nor a review request may name him.
+    const created = await server.sendJson('POST', '/repos/alice/priv/pulls', { title: 'x', head: 'y', reviewers: ['dave'] }, w.bob.token);
+    expect(created).toEqual({ status: 422, body: apiError(refused("Reviewer can't read")) });
+    const requested = await server.sendJson(
+      'POST',
+      `/repos/alice/priv/pulls/${priv.number}/requested_reviewers`,
+      { reviewers: ['carol', 'dave'] },
+      w.bob.token,
+    );
+    expect(requested).toEqual({ status: 422, body: apiError(refused("Reviewer can't read")) });
+    const org = await server.sendJson(
+      'POST',
+      `/repos/alice/priv/pulls/${priv.number}/requested_reviewers`,
+      { reviewers: ['acme'] },
+      w.bob.token,
+    );
+    expect(org).toEqual({ status: 422, body: apiError(refused("Organization can't be added as reviewer")) });
+    expect((await server.store.searchIssues({ repoIds: [priv.base!.repo_id!], state: 'all', limit: 50 })).total).toBe(before);
+    expect((await server.api(w.alice.token).repos.issueGetIssue('alice', 'priv', priv.number!)).data.pull_request).toBeTruthy();
+    expect((await server.store.getIssue(priv.base!.repo_id!, priv.number!))!.reviewRequestIds).toEqual([]);
+    // carol reads alice/priv (a read collaborator): she may be asked.
+    const ok = await server.sendJson(
+      'POST',
+      `/repos/alice/priv/pulls/${priv.number}/requested_reviewers`,
+      { reviewers: ['carol'] },
+      w.bob.token,
+    );
+    expect(ok.status).toBe(201);
+    expect((await server.store.getIssue(priv.base!.repo_id!, priv.number!))!.reviewRequestIds).toEqual([w.carol.id]);
+  });
 });

@@ -7,12 +7,13 @@ import { Hono } from 'hono';
 import { PatternRouter } from 'hono/router/pattern-router';
 import type { IssueStore } from '../store/store.js';
 import { issuesAdmission } from './admission.js';
+import { guardWrites } from './binding-order.js';
 import { type IssuesConfig, resolveIssuesConfig } from './config.js';
 import { createIssuesErrorHandler } from './error-handler.js';
 import { apiErrorBody, giteaJson } from './errors.js';
 import { createIssueEventBus, type IssueEventBus } from './events.js';
 import { giteaRequestPath } from './request-path.js';
-import { issuesRestApp } from './rest-binding.js';
+import { issuesRestRouter } from './rest-binding.js';
 
 /** Options of {@link createIssuesApp}. */
 export interface CreateIssuesAppOptions {
@@ -57,6 +58,10 @@ export function createIssuesApp(options: CreateIssuesAppOptions): Hono {
     }),
   );
   const errorOptions = onUnexpected ? { onUnexpected: (e: unknown) => onUnexpected(e) } : {};
-  app.route('/', issuesRestApp(services, config, errorOptions));
+  const router = issuesRestRouter(services, config, errorOptions);
+  // Before the routes: anonymous writes are refused before their bodies are read, and overlong
+  // arrays before they are parsed.
+  guardWrites(app, router.routes(), options.store);
+  app.route('/', router.app());
   return app;
 }

@@ -8,6 +8,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ConversionError } from '../../rest/convert/convert.js';
 import { BadRequestError, HttpError, type Violation } from '../../rest/errors.js';
+import { IssueStoreError } from '../store/store.js';
+import { CLIENT_CLOSED_REQUEST, clientGone } from './client-gone.js';
 import type { IssuesConfig } from './config.js';
 import { apiErrorBody, GiteaError, giteaJson } from './errors.js';
 
@@ -44,6 +46,10 @@ export function createIssuesErrorHandler(config: IssuesConfig, options: IssuesEr
       return send(error.status === 400 ? 422 : error.status, error.message);
     }
     if (error instanceof HTTPException) return send(error.status, error.message || 'request rejected');
+    // A value past the store's field sizes (which the schema's maxLength normally catches first).
+    if (error instanceof IssueStoreError && error.code === 'too_long') return send(422, error.message);
+    // The client went away mid-request (its body read failed): nothing unexpected, nobody to answer.
+    if (clientGone(c)) return send(CLIENT_CLOSED_REQUEST, 'client closed request');
     onUnexpected(error, c);
     // Gitea blanks the message of 500s in production so that internals do not leak.
     return send(500, '');

@@ -6,7 +6,7 @@
  */
 import type { Hono } from 'hono';
 import { AdminRoutes, IssueRoutes, OrganizationRoutes, RepositoryRoutes, UserRoutes } from '../../../generated/issues/openapi.server.js';
-import { createRestRouter } from '../../rest/index.js';
+import { createRestRouter, type RestRouter } from '../../rest/index.js';
 import { checkBeforeBinding, isBindingError } from './binding-order.js';
 import type { IssuesConfig } from './config.js';
 import { createIssuesErrorHandler, type IssuesErrorHandlerOptions } from './error-handler.js';
@@ -27,6 +27,17 @@ import {
  * app.route('/', issuesRestApp(services, config));
  */
 export function issuesRestApp(services: IssuesServices, config: IssuesConfig, options: IssuesErrorHandlerOptions = {}): Hono {
+  return issuesRestRouter(services, config, options).app();
+}
+
+/**
+ * The router of {@link issuesRestApp}, for callers that also read its routes.
+ *
+ * @example
+ * const router = issuesRestRouter(services, config);
+ * router.routes().length; // one per operation
+ */
+export function issuesRestRouter(services: IssuesServices, config: IssuesConfig, options: IssuesErrorHandlerOptions = {}): RestRouter {
   const handleError = createIssuesErrorHandler(config, options);
   // No body limit of the decorator runtime's own: the app's middleware applies the configured
   // `maxBodyBytes` before routing, answering in Gitea's shape.
@@ -52,6 +63,5 @@ export function issuesRestApp(services: IssuesServices, config: IssuesConfig, op
         }
         return handleError(error, c);
       },
-    })
-    .app();
+    });
 }

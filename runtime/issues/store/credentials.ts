@@ -65,11 +65,12 @@ export function generateToken(): string {
 }
 
 /**
- * The stored form of a token. Hex input is lower-cased first so that lookups ignore case.
+ * The stored form of a token. Taken as given: tokens are issued, and accepted, in lower-case hex
+ * only, as Gitea issues and accepts them (its digest of `ABC…` is not that of `abc…` either).
  *
  * @example
  * hashToken(token); // 64 hex chars
  */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token.toLowerCase()).digest('hex');
+  return createHash('sha256').update(token).digest('hex');
 }

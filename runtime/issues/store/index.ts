@@ -3,16 +3,15 @@
  * (`postgres://` → PostgreSQL, anything else → a SQLite file) and returns a migrated `IssueStore`.
  */
 
+import { DEFAULT_SQLITE_PATH } from './defaults.js';
 import { openPostgresStore } from './postgres/postgres-store.js';
 import type { SqlStoreOptions } from './sql/sql-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { IssueStore } from './store.js';
 
 export { atLeast, isPermissionLevel, resolvePermission, strongest } from '../domain/permission.js';
+export { DEFAULT_SQLITE_PATH } from './defaults.js';
 export * from './store.js';
-
-/** Where the SQLite database lives when `DATABASE_URL` is not set. */
-export const DEFAULT_SQLITE_PATH = './data/issues.db';
 
 /** Options of {@link createStore}. */
 export interface CreateStoreOptions extends SqlStoreOptions {

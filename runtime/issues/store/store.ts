@@ -1,7 +1,9 @@
 /**
- * @module The storage contract of the Issues service: one async `IssueStore` interface, the row
- * types it returns and the inputs and filters it accepts. Engines (`sqlite/`, `postgres/`) implement
- * it; the HTTP layer codes against it and never sees SQL.
+ * @module The storage contract of the Issues service: one small async interface per aggregate
+ * (users, tokens, organizations, repositories, labels, milestones, issues, timeline, dependencies,
+ * bulk import), combined as `IssueStore`, with the row types they return and the inputs and filters
+ * they accept. Engines (`sqlite/`, `postgres/`) implement it; the HTTP layer codes against it and
+ * never sees SQL.
  *
  * Conventions that hold for every method:
  * - Times are Unix seconds (integers), as Gitea stores them; `null` means "not set".
@@ -411,31 +413,13 @@ export interface StoreInfo {
 }
 
 /**
- * The Issues service storage.
+ * Users (people) and their passwords. Organizations share the table; see {@link OrgStore}.
  *
  * @example
- * const store = await createStore(':memory:');
  * const alice = await store.createUser({ name: 'alice', email: 'alice@example.com', password: 's3cret' });
- * const repo = await store.createRepo({ ownerId: alice.id, name: 'proj' });
- * const issue = await store.createIssue({ repoId: repo.id, posterId: alice.id, title: 'Crash on start' });
- * issue.index; // 1
- * await store.close();
+ * (await store.verifyPassword('Alice', 's3cret'))?.id === alice.id; // true
  */
-export interface IssueStore {
-  readonly info: StoreInfo;
-
-  /**
-   * Runs `fn` in one database transaction: everything it writes through `tx` is committed together,
-   * or nothing is when it throws (the error is rethrown). Calls on `tx` inside `fn` join the same
-   * transaction; do not use the outer store inside `fn` (on SQLite it would wait for `fn` to end).
-   */
-  transaction<T>(fn: (tx: IssueStore) => Promise<T>): Promise<T>;
-
-  /** Closes the connection(s). The store is unusable afterwards. */
-  close(): Promise<void>;
-
-  // ── users ───────────────────────────────────────────────────────────────
-
+export interface UserStore {
   /**
    * Throws `IssueStoreError('conflict')` when the name is taken (case-insensitively, users and
    * organizations alike), `('email_taken')` when another user has the e-mail address
@@ -458,9 +442,16 @@ export interface IssueStore {
   /** Number of people (not organizations); `0` tells a bootstrap that the database is empty. */
   countUsers(): Promise<number>;
   setPassword(userId: number, password: string): Promise<void>;
+}
 
-  // ── access tokens ───────────────────────────────────────────────────────
-
+/**
+ * Access tokens: only their SHA-256 is kept, the secret is returned once on creation.
+ *
+ * @example
+ * const { token } = await store.createAccessToken({ userId: alice.id, name: 'cli', scopes: ['write:issue'] });
+ * (await store.findAccessToken(token))?.user.name; // 'alice'
+ */
+export interface AccessTokenStore {
   createAccessToken(input: CreateAccessTokenInput): Promise<CreatedAccessToken>;
   /**
    * Looks up a presented token. `undefined` for anything that is not a live token (wrong length,
@@ -469,18 +460,32 @@ export interface IssueStore {
   findAccessToken(token: string): Promise<{ readonly user: UserRow; readonly token: AccessTokenRow } | undefined>;
   listAccessTokens(userId: number): Promise<AccessTokenRow[]>;
   deleteAccessToken(userId: number, tokenId: number): Promise<boolean>;
+}
 
-  // ── organizations ───────────────────────────────────────────────────────
-
+/**
+ * Organizations (user rows of type `org`) and their owners.
+ *
+ * @example
+ * const acme = await store.createOrg({ name: 'acme', ownerId: carol.id });
+ * await store.isOrgOwner(acme.id, carol.id); // true
+ */
+export interface OrgStore {
   /** Creates a user row of type `org` and makes `ownerId` its owner. Name conflicts as for users. */
   createOrg(input: CreateOrgInput): Promise<UserRow>;
   addOrgOwner(orgId: number, userId: number): Promise<void>;
   isOrgOwner(orgId: number, userId: number): Promise<boolean>;
   /** Organizations the user owns. */
   listOrgsOwnedBy(userId: number): Promise<UserRow[]>;
+}
 
-  // ── repositories ────────────────────────────────────────────────────────
-
+/**
+ * Repositories, their collaborators and what a viewer may do with them.
+ *
+ * @example
+ * const repo = await store.createRepo({ ownerId: alice.id, name: 'proj', isPrivate: true });
+ * await store.getPermission(repo.id, null); // 'none'
+ */
+export interface RepoStore {
   createRepo(input: CreateRepoInput): Promise<RepoRow>;
   /** By owner login and repository name, case-insensitively. */
   findRepo(ownerName: string, repoName: string): Promise<RepoRow | undefined>;
@@ -496,8 +501,6 @@ export interface IssueStore {
    * or organization are visible to its members and collaborators only (Gitea's rule).
    */
   listVisibleRepoIds(viewerId: number | null, options?: VisibilityOptions): Promise<number[]>;
-
-  // ── collaborators and permissions ───────────────────────────────────────
 
   /** Adds or changes a collaborator's permission (an upsert). */
   setCollaborator(repoId: number, userId: number, permission: CollaboratorPermission): Promise<void>;
@@ -515,9 +518,16 @@ export interface IssueStore {
    * both, and one round trip instead of two is what a request costs on PostgreSQL.
    */
   findRepoWithPermission(ownerName: string, repoName: string, viewerId: number | null): Promise<RepoWithPermission | undefined>;
+}
 
-  // ── labels ──────────────────────────────────────────────────────────────
-
+/**
+ * Labels of repositories and organizations.
+ *
+ * @example
+ * const bug = await store.createLabel({ repoId: repo.id, name: 'bug', color: '#ee0701' });
+ * await store.filterApplicableLabelIds(repo.id, [bug.id, 999]); // [bug.id]
+ */
+export interface LabelStore {
   /** Throws `IssueStoreError('conflict')` for a duplicate name in the same repository/organization. */
   createLabel(input: CreateLabelInput): Promise<LabelRow>;
   /** Repository labels, sorted by name. */
@@ -530,9 +540,16 @@ export interface IssueStore {
    * organization's. Unknown or foreign ids are dropped (Gitea drops them silently on create).
    */
   filterApplicableLabelIds(repoId: number, ids: readonly number[]): Promise<number[]>;
+}
 
-  // ── milestones ──────────────────────────────────────────────────────────
-
+/**
+ * Milestones of repositories, with their issue counts.
+ *
+ * @example
+ * const v1 = await store.createMilestone({ repoId: repo.id, title: 'v1.0' });
+ * (await store.findMilestoneByName(repo.id, 'v1.0'))?.id === v1.id; // true
+ */
+export interface MilestoneStore {
   createMilestone(input: CreateMilestoneInput): Promise<MilestoneRow>;
   updateMilestone(id: number, input: UpdateMilestoneInput): Promise<MilestoneRow | undefined>;
   /** Sorted by id. `state` defaults to `all`. */
@@ -541,9 +558,16 @@ export interface IssueStore {
   getMilestonesByIds(ids: readonly number[]): Promise<MilestoneRow[]>;
   /** By exact title within a repository. */
   findMilestoneByName(repoId: number, title: string): Promise<MilestoneRow | undefined>;
+}
 
-  // ── issues ──────────────────────────────────────────────────────────────
-
+/**
+ * Issues and pull requests: numbering, edits with their timeline entries, mentions and search.
+ *
+ * @example
+ * const issue = await store.createIssue({ repoId: repo.id, posterId: alice.id, title: 'Crash on start' });
+ * const { issue: closed } = (await store.updateIssue(issue.id, { state: 'closed' }, alice.id))!;
+ */
+export interface IssueRecordStore {
   /**
    * Creates an issue (or pull request) with the next free per-repository index: atomic, without
    * gaps or duplicates under concurrency. Records `@name` mentions of title and body, bumps the
@@ -565,23 +589,30 @@ export interface IssueStore {
   listMentionedUserIds(issueId: number): Promise<number[]>;
   /** Paged, filtered, sorted issues plus the total matching count. */
   searchIssues(filter: IssueFilter): Promise<IssuePage>;
-  /**
-   * Bulk load for demo data and benchmarks: multi-row inserts, indexes allocated per repository in
-   * input order, in one transaction, mentions parsed as on create. A trusted path: only referential
-   * integrity is checked (an unknown id throws `IssueStoreError('invalid')` and nothing is kept), not
-   * whether a milestone or label belongs to the issue's repository. Returns the number inserted.
-   */
-  importIssues(inputs: readonly ImportIssueInput[]): Promise<number>;
+}
 
-  // ── comments / timeline ─────────────────────────────────────────────────
-
+/**
+ * Plain comments and the whole timeline of an issue.
+ *
+ * @example
+ * await store.createComment({ issueId: issue.id, posterId: bob.id, body: 'Same here' });
+ * (await store.listComments(issue.id)).length; // 1
+ */
+export interface TimelineStore {
   /** A plain comment; bumps `numComments` and the issue's `updatedUnix`. */
   createComment(input: CreateCommentInput): Promise<CommentRow>;
   /** The whole timeline of an issue, oldest first. */
   listComments(issueId: number): Promise<CommentRow[]>;
+}
 
-  // ── dependencies ("blocked by") ─────────────────────────────────────────
-
+/**
+ * "Blocked by" links between issues.
+ *
+ * @example
+ * await store.addDependency(issue.id, blocker.id);
+ * await store.countOpenBlockers(issue.id); // 1
+ */
+export interface DependencyStore {
   /**
    * Records that `issueId` is blocked by `blockedById`. Throws `IssueStoreError('invalid')` for a
    * self-dependency or an unknown issue, `('conflict')` when it already exists, `('circular')` when
@@ -596,6 +627,61 @@ export interface IssueStore {
   /** Number of open issues blocking `issueId` (non-zero forbids closing it). */
   countOpenBlockers(issueId: number): Promise<number>;
 }
+
+/**
+ * Bulk loading of issues (demo data, benchmarks).
+ *
+ * @example
+ * await store.importIssues([{ repoId: repo.id, posterId: alice.id, title: 'Imported' }]); // 1
+ */
+export interface BulkImportStore {
+  /**
+   * Bulk load for demo data and benchmarks: multi-row inserts, indexes allocated per repository in
+   * input order, in one transaction, mentions parsed as on create. A trusted path: only referential
+   * integrity is checked (an unknown id throws `IssueStoreError('invalid')` and nothing is kept), not
+   * whether a milestone or label belongs to the issue's repository. Returns the number inserted.
+   */
+  importIssues(inputs: readonly ImportIssueInput[]): Promise<number>;
+}
+
+/** What every store has besides its aggregates: where it lives, transactions and shutdown. */
+export interface StoreLifecycle {
+  readonly info: StoreInfo;
+
+  /**
+   * Runs `fn` in one database transaction: everything it writes through `tx` is committed together,
+   * or nothing is when it throws (the error is rethrown). Calls on `tx` inside `fn` join the same
+   * transaction; do not use the outer store inside `fn` (on SQLite it would wait for `fn` to end).
+   */
+  transaction<T>(fn: (tx: IssueStore) => Promise<T>): Promise<T>;
+
+  /** Closes the connection(s). The store is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/**
+ * The Issues service storage: one small interface per aggregate, combined.
+ *
+ * @example
+ * const store = await createStore(':memory:');
+ * const alice = await store.createUser({ name: 'alice', email: 'alice@example.com', password: 's3cret' });
+ * const repo = await store.createRepo({ ownerId: alice.id, name: 'proj' });
+ * const issue = await store.createIssue({ repoId: repo.id, posterId: alice.id, title: 'Crash on start' });
+ * issue.index; // 1
+ * await store.close();
+ */
+export interface IssueStore
+  extends StoreLifecycle,
+    UserStore,
+    AccessTokenStore,
+    OrgStore,
+    RepoStore,
+    LabelStore,
+    MilestoneStore,
+    IssueRecordStore,
+    TimelineStore,
+    DependencyStore,
+    BulkImportStore {}
 
 /** Error codes of {@link IssueStoreError}, each with an obvious HTTP mapping. */
 export type IssueStoreErrorCode =
@@ -612,7 +698,9 @@ export type IssueStoreErrorCode =
   /** A dependency would form a cycle (422/412). */
   | 'circular'
   /** A referenced parent (repository, issue) does not exist (404). */
-  | 'not_found';
+  | 'not_found'
+  /** A value is longer than its field holds (`limits.ts`; 422). */
+  | 'too_long';
 
 /** The only error a store throws on purpose; anything else is an internal failure (500). */
 export class IssueStoreError extends Error {

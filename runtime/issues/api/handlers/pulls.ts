@@ -5,10 +5,11 @@
  * data: `head` and `base` are echoed, not checked against branches.
  */
 import type { Context } from 'hono';
+import { atLeast } from '../../domain/permission.js';
 import type { IssueRow, RepoRow, UserRow } from '../../store/store.js';
 import { canWrite, getCaller, loadRepo, requireCaller, requireScope } from '../access.js';
 import type { RepoCreatePullRequestInput, RepoCreatePullReviewRequestsInput } from '../contract-shapes.js';
-import { forbidden, GiteaError, notFound } from '../errors.js';
+import { forbidden, GiteaError, notFound, validationError } from '../errors.js';
 import { loadIssueReferences, renderIssueLabels, renderIssueMilestone, renderUserList } from '../render/issue.js';
 import { renderRepository, repoPath } from '../render/repository.js';
 import { renderGhostUser, renderUser } from '../render/user.js';
@@ -32,7 +33,7 @@ export async function createPullRequest(s: IssuesServices, input: RepoCreatePull
   if (head === '') throw new GiteaError(422, '[Head]: Required');
   const writer = canWrite(permission);
   const extra = writer ? await writerFields(s, repo, form) : {};
-  const reviewRequestIds = writer ? await resolveReviewers(s, assigneeNames(undefined, form.reviewers)) : [];
+  const reviewRequestIds = writer ? await resolveReviewers(s, repo, caller.user, assigneeNames(undefined, form.reviewers)) : [];
   const issue = await s.store.createIssue({
     repoId: repo.id,
     posterId: caller.user.id,
@@ -60,7 +61,7 @@ export async function createReviewRequests(
   if (!issue?.isPull) throw notFound();
   if (!canWrite(permission) && issue.posterId !== caller.user.id) throw forbidden('user should have a permission to write to a repo');
   if ((input.body.team_reviewers ?? []).length > 0) throw new GiteaError(422, 'team reviewers are not supported: Loom has no teams');
-  const ids = await resolveReviewers(s, assigneeNames(undefined, input.body.reviewers));
+  const ids = await resolveReviewers(s, repo, caller.user, assigneeNames(undefined, input.body.reviewers));
   const added = ids.filter((id) => !issue.reviewRequestIds.includes(id));
   const updated = await s.store.updateIssue(issue.id, { reviewRequestIds: [...issue.reviewRequestIds, ...added] }, caller.user.id);
   const users = await s.store.getUsersByIds(added);
@@ -88,15 +89,25 @@ export async function createReviewRequests(
   });
 }
 
-/** Reviewer names must be existing people (404 otherwise, as Gitea answers an unknown reviewer). */
-async function resolveReviewers(s: IssuesServices, names: readonly string[]): Promise<number[]> {
+/**
+ * Reviewer names → ids, checked as Gitea's `isValidReviewRequest` checks them: each name must be
+ * an existing account (404 otherwise, as Gitea answers an unknown reviewer), a person rather than
+ * an organization, and able to read the repository (422 otherwise: a review request would show a
+ * private repository's pull request to someone who cannot see it).
+ */
+async function resolveReviewers(s: IssuesServices, repo: RepoRow, doer: UserRow, names: readonly string[]): Promise<number[]> {
   if (names.length === 0) return [];
   const users = await s.store.findUsersByNames(names);
-  return names.map((name) => {
-    const user = users.find((u) => u.name.toLowerCase() === name.toLowerCase() && u.type === 'user');
+  const ids: number[] = [];
+  for (const name of names) {
+    const user = users.find((u) => u.name.toLowerCase() === name.toLowerCase());
     if (!user) throw new GiteaError(404, `user does not exist [name: ${name}]`);
-    return user.id;
-  });
+    const refused = (reason: string) => validationError(`${reason} [user_id: ${doer.id}, repo_id: ${repo.id}]`);
+    if (user.type !== 'user') throw refused("Organization can't be added as reviewer");
+    if (!atLeast(await s.store.getPermission(repo.id, user.id), 'read')) throw refused("Reviewer can't read");
+    ids.push(user.id);
+  }
+  return ids;
 }
 
 async function renderPullRequest(

@@ -1,6 +1,6 @@
 /**
  * @module The per-engine SQL overrides and capability flags the shared store consults. Everything
- * else (tables, queries, transactions' shape) is written once in `sql-store.ts`; keep this
+ * else (tables, queries, transactions' shape) is written once in the store's parts (`sql-*.ts`); keep this
  * interface small, in the spirit of Kysely's `DialectAdapter`.
  */
 

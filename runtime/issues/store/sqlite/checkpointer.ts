@@ -43,7 +43,7 @@ export interface CheckpointerOptions {
  * and starts again when the thread stops or fails.
  *
  * @example
- * const checkpointer = startCheckpointer(db, './data/issues.db', { intervalMs: 100 });
+ * const checkpointer = startCheckpointer(db, './data/loom.db', { intervalMs: 100 });
  * // …
  * await checkpointer.close();
  */

@@ -24,7 +24,7 @@ const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
  * Opens (creating when needed) a SQLite issue store.
  *
  * @example
- * const store = await openSqliteStore({ path: './data/issues.db' });
+ * const store = await openSqliteStore({ path: './data/loom.db' });
  */
 export async function openSqliteStore(config: SqliteStoreConfig, options: SqlStoreOptions = {}): Promise<IssueStore> {
   const inMemory = config.path === ':memory:' || config.path === '';
