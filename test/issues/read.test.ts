@@ -1,5 +1,5 @@
 /**
- * Search, list and get through gitea-js on both engines: every filter of the seed, keyword
+ * Search, list and get through gitea-js on both engines: every filter of the Issues API, keyword
  * handling, paging with Gitea's `Link` and `X-Total-Count`, and visibility.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,7 +116,7 @@ describe.each(ENGINES)('issue reads on %s', (engine) => {
       expect((await list({ q: '  flicker  ' })).numbers).toEqual([n.glitch]);
       expect((await list({ q: 'flick\u0000er' })).total).toBe(4);
       expect((await list({ q: 'zebra' })).numbers).toEqual([]);
-      // No keyword match but a matching label: the label result (the seed's rule).
+      // No keyword match but a matching label: the label result (the Issues API's rule).
       expect((await list({ q: 'zebra', labels: 'ui' })).numbers).toEqual([n.glitch]);
       expect((await list({ q: 'zebra', labels: 'nope' })).numbers).toEqual([]);
     });

@@ -18,7 +18,7 @@ export function isPrefixWord(word: string): boolean {
   return [...word].length >= MIN_PREFIX_LENGTH;
 }
 
-/** The keyword handling of the seed: `undefined` means "no keyword filter". */
+/** The Issues API's keyword handling (docs/issues.md): `undefined` means "no keyword filter". */
 export function normaliseKeyword(keyword: string | undefined): string | undefined {
   if (keyword === undefined || keyword.includes('\0')) return undefined;
   const trimmed = keyword.trim();

@@ -117,7 +117,7 @@ export function stringPlan(
   if (options.type === 'upload' && source.kind !== 'form') {
     throw new RegistrationError(`${scope.where}: { type: 'upload' } is a multipart file: read it with @FormParam`);
   }
-  // The seed's order: the parameter's reader, then one registered for its class.
+  // rest.vertx's order: the parameter's reader, then one registered for its class.
   const reader = options.reader ?? (typeof options.type === 'function' ? scope.state.readers.forType(options.type) : undefined);
   checkReaderType(reader, options.type, scope, 'the parameter');
   const conversion: ConvertFn | undefined = reader ? undefined : atRegistration(scope, () => compileConversion(options.type));
@@ -137,7 +137,7 @@ export function stringPlan(
     }
   }
   // `?limit=` from a form or a generated client's empty field means "not given" for a number, a
-  // boolean, a date or an enum (the seed's readers return null for empty input); a string keeps it.
+  // boolean, a date or an enum (rest.vertx's readers return null for empty input); a string keeps it.
   const emptyIsAbsent = !reader && conversions.length === 0 && options.array === undefined && isNonTextType(options.type);
 
   const reject = (e: unknown, violations: Violation[]): undefined => {

@@ -75,7 +75,7 @@ describe('guardInput', () => {
     expect(failure(() => guardInput({ owner: 'al\u0000ice', repo: 'proj' })).status).toBe(404);
   });
 
-  it('leaves the keyword alone (the seed reads a keyword with NUL as empty)', () => {
+  it('leaves the keyword alone (the Issues API reads a keyword with NUL as empty)', () => {
     const input = { q: 'flick\u0000er' };
     expect(guardInput(input)).toBe(input);
   });

@@ -16,7 +16,7 @@ const PATH_KEYS = new Set(['owner', 'repo', 'org', 'username', 'collaborator', '
  * Returns `input` unchanged (or, when a string holds a lone surrogate, a copy with U+FFFD in its
  * place), or throws 404 (path) / 422 (query, body) for a string containing NUL.
  * `pathKeys` names the input keys that come from the path (search has none: its `owner` is a query).
- * The keyword `q` is exempt: the seed treats a keyword with NUL as empty.
+ * The keyword `q` is exempt: the Issues API reads a keyword with NUL as empty (docs/issues.md, "Rules implemented").
  *
  * @example
  * guardInput({ owner: 'alice', body: { title: 'a\u0000b' } }); // throws 422 "[Title]: must not contain NUL characters"

@@ -116,7 +116,7 @@ export async function loadListIssues(s: IssuesServices, caller: Caller | null, i
   const mentionedId = await userFilter(input.mentionedBy);
   const page = resolvePage(input.page, input.limit, { defaultLimit: s.config.defaultPagingNum, maxLimit: s.config.maxResponseItems });
   const labels = commaList(input.labels);
-  // The seed's rule: with a keyword that matches nothing, a matching label keeps the list alive.
+  // The Issues API's rule (docs/issues.md): with a keyword that matches nothing, a matching label keeps the list alive.
   // Asked only then, so that a plain labelled list does not pay for a query it never reads.
   const hasMatchingLabel = async () =>
     labels !== undefined && (await repoHasAnyLabel(s, repo.id, repo.ownerType === 'org' ? repo.ownerId : undefined, labels));

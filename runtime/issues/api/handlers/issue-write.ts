@@ -1,6 +1,6 @@
 /**
  * @module
- * The write operations on issues: create, edit (PATCH) and set deadline, with the seed's
+ * The write operations on issues: create, edit (PATCH) and set deadline, with the Issues API's
  * permission rules (writer-only fields silently ignored for others, the poster may edit),
  * deadline normalisation and the 412 for closing an issue with open dependencies.
  */
@@ -113,7 +113,7 @@ export async function editIssue(s: IssuesServices, input: IssueEditIssueInput, c
     }
   }
   if (form.state != null) {
-    // The seed: `closed` closes, any other value opens.
+    // The Issues API's rule (docs/issues.md): `closed` closes, any other value opens.
     patch.state = form.state === 'closed' ? 'closed' : 'open';
   }
   const result = await applyPatch(s, repo, issue, patch, caller.user, OPEN_DEPENDENCIES);
@@ -133,7 +133,7 @@ export async function editIssueDeadline(s: IssuesServices, input: IssueEditIssue
   let deadline: number | null = null;
   if (value !== null && value !== undefined) {
     const parsed = parseDate('DueDate', value);
-    // The seed: 23:59:59 of the given date in the server's time zone.
+    // The Issues API's rule (docs/issues.md): 23:59:59 of the given date in the server's time zone.
     deadline = isZeroOrEpoch(parsed) ? null : checkDeadline(endOfDayInZone(parsed, s.config.timeZone), s.config.timeZone);
   }
   await applyPatch(s, repo, issue, { deadlineUnix: deadline }, caller.user, OPEN_DEPENDENCIES);
@@ -201,7 +201,7 @@ export async function writerFields(
   let deadlineUnix: number | null = null;
   if (form.due_date != null) {
     const parsed = parseDate('DueDate', form.due_date);
-    // The seed: only the date counts; the day ends at 23:59:59 in the value's own offset.
+    // The Issues API's rule (docs/issues.md): only the date counts; the day ends at 23:59:59 in the value's own offset.
     deadlineUnix = isZeroTime(parsed) ? null : checkDeadline(endOfDayInOwnOffset(parsed), s.config.timeZone);
   }
   return { assigneeIds, labelIds, milestoneId, deadlineUnix };
