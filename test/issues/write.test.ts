@@ -252,7 +252,7 @@ describe.each(ENGINES)('issue writes on %s', (engine) => {
       expect(again.data).toMatchObject({ title: 'new title', state: 'closed', comments: 2 });
     });
 
-    it('reopens for any state other than "closed" (the Issues API's rule) and clears closed_at', async () => {
+    it('reopens for any state other than "closed" (the Issues API rule) and clears closed_at', async () => {
       const issue = await create(w.alice.token, 'reopen me', { closed: true });
       const res = await server.api(w.alice.token).repos.issueEditIssue('alice', 'pub', issue.number!, { state: 'whatever' });
       expect(res.data).toMatchObject({ state: 'open', closed_at: null });
