@@ -4,7 +4,7 @@
  * (413), authentication (401 for a wrong credential; the caller becomes `issuesCaller`), then the
  * Content-Type rules (422). One middleware rather than three: each step of Hono's middleware chain
  * is an async call with its own dispatch, and served between database work the two extra steps
- * measured 9 µs a `get` and 20–27 µs a `create` (docs/storage.md, "Benchmark").
+ * cost a `get` and a `create` measurably (docs/storage.md, "Benchmark").
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IssueStore } from '../store/store.js';

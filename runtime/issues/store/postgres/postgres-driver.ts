@@ -4,9 +4,9 @@
  *
  * Statements run as named prepared statements: each connection parses and plans a statement once
  * and PostgreSQL may then reuse a generic plan. For the short queries of a request, planning
- * otherwise costs several times the execution (a repository lookup: ~0.7 ms planned each time,
- * ~0.2 ms prepared). Statements marked `planEachTime` (keyword searches, whose plan depends on how
- * common the word is) stay unnamed: a generic plan made a search at 100,000 issues 1.5–2× slower.
+ * otherwise costs several times the execution (docs/storage.md, "PostgreSQL specifics"). Statements
+ * marked `planEachTime` (keyword searches, whose plan depends on how common the word is) stay
+ * unnamed: a generic plan made searches slower (same section).
  */
 
 import type { SqlFragment } from '../sql/fragment.js';

@@ -21,8 +21,8 @@ export const INDEXED_BODY_CHARS = 258_000;
  * The body of `loom_search_text(t)`: accented letters folded to their ASCII letter and dropped
  * marks removed, then every run of separators made one space. Built of regular expressions, each
  * one pass over the text whatever the size of its character class: a single `translate()` over
- * the ~600 characters compares each character of the text with each of them (100,000 issues:
- * 55 s instead of 2.5 s). Texts without any accented letter or dropped mark (most) skip the
+ * the ~600 characters compares each character of the text with each of them, some twenty times
+ * slower (docs/storage.md, "Full-text index"). Texts without any accented letter or dropped mark (most) skip the
  * folding passes.
  */
 function searchTextSql(): string {
@@ -232,8 +232,8 @@ CREATE INDEX issues_milestone_state ON issues (milestone_id, is_closed) WHERE mi
     // installable) and turns separators into spaces, independent of the database's locale for
     // ASCII and Latin text. The vector also indexes bounded prefixes (INDEXED_*_CHARS): a body of
     // many distinct words under the 1 MiB request limit made an insert fail with "string is too
-    // long for tsvector". Re-adding the column rewrites the table once: 9.5 s at 100,000 issues
-    // (9.1 s with the old expression), 14 s when every issue holds accented words.
+    // long for tsvector". Re-adding the column rewrites the table once (how long: docs/storage.md,
+    // "Migrations").
     script: `
 CREATE FUNCTION loom_search_text(t text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   AS $body$ ${searchTextSql()} $body$;

@@ -127,8 +127,8 @@ export class IssueSearch extends IssueRowsAggregate {
    * SQLite the covering index `issues_search_cover`), so wide rows are loaded for the page alone.
    * Where the dialect asks for it (`rankBeforeTotal`), a keyword rank is computed first, in a
    * materialized step, so that the rows the total's window holds carry the rank rather than what it
-   * is computed from: PostgreSQL's `search_vector`, which spilled them to disk (100,000 issues, a
-   * word in 12,000 of those searched: 44 → 28 ms).
+   * is computed from: PostgreSQL's `search_vector`, which spilled them to disk
+   * (docs/storage.md, "What the plans were measured to save").
    */
   private pageWithTotal(filter: ResolvedIssueFilter, where: SqlFragment, limit: number, offset: number): SqlFragment {
     if (this.dialect.rankBeforeTotal && filter.sort === 'relevance' && filter.words) {
@@ -238,7 +238,7 @@ export class IssueSearch extends IssueRowsAggregate {
    * `needed` matches holds exactly the first `needed` of the whole order. The window is sized
    * expecting the matches to be as dense among the state's issues as `total` says, and at least
    * `1 / TITLE_WINDOW_MARGIN` of them in titles. A walked index entry costs about a third of a
-   * collected title match (SQLite, 100,000 issues, a word in 5,000 titles: 6.0 → 1.8 ms).
+   * collected title match (docs/storage.md, "What the plans were measured to save").
    */
   private async titleMatchesInWindow(
     filter: ResolvedIssueFilter,
@@ -276,9 +276,9 @@ export class IssueSearch extends IssueRowsAggregate {
    * Whether `rows` keyword matches newest first are found faster by walking the state's index
    * newest first and testing each row against the matches (the dialect's `keywordFilter`) than by
    * collecting all `matches` and sorting them. The walk reads about `rows × in scope / matches`
-   * index entries, each tested in ~0.1 µs; collecting costs ~1 µs per match (SQLite, 100,000
-   * issues: a word in 5 % of them, 5 → 1.4 ms; a word in 3 issues, 0.3 ms, would take 5 ms to walk
-   * to the end). Only for one state: across both, no index lists the rows newest first.
+   * index entries, each testing about ten times cheaper than collecting and sorting a match; a rare
+   * word is collected, since the walk would go to the end of the index for it
+   * (docs/storage.md, "What the plans were measured to save"). Only for one state: across both, no index lists the rows newest first.
    */
   private async walkPaysOff(filter: ResolvedIssueFilter, matches: number, rows: number): Promise<boolean> {
     const state = filter.state ?? 'open';

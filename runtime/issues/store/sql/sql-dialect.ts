@@ -39,9 +39,8 @@ export interface SqlDialect {
   /**
    * Set when `keywordRank` has just two values, "the title matches" (first) and "only the body
    * does": a condition on `i` that is true for the first tier. The store then pages each tier in
-   * index order with a `LIMIT` instead of ranking and sorting every match (SQLite, a word in
-   * 10,000 of 100,000 issues: 7.0 → 6.6 ms CPU; the total's count is the rest). Leave it out for a
-   * graded rank (PostgreSQL's `ts_rank`).
+   * index order with a `LIMIT` instead of ranking and sorting every match
+   * (docs/storage.md, "What the plans were measured to save"). Leave it out for a graded rank (PostgreSQL's `ts_rank`).
    */
   keywordTitleTier?(words: readonly string[]): SqlFragment;
   /**

@@ -1,8 +1,8 @@
 /**
  * @module Moves the SQLite store's WAL checkpoints off the event loop. SQLite checkpoints inside the
  * commit that grows the log past 1,000 pages: every 50 or so creates, one waits for the log to be
- * copied into the database and the file to be synced (the benchmark's create p99: 6.9 ms, 2.4 ms
- * with this). Here a worker thread with its own connection checkpoints a few times a second instead,
+ * copied into the database and the file to be synced, the largest part of the benchmark's create
+ * p99 (docs/storage.md, "SQLite specifics"). Here a worker thread with its own connection checkpoints a few times a second instead,
  * and the store's connection stops checkpointing on commit once that thread runs. Once the log holds
  * {@link RESTART_AFTER_FRAMES} frames the thread also makes it start over, which under steady writes
  * nothing else would. Should the thread fail, the connection checkpoints on commit again, so the log

@@ -201,10 +201,10 @@ CREATE INDEX issues_search_cover ON issues (id, repo_id, is_closed, is_pull, cre
     version: 3,
     name: 'index-only list filters and milestone counts',
     // A repository's list filters on state and type together (`?state=open&type=issues`); with
-    // `is_pull` in the index the rows are filtered without reading the table (0.67 → 0.17 ms CPU
-    // for a labelled list at 100,000 issues). Milestone JSON counts open and closed issues per
-    // milestone; with `is_closed` beside `milestone_id` both counts come from the index (0.27 →
-    // 0.014 ms for a page's milestones). Each new index covers every query the one it replaces served.
+    // `is_pull` in the index the rows are filtered without reading the table. Milestone JSON counts
+    // open and closed issues per milestone; with `is_closed` beside `milestone_id` both counts come
+    // from the index (what each saves: docs/storage.md, "What the plans were measured to save").
+    // Each new index covers every query the one it replaces served.
     script: `
 DROP INDEX issues_repo_state_created;
 CREATE INDEX issues_repo_state_type_created ON issues (repo_id, is_closed, is_pull, created_unix DESC, id DESC);
@@ -218,8 +218,8 @@ CREATE INDEX issues_milestone_state ON issues (milestone_id, is_closed) WHERE mi
     // A search's total counts the matches of a word among the open (or closed) issues of the
     // repositories the caller sees. With state and repository as tokens of a third FTS column
     // (`facets`: `r<repo id> open|closed`), FTS5 counts them by merging its posting lists instead
-    // of looking every match up in `issues` (100,000 issues, 180 of 200 repositories searched:
-    // count p99 21 → 8 ms). The index is external-content over a view that computes the column;
+    // of looking every match up in `issues` (docs/storage.md, "What the plans were measured to save").
+    // The index is external-content over a view that computes the column;
     // the triggers compute it the same way, and also follow state changes. Rebuilt once from the view.
     script: `
 DROP TRIGGER issues_fts_insert;
