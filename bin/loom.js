@@ -3,7 +3,7 @@
 // (`packages/loom/`, built by `npm run build:toolkit`, which `npm ci` runs through `prepare`)
 // when that build matches the sources byte for byte, and the TypeScript sources through tsx
 // otherwise: a fresh clone, or a generator being edited, still works, only slower to start
-// (tsx costs ~0.3 s of a ~1 s run). Stale compiled code is never run: see generator/cli/build.js.
+// (tsx compiles every module at start). Stale compiled code is never run: see generator/cli/build.js.
 // `LOOM_DIST=0` forces the sources (benchmarks compare both).
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
