@@ -4,6 +4,7 @@
  * client class for HTTP services, Connect and gRPC clients for RPC services.
  */
 import type { Emitter } from '../emit.js';
+import { assertNever } from '../model/type-utils.js';
 import { printHttpClient } from './client-http.js';
 import { printRpcClient } from './client-rpc.js';
 
@@ -31,12 +32,8 @@ export const clientEmitter: Emitter = {
           printHttpClient(f, service, ctx);
           break;
         default:
-          assertNever(service.protocol);
+          assertNever(service.protocol, 'service protocol');
       }
     }
   },
 };
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected service protocol: ${String(value)}`);
-}

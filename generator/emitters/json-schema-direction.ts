@@ -10,7 +10,7 @@
  * serves both sides.
  */
 import type { NamedType, TypeRef } from '../model/model.js';
-import { assertNever } from './json-schema.js';
+import { assertNever } from '../model/type-utils.js';
 
 /** The side of an exchange a schema validates. */
 export type Direction = 'request' | 'response';

@@ -12,6 +12,7 @@
  * int64 as a decimal string (or number), enums as names or numbers, well-known
  * types in their special JSON shapes.
  */
+import { assertNever } from '../model/type-utils.js';
 import type { Direction } from './json-schema-direction.js';
 import { requiredOnlyElsewhere } from './json-schema-direction.js';
 import { protoNamedTypeSchema } from './rpc-json-schema.js';
@@ -350,9 +351,4 @@ export function withDoc(schema: JsonSchema, doc: string | undefined, deprecated:
   if (doc) out.description = doc;
   if (deprecated) out.deprecated = true;
   return out;
-}
-
-/** Compile-time exhaustiveness: a new `kind` in the model is a type error here. */
-export function assertNever(value: never): never {
-  throw new Error(`unexpected model node: ${JSON.stringify(value)}`);
 }

@@ -9,7 +9,8 @@
 import type { Emitter } from '../emit.js';
 import { GENERATOR_NAME, GENERATOR_VERSION } from '../emit.js';
 import type { FormSeparator, HttpOperation, NamedType, Operation, ResponseSpec, SchemaFile } from '../model/model.js';
-import { assertNever, isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
+import { assertNever } from '../model/type-utils.js';
+import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
 import type { JsonSchema, JsonSchemaOptions } from './json-schema.js';
 import { CONNECT_ERROR_SCHEMA, connectErrorSchema, connectPath, rpcOperation } from './openapi-doc-rpc.js';
 

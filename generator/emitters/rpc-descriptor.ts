@@ -11,13 +11,13 @@ import { stringLiteral } from '../printer/generated-file.js';
 /** A JSON value as printed into generated code. */
 export type Literal = string | number | boolean | null | readonly Literal[] | { readonly [key: string]: Literal };
 
-type Mutable = { [key: string]: Literal | Mutable };
+type JsonObject = { [key: string]: Literal | JsonObject };
 
 /** The descriptor literal for `file`, or undefined when it has no messages, enums or services. */
 export function protoDescriptor(file: SchemaFile): Literal | undefined {
   const reached = reachableTypes(file);
   if (reached.length === 0) return undefined;
-  const root: Mutable = {};
+  const root: JsonObject = {};
   for (const type of reached) {
     const node = namespaceNode(root, type.fullName.split('.'));
     Object.assign(node, type.kind === 'enum' ? enumJson(type) : messageJson(type));
@@ -60,19 +60,19 @@ export function reachableTypes(file: SchemaFile): (MessageType | EnumType)[] {
 }
 
 /** Walks (creating) `nested` objects down a dotted name; returns the node for the last segment. */
-function namespaceNode(root: Mutable, segments: readonly string[]): Mutable {
+function namespaceNode(root: JsonObject, segments: readonly string[]): JsonObject {
   let node = root;
   for (const segment of segments) {
-    const nested = (node['nested'] ??= {}) as Mutable;
-    node = (nested[segment] ??= {}) as Mutable;
+    const nested = (node['nested'] ??= {}) as JsonObject;
+    node = (nested[segment] ??= {}) as JsonObject;
   }
   return node;
 }
 
-function enumJson(type: EnumType): Mutable {
-  const values: Mutable = {};
+function enumJson(type: EnumType): JsonObject {
+  const values: JsonObject = {};
   for (const v of type.values) values[v.name] = v.value as number;
-  const out: Mutable = {};
+  const out: JsonObject = {};
   // proto2 enums are closed: an unknown number is an unknown field on decode, and an error in JSON.
   if (type.parent.format === 'proto2') out['edition'] = 'proto2';
   if (type.values.some((v) => v.alias)) out['options'] = { allow_alias: true };
@@ -80,14 +80,14 @@ function enumJson(type: EnumType): Mutable {
   return out;
 }
 
-function messageJson(type: MessageType): Mutable {
+function messageJson(type: MessageType): JsonObject {
   const proto2 = type.parent.format === 'proto2';
-  const out: Mutable = {};
+  const out: JsonObject = {};
   if (proto2) out['edition'] = 'proto2';
   // A group's field is encoded between start- and end-group tags; protobufjs decides that from
   // this flag on the type (as its own parser sets it), not from the field.
   if (type.group) out['group'] = true;
-  const oneofs: Mutable = {};
+  const oneofs: JsonObject = {};
   for (const group of type.oneofs) oneofs[group.name] = { oneof: group.fields.map((f) => f.localName) };
   for (const field of type.fields) {
     // proto3 `optional` is a synthetic oneof in descriptors; protobufjs needs it for presence.
@@ -96,7 +96,7 @@ function messageJson(type: MessageType): Mutable {
     }
   }
   if (Object.keys(oneofs).length > 0) out['oneofs'] = oneofs;
-  const fields: Mutable = {};
+  const fields: JsonObject = {};
   for (const field of type.fields) fields[field.localName] = fieldJson(field, proto2);
   out['fields'] = fields;
   return out;
@@ -106,8 +106,8 @@ function isSingularScalar(field: Field): boolean {
   return field.type.kind === 'scalar' || (field.type.kind === 'ref' && field.type.target.kind === 'enum');
 }
 
-function fieldJson(field: Field, proto2: boolean): Mutable {
-  const out: Mutable = {};
+function fieldJson(field: Field, proto2: boolean): JsonObject {
+  const out: JsonObject = {};
   const ref = field.type;
   if (ref.kind === 'array') {
     out['rule'] = 'repeated';
@@ -122,7 +122,7 @@ function fieldJson(field: Field, proto2: boolean): Mutable {
   if (field.number === undefined) throw new Error(`field ${field.parent.fullName}.${field.name} has no field number`);
   out['id'] = field.number;
   if (field.name !== field.localName) out['protoName'] = field.name;
-  const options: Mutable = {};
+  const options: JsonObject = {};
   // protobufjs derives the JSON name from the proto name as protoc does; an explicit
   // `json_name` that differs from that must be spelled out, whatever the property is called.
   if (field.jsonName !== defaultJsonName(field.name)) options['json_name'] = field.jsonName;

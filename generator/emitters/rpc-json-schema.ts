@@ -30,7 +30,8 @@
  * Documents (`X.openapi.json`) keep the plain, readable form from `json-schema.ts`.
  */
 import type { EnumType, Field, MessageType, NamedType, ScalarName, TypeRef, WellKnownType } from '../model/model.js';
-import { assertNever, withDoc, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
+import { assertNever } from '../model/type-utils.js';
+import { withDoc, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
 
 const MAX_FLOAT = 3.4028234663852886e38;
 

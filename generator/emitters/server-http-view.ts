@@ -8,6 +8,7 @@
  * form body (what `formBody` converts each field to).
  */
 import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
+import { assertNever } from '../model/type-utils.js';
 import type { FormSeparator, HttpOperation, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
 
@@ -122,10 +123,8 @@ function scalarParamType(type: TypeRef & { kind: 'scalar' }): string | undefined
       return 'string';
     case 'null':
       return undefined;
-    default: {
-      const never: never = type.scalar;
-      throw new Error(`unexpected scalar ${String(never)}`);
-    }
+    default:
+      return assertNever(type.scalar, 'scalar');
   }
 }
 
@@ -198,7 +197,7 @@ function needsSchema(type: TypeRef, depth: number): boolean {
     case 'unknown':
       return false;
     default:
-      return t satisfies never;
+      return assertNever(t);
   }
 }
 
@@ -404,7 +403,7 @@ function formValue(type: TypeRef): FormFieldType {
     case 'unknown':
       return 'any';
     default:
-      return t satisfies never;
+      return assertNever(t);
   }
 }
 

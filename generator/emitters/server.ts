@@ -5,6 +5,7 @@
  * for HTTP services (contracts.md §3), Connect and gRPC binders for RPC services.
  */
 import type { Emitter } from '../emit.js';
+import { assertNever } from '../model/type-utils.js';
 import { printHttpService } from './server-http.js';
 import { printRpcService } from './server-rpc.js';
 
@@ -31,12 +32,8 @@ export const serverEmitter: Emitter = {
           printHttpService(f, service, ctx);
           break;
         default:
-          assertNever(service.protocol);
+          assertNever(service.protocol, 'service protocol');
       }
     }
   },
 };
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected service protocol: ${String(value)}`);
-}

@@ -7,7 +7,8 @@
 import type { MessageType, NamedType, ScalarType, SchemaFile, TypeRef, WellKnownType } from '../model/model.js';
 import { importSymbol, stringLiteral } from '../printer/generated-file.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
-import { assertNever, isProtoFile } from './json-schema.js';
+import { assertNever } from '../model/type-utils.js';
+import { isProtoFile } from './json-schema.js';
 import { hasDirectionalForms, requiredOnlyElsewhere } from './json-schema-direction.js';
 import type { Direction } from './json-schema-direction.js';
 

@@ -39,12 +39,12 @@ import type {
 } from '../model/model.js';
 import { bareMediaType } from '../model/media-types.js';
 import { usesUnicodeSyntax } from '../model/patterns.js';
+import { assertNever, type Mutable } from '../model/type-utils.js';
 import { mergeDeclaredTypes } from './allof-properties.js';
 import { error, warning } from './diagnostics.js';
 import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from './names.js';
 import { childPointer, pointerSegments, type DocumentStore, type SourceDocument } from './refs.js';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Json = Record<string, unknown>;
 
 /** A schema file under construction, with the mutable arrays its read-only view exposes. */
@@ -939,10 +939,8 @@ export class SchemaConverter {
         (type as Mutable<AliasType>).type = t;
         break;
       }
-      default: {
-        const never: never = type;
-        throw new Error(`unexpected named type ${JSON.stringify(never)}`);
-      }
+      default:
+        assertNever(type, 'named type');
     }
   }
 

@@ -23,6 +23,7 @@ import type {
   TypeRef,
 } from '../model/model.js';
 import { bareMediaType, isFormMediaType } from '../model/media-types.js';
+import type { Mutable } from '../model/type-utils.js';
 import { SchemaError } from './diagnostics.js';
 import { camelCase, MemberNames, pascalCase, safeIdentifier, safeVariableName, UniqueNames } from './names.js';
 import { type At, detectFormat, docOf, type FileEntry, isObject, SchemaConverter } from './openapi-schema.js';
@@ -30,7 +31,6 @@ import { childPointer, type DocumentStore, type SourceDocument } from './refs.js
 import { collectionFormatStyle, formMediaTypes, formSeparator, mediaList, swaggerParameterSchema } from './swagger2.js';
 
 type Json = Record<string, unknown>;
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const METHODS: ReadonlySet<string> = new Set<HttpMethod>(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 const LOCATIONS: ReadonlySet<string> = new Set(['path', 'query', 'header', 'cookie']);

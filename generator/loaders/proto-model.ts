@@ -24,6 +24,7 @@ import type {
   TypeRef,
   WellKnownType,
 } from '../model/model.js';
+import type { Mutable } from '../model/type-utils.js';
 import { warning } from './diagnostics.js';
 import { protoJsonName, safeIdentifier, safePropertyName, safeVariableName, UniqueNames } from './names.js';
 import type { ProtoScan } from './proto-scan.js';
@@ -148,8 +149,6 @@ function comment(text: string | null | undefined): string | undefined {
   const t = text?.trim();
   return t ? t : undefined;
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * Turns the resolved protobufjs tree into model nodes, two passes so that references can point anywhere.
