@@ -7,7 +7,7 @@
  * @see https://connectrpc.com/docs/protocol
  */
 import type { RpcOperation } from '../model/model.js';
-import type { JsonSchema } from './json-schema.js';
+import type { JsonSchema } from './json-schema/index.js';
 
 /** `components/schemas` key of the Connect error body. */
 export const CONNECT_ERROR_SCHEMA = 'connect.error';

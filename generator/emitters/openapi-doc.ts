@@ -10,8 +10,9 @@ import type { Emitter } from '../emit.js';
 import { GENERATOR_NAME, GENERATOR_VERSION } from '../emit.js';
 import type { FormSeparator, HttpOperation, NamedType, Operation, ResponseSpec, SchemaFile } from '../model/model.js';
 import { assertNever } from '../model/type-utils.js';
-import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
-import type { JsonSchema, JsonSchemaOptions } from './json-schema.js';
+import { isProtoFile } from '../model/schema-file.js';
+import { namedTypeSchema, typeRefSchema } from './json-schema/index.js';
+import type { JsonSchema, JsonSchemaOptions } from './json-schema/index.js';
 import { CONNECT_ERROR_SCHEMA, connectErrorSchema, connectPath, rpcOperation } from './openapi-doc-rpc.js';
 
 /** Marker key at the document root; the CLI recognises generated JSON by it. */

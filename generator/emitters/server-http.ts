@@ -13,7 +13,7 @@ import { optionalPropertyType, renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 import { bodyValidatorName, paramValidatorName, validatedBody } from './validators.js';
 import { jsDocText } from '../printer/generated-file.js';
-import { tsLiteral } from './json-schema-literal.js';
+import { tsLiteral } from '../printer/literal.js';
 import { PARAM_DECORATOR, REST, VERB_DECORATOR } from './runtime-symbols.js';
 import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
 import {

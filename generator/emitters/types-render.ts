@@ -8,9 +8,9 @@ import type { MessageType, NamedType, ScalarType, SchemaFile, TypeRef, WellKnown
 import { importSymbol, stringLiteral } from '../printer/generated-file.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import { assertNever } from '../model/type-utils.js';
-import { isProtoFile } from './json-schema.js';
-import { hasDirectionalForms, requiredOnlyElsewhere } from './json-schema-direction.js';
-import type { Direction } from './json-schema-direction.js';
+import { isProtoFile } from '../model/schema-file.js';
+import { hasDirectionalForms, requiredOnlyElsewhere } from './json-schema/index.js';
+import type { Direction } from './json-schema/index.js';
 
 /** Where a type expression is printed: the file being written and the schema it comes from. */
 export interface TypeRenderContext {

@@ -6,8 +6,8 @@
  */
 import type { EnumType, Field, MessageType, AliasType, TypeRef } from '../model/model.js';
 import { jsDocText, stringLiteral } from '../printer/generated-file.js';
-import { isProtoFile } from './json-schema.js';
-import { hasDirectionalForms } from './json-schema-direction.js';
+import { isProtoFile } from '../model/schema-file.js';
+import { hasDirectionalForms } from './json-schema/index.js';
 import {
   indexSignature,
   isOptionalField,

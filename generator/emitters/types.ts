@@ -9,7 +9,7 @@ import type { Emitter } from '../emit.js';
 import { jsDocText } from '../printer/generated-file.js';
 import { aliasView, enumView, generatedFrom, interfaceView } from './types-view.js';
 import { assertNever } from '../model/type-utils.js';
-import { hasDirectionalForms } from './json-schema-direction.js';
+import { hasDirectionalForms } from './json-schema/index.js';
 import { requestTypeName, wellKnownType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
 

@@ -8,7 +8,7 @@
  * compiled together so shared and recursive types become shared functions.
  */
 import { createRequire } from 'node:module';
-import type { JsonSchema } from './json-schema.js';
+import type { JsonSchema } from './json-schema/index.js';
 import { FORMAT_TYPES, FORMATS_IDENTIFIER, RUNTIME_HELPERS, formatsSource } from './validators-formats.js';
 import { needsUnicodeFlag, UNICODE_ONLY } from '../model/patterns.js';
 import { COMPACT_FINGERPRINT, compactErrors, dropUnusedSchemas } from './validators-compact.js';

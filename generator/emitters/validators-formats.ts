@@ -9,7 +9,7 @@
  * applies to); the code it emits calls `loomFormats[name].validate(value)`.
  */
 
-import { PROTO_FORMATS } from './rpc-json-schema.js';
+import { PROTO_FORMATS } from './json-schema/proto-scalars.js';
 
 /** Name of the object the emitted code reads formats from. */
 export const FORMATS_IDENTIFIER = 'loomFormats';

@@ -18,11 +18,11 @@ import type { HttpOperation, MediaContent, NamedType, Parameter, SchemaFile, Typ
 import { UniqueNames } from '../loaders/names.js';
 import { operationPascalName, parameterValidated, pascalName } from './server-http-view.js';
 import { importSymbol, jsDocText } from '../printer/generated-file.js';
-import { isProtoFile, namedTypeSchema, typeRefSchema } from './json-schema.js';
-import type { JsonSchema, JsonSchemaOptions } from './json-schema.js';
-import { hasDirectionalForms } from './json-schema-direction.js';
+import { isProtoFile } from '../model/schema-file.js';
+import { hasDirectionalForms, namedTypeSchema, typeRefSchema } from './json-schema/index.js';
+import type { JsonSchema, JsonSchemaOptions } from './json-schema/index.js';
 import type { CompileInput } from './validators-compile.js';
-import { tsLiteral } from './json-schema-literal.js';
+import { tsLiteral } from '../printer/literal.js';
 import { compileCacheKey, compileStandalone } from './validators-compile.js';
 import { renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';

@@ -6,7 +6,8 @@
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll } from 'vitest';
 import { reachableTypes } from '../../generator/emitters/rpc-descriptor.js';
-import { PROTO_FORMATS, protoNamedTypeSchema } from '../../generator/emitters/rpc-json-schema.js';
+import { PROTO_FORMATS } from '../../generator/emitters/json-schema/proto-scalars.js';
+import { protoNamedTypeSchema } from '../../generator/emitters/json-schema/proto-json.js';
 import { describeAgreement, loadCaseSchemas, type CaseMessage, type CaseSchemas, type Pair } from './proto-json-cases.js';
 
 /** The options `compileStandalone` gives ajv (validators-compile.ts), minus code generation. */

@@ -9,8 +9,8 @@
  * that reach such a type through references, need two; every other type has one form, which
  * serves both sides.
  */
-import type { NamedType, TypeRef } from '../model/model.js';
-import { assertNever } from '../model/type-utils.js';
+import type { NamedType, TypeRef } from '../../model/model.js';
+import { assertNever } from '../../model/type-utils.js';
 
 /** The side of an exchange a schema validates. */
 export type Direction = 'request' | 'response';

@@ -6,16 +6,15 @@
  * `$ref` points, in how a discriminated union is spelled (OpenAPI's `discriminator`
  * with `mapping` for documents; ajv's `discriminator` over tag-pinned variants for
  * validators), and in `required`: validators check one side of the exchange (see
- * `json-schema-direction.ts`), documents keep it as declared.
+ * `direction.ts`), documents keep it as declared. Validators of proto types take the stricter
+ * form of `proto-json.ts` instead (see `index.ts`).
  *
  * For proto messages the schema describes the proto3 JSON form: camelCase keys,
  * int64 as a decimal string (or number), enums as names or numbers, well-known
  * types in their special JSON shapes.
  */
-import { assertNever } from '../model/type-utils.js';
-import type { Direction } from './json-schema-direction.js';
-import { requiredOnlyElsewhere } from './json-schema-direction.js';
-import { protoNamedTypeSchema } from './rpc-json-schema.js';
+import { assertNever } from '../../model/type-utils.js';
+import { requiredOnlyElsewhere } from './direction.js';
 import type {
   Discriminator,
   Field,
@@ -23,47 +22,30 @@ import type {
   MessageType,
   NamedType,
   ScalarType,
-  SchemaFile,
   TypeRef,
   UnionType,
-  WellKnownType,
-} from '../model/model.js';
-
-/** A JSON Schema object as plain data (what `JSON.stringify` prints). */
-export type JsonSchema = { [key: string]: unknown };
-
-export interface JsonSchemaOptions {
-  /** Where a reference to a named type points: `#/$defs/Issue`, `#/components/schemas/Issue`, … */
-  readonly refTo: (target: NamedType) => string;
-  /** Print for an OpenAPI document: OpenAPI's `discriminator` with `mapping`, `type` beside `enum`. */
-  readonly openapi?: boolean;
-  /**
-   * The side of the exchange validated: `request` leaves `readOnly` properties out of
-   * `required`, `response` leaves out `writeOnly` ones. Unset (documents): `required` as declared.
-   */
-  readonly direction?: Direction;
-}
-
-/** True for files loaded from `.proto`, whose JSON form follows the proto3 JSON mapping. */
-export function isProtoFile(file: SchemaFile): boolean {
-  return file.format === 'proto3' || file.format === 'proto2';
-}
+} from '../../model/model.js';
+import { isProtoFile } from '../../model/schema-file.js';
+import { type JsonSchema, type JsonSchemaOptions, withDoc } from './schema.js';
+import { wellKnownSchema } from './well-known.js';
 
 /**
- * The schema of a named type, as it appears under `$defs` / `components/schemas`.
+ * The schema of a named type, as it appears under `$defs` / `components/schemas`, in OpenAPI's
+ * plain form (a proto type as documents show it).
  *
  * @example
- * namedTypeSchema(issueMessage, { refTo: (t) => `#/$defs/${t.localName}` });
+ * openapiNamedTypeSchema(issueMessage, { refTo: (t) => `#/$defs/${t.localName}` });
  * // { type: 'object', properties: { id: { type: 'integer', format: 'int64' }, … }, required: ['id'] }
  */
-export function namedTypeSchema(type: NamedType, options: JsonSchemaOptions): JsonSchema {
+export function openapiNamedTypeSchema(type: NamedType, options: JsonSchemaOptions): JsonSchema {
   const proto = isProtoFile(type.parent);
-  // Validators of proto types accept exactly what the codec's `fromJson` accepts (aliases, null,
-  // numbers as strings, oneofs, map keys): see rpc-json-schema.ts. Documents keep the form below.
-  if (proto && !options.openapi) return protoNamedTypeSchema(type, options);
   switch (type.kind) {
     case 'message':
-      return withDoc(type.wellKnown ? wellKnownSchema(type.wellKnown) : messageSchema(type, proto, options), type.doc, type.deprecated);
+      return withDoc(
+        type.wellKnown ? wellKnownSchema(type.wellKnown, 'document') : messageSchema(type, proto, options),
+        type.doc,
+        type.deprecated,
+      );
     case 'enum': {
       const values = type.values.filter((v) => !v.alias);
       // proto3 JSON accepts an enum as its name or its number.
@@ -152,7 +134,7 @@ export function typeRefSchema(type: TypeRef, proto: boolean, options: JsonSchema
     case 'ref': {
       const target = type.target;
       // Well-known types have fixed JSON shapes: inline them rather than point into google/protobuf files.
-      if (target.kind === 'message' && target.wellKnown) return nullable(wellKnownSchema(target.wellKnown), type.nullable);
+      if (target.kind === 'message' && target.wellKnown) return nullable(wellKnownSchema(target.wellKnown, 'document'), type.nullable);
       return nullable({ $ref: options.refTo(target) }, type.nullable);
     }
     case 'array': {
@@ -293,49 +275,6 @@ function scalarBase(type: ScalarType, proto: boolean): JsonSchema {
   }
 }
 
-/** The proto3 JSON shape of a google.protobuf well-known type. */
-export function wellKnownSchema(wkt: WellKnownType): JsonSchema {
-  switch (wkt) {
-    case 'Timestamp':
-      return { type: 'string', format: 'date-time' };
-    case 'Duration':
-      return { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]{1,9})?s$' };
-    case 'FieldMask':
-      return { type: 'string' };
-    case 'Struct':
-      return { type: 'object' };
-    case 'Value':
-      return {};
-    case 'ListValue':
-      return { type: 'array' };
-    case 'NullValue':
-      return { type: 'null' };
-    case 'Empty':
-      return { type: 'object', additionalProperties: false };
-    case 'Any':
-      return { type: 'object', properties: { '@type': { type: 'string' } }, required: ['@type'] };
-    case 'DoubleValue':
-    case 'FloatValue':
-      return { type: ['number', 'null'] };
-    case 'Int64Value':
-      return { type: ['string', 'integer', 'null'], format: 'int64' };
-    case 'UInt64Value':
-      return { type: ['string', 'integer', 'null'], format: 'uint64' };
-    case 'Int32Value':
-      return { type: ['integer', 'null'], format: 'int32' };
-    case 'UInt32Value':
-      return { type: ['integer', 'null'], format: 'uint32' };
-    case 'BoolValue':
-      return { type: ['boolean', 'null'] };
-    case 'StringValue':
-      return { type: ['string', 'null'] };
-    case 'BytesValue':
-      return { type: ['string', 'null'], format: 'byte' };
-    default:
-      return assertNever(wkt);
-  }
-}
-
 /** Adds `null` to a schema: into `type` when it has one, else as an `anyOf` branch. */
 function nullable(schema: JsonSchema, isNullable: boolean | undefined): JsonSchema {
   if (!isNullable) return schema;
@@ -343,12 +282,4 @@ function nullable(schema: JsonSchema, isNullable: boolean | undefined): JsonSche
   if (typeof type === 'string') return { ...schema, type: type === 'null' ? 'null' : [type, 'null'] };
   if (Array.isArray(type)) return { ...schema, type: type.includes('null') ? type : [...type, 'null'] };
   return { anyOf: [schema, { type: 'null' }] };
-}
-
-/** `schema` with its description and deprecation, when it has them. */
-export function withDoc(schema: JsonSchema, doc: string | undefined, deprecated: boolean): JsonSchema {
-  const out: JsonSchema = { ...schema };
-  if (doc) out.description = doc;
-  if (deprecated) out.deprecated = true;
-  return out;
 }

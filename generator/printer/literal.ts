@@ -4,7 +4,7 @@
  * 2-space indent, bare keys where they are identifiers, single-quoted strings,
  * short arrays of scalars on one line.
  */
-import { stringLiteral } from '../printer/generated-file.js';
+import { stringLiteral } from './generated-file.js';
 import type { JsonValue } from '../model/model.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
