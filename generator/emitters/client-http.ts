@@ -12,11 +12,12 @@ import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import { jsDocText } from '../printer/generated-file.js';
 import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
-import { formDelimited, httpOperations, inputTypeName, objectLiteralKey, operationDoc, successResponse } from './server-http-view.js';
+import { formDelimited, httpOperations, objectLiteralKey, operationDoc, successResponse } from './server-http-view.js';
 import { resultType, successBody, typeContext } from './server-http.js';
 import type { TypeRenderContext } from './types-render.js';
 import { CLIENT } from './runtime-symbols.js';
-import { validatedBody } from './validators.js';
+import { httpClientClassName, inputTypeName, operationSpecName } from './names.js';
+import { validatedBody } from './server-http-view.js';
 
 /** Prints the operation specs and client class of one HTTP service. */
 export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitContext): void {
@@ -25,7 +26,7 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
   const OperationSpec = CLIENT.OperationSpec;
   const RequestOptions = CLIENT.RequestOptions;
   const basePath = service.parent.info.basePath.replace(/\/+$/, '');
-  const specName = (op: HttpOperation) => f.declare(`${op.localName}Operation`);
+  const specName = (op: HttpOperation) => f.declare(operationSpecName(op));
 
   for (const op of ops) {
     f.print('const ', specName(op), ': ', OperationSpec, ' = {');
@@ -64,7 +65,7 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
     f.print();
   }
 
-  const cls = f.declare(`${service.localName}Client`);
+  const cls = f.declare(httpClientClassName(service));
   const lower = service.localName.charAt(0).toLowerCase() + service.localName.slice(1);
   const view: HttpClientClassView = {
     jsDoc: jsDocText(`A typed fetch client for the ${service.name} operations. Non-2xx responses reject with \`ApiError\`.`, [
@@ -91,7 +92,7 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
         inputParam: optional ? `input: ${input} = {}` : `input: ${input}`,
         result: clientResultType(op, types, '  '),
         resultInBody: clientResultType(op, types, '    '),
-        spec: `${op.localName}Operation`,
+        spec: operationSpecName(op),
         withResponseDoc: jsDocText(
           `Like {@link ${cls}.${op.localName}}, resolving to \`{ data, response }\` for the status and headers.`,
           [],

@@ -8,17 +8,10 @@
 import type { EmitContext } from '../emit.js';
 import type { MessageType, Service } from '../model/model.js';
 import type { GeneratedFile, Printable } from '../printer/generated-file.js';
-import {
-  codecFileSymbol,
-  messageTypeSymbol,
-  rpcGeneratedFrom,
-  rpcClientInterfaceName,
-  rpcOperations,
-  serviceDescriptorName,
-  withArticle,
-} from './rpc-names.js';
+import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, withArticle } from './rpc-names.js';
 import { CONNECT } from './runtime-symbols.js';
 import { globalTypeName, OBJECT_PROTOTYPE_MEMBERS } from './types-render.js';
+import { connectClientFactoryName, rpcClientInterfaceName, serviceDescriptorName } from './names.js';
 
 /**
  * `Partial`, or the runtime's `MessageInit` for a message with a field named like a member of
@@ -62,10 +55,10 @@ export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitCont
   f.jsDoc(
     `${withArticle(service.name, true)} client over the Connect protocol: JSON, or binary with \`binary: protobufBinary\` from \`loom/protobuf\`.`,
     {
-      tags: ['@example', `const ${lower} = create${name}ConnectClient({ baseUrl: 'http://localhost:3000' });`],
+      tags: ['@example', `const ${lower} = ${connectClientFactoryName(service)}({ baseUrl: 'http://localhost:3000' });`],
     },
   );
-  f.print('export function ', f.declare(`create${name}ConnectClient`), '(options: ', CONNECT.ConnectClientOptions, '): ', iface, ' {');
+  f.print('export function ', f.declare(connectClientFactoryName(service)), '(options: ', CONNECT.ConnectClientOptions, '): ', iface, ' {');
   f.print('  return ', CONNECT.createConnectClient, '(', descriptor, ', options);');
   f.print('}');
   f.print();

@@ -10,16 +10,16 @@ import type { Emitter, EmitContext } from '../emit.js';
 import type { Service } from '../model/model.js';
 import type { GeneratedFile } from '../printer/generated-file.js';
 import { importSymbol } from '../printer/generated-file.js';
+import { codecFileSymbol, rpcServices, withArticle } from './rpc-names.js';
+import { GRPC } from './runtime-symbols.js';
 import {
-  codecFileSymbol,
+  grpcBinderName,
+  grpcClientFactoryName,
   methodsTypeName,
   rpcClientInterfaceName,
   rpcServiceInterfaceName,
-  rpcServices,
   serviceDescriptorName,
-  withArticle,
-} from './rpc-names.js';
-import { GRPC } from './runtime-symbols.js';
+} from './names.js';
 
 export const grpcEmitter: Emitter = {
   name: 'grpc',
@@ -39,11 +39,11 @@ function printGrpcService(f: GeneratedFile, service: Service, ctx: EmitContext):
   const client = importSymbol(rpcClientInterfaceName(service), `/${ctx.outputPath(service.parent, 'client.ts')}`, { typeOnly: true });
 
   f.jsDoc(`Adds ${withArticle(rpcServiceInterfaceName(service))} to a grpc-js server under \`/${service.fullName}/<Method>\`.`, {
-    tags: ['@example', `add${name}ServiceToGrpc(server, new ${name}Handler(), { authorize });`],
+    tags: ['@example', `${grpcBinderName(service)}(server, new ${name}Handler(), { authorize });`],
   });
   f.print(
     'export function ',
-    f.declare(`add${name}ServiceToGrpc`),
+    f.declare(grpcBinderName(service)),
     '(server: ',
     GRPC.GrpcServer,
     ', impl: ',
@@ -58,11 +58,11 @@ function printGrpcService(f: GeneratedFile, service: Service, ctx: EmitContext):
   f.jsDoc(
     `${withArticle(service.name, true)} client over gRPC; \`address\` is a grpc-js target such as \`127.0.0.1:50051\`` +
       ' or `unix:/run/loom.sock`.',
-    { tags: ['@example', `const ${lower} = create${name}GrpcClient('unix:/run/loom/${lower}.sock');`] },
+    { tags: ['@example', `const ${lower} = ${grpcClientFactoryName(service)}('unix:/run/loom/${lower}.sock');`] },
   );
   f.print(
     'export function ',
-    f.declare(`create${name}GrpcClient`),
+    f.declare(grpcClientFactoryName(service)),
     '(address: string, options?: ',
     GRPC.GrpcClientOptions,
     '): ',

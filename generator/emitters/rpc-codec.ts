@@ -9,16 +9,8 @@ import type { Emitter } from '../emit.js';
 import type { MessageType, SchemaFile } from '../model/model.js';
 import { printLiteral, protoDescriptor } from './rpc-descriptor.js';
 import { CONNECT } from './runtime-symbols.js';
-import {
-  codecName,
-  messageTypeSymbol,
-  methodsTypeName,
-  rpcGeneratedFrom,
-  rpcOperations,
-  rpcPath,
-  rpcServices,
-  serviceDescriptorName,
-} from './rpc-names.js';
+import { messageTypeSymbol, rpcGeneratedFrom, rpcOperations, rpcPath, rpcServices } from './rpc-names.js';
+import { codecName, methodsTypeName, serviceDescriptorName } from './names.js';
 
 function isProto(file: SchemaFile): boolean {
   return file.format === 'proto3' || file.format === 'proto2';

@@ -8,31 +8,6 @@ import type { MessageType, RpcOperation, SchemaFile, Service } from '../model/mo
 import { importSymbol } from '../printer/generated-file.js';
 import type { ImportSymbol } from '../printer/generated-file.js';
 
-/** `GetServiceRequestCodec` */
-export function codecName(message: MessageType): string {
-  return `${message.localName}Codec`;
-}
-
-/** `SystemServiceDescriptor` */
-export function serviceDescriptorName(service: Service): string {
-  return `${service.localName}ServiceDescriptor`;
-}
-
-/** `SystemService`: the interface a hand-written implementation of a service provides (`X.server.ts`). */
-export function rpcServiceInterfaceName(service: Service): string {
-  return `${service.localName}Service`;
-}
-
-/** `SystemClient`: the interface the Connect client (`X.client.ts`) and the gRPC client (`X.grpc.ts`) share. */
-export function rpcClientInterfaceName(service: Service): string {
-  return `${service.localName}Client`;
-}
-
-/** `SystemMethods`: the method table type of the descriptor. */
-export function methodsTypeName(service: Service): string {
-  return `${service.localName}Methods`;
-}
-
 /** The message's TypeScript type, from the types file of the schema file declaring it. */
 export function messageTypeSymbol(message: MessageType, ctx: EmitContext): ImportSymbol {
   return importSymbol(message.localName, `/${ctx.outputPath(message.parent, 'types.ts')}`, { typeOnly: true });

@@ -9,7 +9,7 @@
  */
 import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
 import { assertNever } from '../model/type-utils.js';
-import type { FormSeparator, HttpOperation, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
+import type { FormSeparator, HttpOperation, MediaContent, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
 
 /** The `object` option of an object query parameter, as printed by {@link printOptions}. */
@@ -35,27 +35,11 @@ export function httpOperations(service: Service): HttpOperation[] {
   return service.operations.filter((op): op is HttpOperation => op.kind === 'http');
 }
 
-/** `IssueGetIssueInput` */
-export function inputTypeName(op: HttpOperation): string {
-  return `${operationPascalName(op)}Input`;
-}
-
-/**
- * The operation's name as the start of a type or validator name: `issueGetIssue` → `IssueGetIssue`
- * (see {@link pascalName}).
- */
-export function operationPascalName(op: HttpOperation): string {
-  return pascalName(op.localName);
-}
-
-/**
- * A local name (of an operation or a parameter) as part of a type or validator name: first letter
- * upper-cased, and `constructor$` (a reserved name, escaped) → `Constructor`, since
- * `ConstructorInput` is free of the clash the `$` avoids.
- */
-export function pascalName(localName: string): string {
-  const name = localName.replace(/\$$/, '');
-  return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+/** The body content that gets a validator: JSON first, else the first media type with a schema. */
+export function validatedBody(op: HttpOperation): MediaContent | undefined {
+  const contents = op.requestBody?.contents ?? [];
+  const isJson = (m: string) => m === 'application/json' || /\+json$/.test(m) || m === '*/*';
+  return contents.find((c) => c.type && isJson(c.mediaType)) ?? contents.find((c) => c.type);
 }
 
 /** Summary and description, as one JSDoc text. */

@@ -6,12 +6,11 @@
  * decorators, with each parameter's type and constraints spelled out.
  */
 import type { EmitContext } from '../emit.js';
-import type { HttpOperation, Parameter, SchemaFile, Service, TypeRef } from '../model/model.js';
+import type { HttpOperation, SchemaFile, Service, TypeRef } from '../model/model.js';
 import { importSymbol } from '../printer/generated-file.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
 import { optionalPropertyType, renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
-import { bodyValidatorName, paramValidatorName, validatedBody } from './validators.js';
 import { jsDocText } from '../printer/generated-file.js';
 import { tsLiteral } from '../printer/literal.js';
 import { PARAM_DECORATOR, REST, VERB_DECORATOR } from './runtime-symbols.js';
@@ -20,23 +19,14 @@ import {
   formDelimited,
   formFields,
   httpOperations,
-  inputTypeName,
   operationDoc,
   paramOptions,
   printFormFields,
   printOptions,
   successResponse,
 } from './server-http-view.js';
-
-/** `IssueApi` */
-export function handlerInterfaceName(service: Service): string {
-  return `${service.localName}Api`;
-}
-
-/** `IssueRoutes` */
-export function routesClassName(service: Service): string {
-  return `${service.localName}Routes`;
-}
+import { bodyValidatorName, handlerInterfaceName, inputTypeName, paramValidatorName, routesClassName } from './names.js';
+import { validatedBody } from './server-http-view.js';
 
 /** A render context for type expressions in `f`. */
 export function typeContext(f: GeneratedFile, file: SchemaFile, ctx: EmitContext): TypeRenderContext {

@@ -10,24 +10,16 @@ import type { EmitContext } from '../emit.js';
 import type { Service } from '../model/model.js';
 import { jsDocText } from '../printer/generated-file.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
-import {
-  codecFileSymbol,
-  messageTypeSymbol,
-  rpcGeneratedFrom,
-  rpcOperations,
-  rpcServiceInterfaceName,
-  serviceDescriptorName,
-  withArticle,
-} from './rpc-names.js';
+import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, withArticle } from './rpc-names.js';
 import { CONNECT_SERVER, REST } from './runtime-symbols.js';
 import { globalTypeName } from './types-render.js';
+import { connectRoutesClassName, connectRoutesFunctionName, rpcServiceInterfaceName, serviceDescriptorName } from './names.js';
 
 /** Prints the interface and binders of one RPC service. */
 export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitContext): void {
   const iface = f.declare(rpcServiceInterfaceName(service));
   const RpcContext = CONNECT_SERVER.RpcContext;
   const descriptor = codecFileSymbol(serviceDescriptorName(service), service.parent, ctx);
-  const lower = service.localName.charAt(0).toLowerCase() + service.localName.slice(1);
   // A message named `AsyncIterable` would shadow the global the streaming methods need.
   const asyncIterable = globalTypeName('AsyncIterable', service.parent);
 
@@ -58,11 +50,11 @@ export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitCon
       `Serves ${withArticle(iface)} over the Connect protocol (\`POST /${service.fullName}/<Method>\`, JSON and binary).`,
       "Mount the returned app with `app.route('/', …)`.",
     ].join('\n'),
-    { tags: ['@example', `app.route('/', ${lower}ConnectRoutes(new ${service.localName}Handler()));`] },
+    { tags: ['@example', `app.route('/', ${connectRoutesFunctionName(service)}(new ${service.localName}Handler()));`] },
   );
   f.print(
     'export function ',
-    f.declare(`${lower}ConnectRoutes`),
+    f.declare(connectRoutesFunctionName(service)),
     '(impl: ',
     iface,
     ', options?: ',
@@ -74,11 +66,6 @@ export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitCon
   f.print('  return ', CONNECT_SERVER.connectRoutes, '(', descriptor, ', impl, options);');
   f.print('}');
   f.print();
-}
-
-/** `SystemRoutes` */
-export function connectRoutesClassName(service: Service): string {
-  return `${service.localName}Routes`;
 }
 
 /** View model of `templates/server/connect-routes-class.hbs`: every string final, the template only loops. */

@@ -11,6 +11,7 @@ import { assertNever } from '../model/type-utils.js';
 import { isProtoFile } from '../model/schema-file.js';
 import { hasDirectionalForms, requiredOnlyElsewhere } from './json-schema/index.js';
 import type { Direction } from './json-schema/index.js';
+import { requestTypeName } from './names.js';
 
 /** Where a type expression is printed: the file being written and the schema it comes from. */
 export interface TypeRenderContext {
@@ -25,37 +26,6 @@ export interface TypeRenderContext {
    * makes required `writeOnly` properties optional. Unset: `required` as declared.
    */
   readonly direction?: Direction;
-}
-
-const requestNamesByFile = new WeakMap<SchemaFile, ReadonlyMap<NamedType, string>>();
-
-/**
- * The name of a type's request form, declared beside it in `X.types.ts` when its request and
- * response forms differ (a required `readOnly` `id`, a required `writeOnly` `password`):
- * `PetRequest`, or, when the schema already has a type of that name, `PetRequestForm`,
- * `PetRequest2`, … in declaration order.
- *
- * @example
- * requestTypeName(pet); // 'PetRequest'
- */
-export function requestTypeName(type: NamedType): string {
-  let names = requestNamesByFile.get(type.parent);
-  if (!names) {
-    const taken = new Set(type.parent.types.map((t) => t.localName));
-    const byType = new Map<NamedType, string>();
-    for (const t of type.parent.types) {
-      if (!hasDirectionalForms(t)) continue;
-      const candidates = [`${t.localName}Request`, `${t.localName}RequestForm`];
-      let name = candidates.find((c) => !taken.has(c));
-      for (let i = 2; name === undefined; i++) if (!taken.has(`${t.localName}Request${i}`)) name = `${t.localName}Request${i}`;
-      taken.add(name);
-      byType.set(t, name);
-    }
-    requestNamesByFile.set(type.parent, (names = byType));
-  }
-  const name = names.get(type);
-  if (name === undefined) throw new Error(`${type.fullName} has no request form (its request and response forms are the same)`);
-  return name;
 }
 
 /** True when a property the schema requires is optional on this side of the exchange. */

@@ -17,9 +17,9 @@ import {
   prototypeMemberType,
   refName,
   renderTypeAnnotation,
-  requestTypeName,
 } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
+import { requestTypeName } from './names.js';
 
 /** View of `templates/types/interface.hbs`. */
 export interface InterfaceView {

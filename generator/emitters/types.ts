@@ -10,8 +10,9 @@ import { jsDocText } from '../printer/generated-file.js';
 import { aliasView, enumView, generatedFrom, interfaceView } from './types-view.js';
 import { assertNever } from '../model/type-utils.js';
 import { hasDirectionalForms } from './json-schema/index.js';
-import { requestTypeName, wellKnownType } from './types-render.js';
+import { wellKnownType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
+import { requestTypeName } from './names.js';
 
 /**
  * Emits `X.types.ts` for every schema file that declares types.

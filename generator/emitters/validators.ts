@@ -14,9 +14,7 @@
  * bodies what the client sends (their `readOnly` ones are not required).
  */
 import type { EmitContext, Emitter } from '../emit.js';
-import type { HttpOperation, MediaContent, NamedType, Parameter, SchemaFile, TypeRef } from '../model/model.js';
-import { UniqueNames } from '../loaders/names.js';
-import { operationPascalName, parameterValidated, pascalName } from './server-http-view.js';
+import type { HttpOperation, NamedType, SchemaFile, TypeRef } from '../model/model.js';
 import { importSymbol, jsDocText } from '../printer/generated-file.js';
 import { isProtoFile } from '../model/schema-file.js';
 import { hasDirectionalForms, namedTypeSchema, typeRefSchema } from './json-schema/index.js';
@@ -26,78 +24,17 @@ import { tsLiteral } from '../printer/literal.js';
 import { compileCacheKey, compileStandalone } from './validators-compile.js';
 import { renderType } from './types-render.js';
 import type { TypeRenderContext } from './types-render.js';
+import { bodyValidatorName, paramValidatorName, typeValidatorName } from './names.js';
+import { validatedBody } from './server-http-view.js';
 
 /** `$id` of a schema file's JSON Schema document; cross-file `$ref`s use it. */
 export function schemaId(file: SchemaFile): string {
   return `loom:${file.path}`;
 }
 
-/** `validateIssue`: the validator of a named type. */
-export function typeValidatorName(type: NamedType): string {
-  return `validate${type.localName}`;
-}
-
-/**
- * `validateIssueCreateIssueBody`: the validator of an operation's request body, or undefined
- * when the body has no schema. When that name is taken by a named type's validator, the
- * body's is `validate<OperationPascal>RequestBody`.
- *
- * @example
- * bodyValidatorName(createIssueOperation); // 'validateIssueCreateIssueBody'
- */
-export function bodyValidatorName(op: HttpOperation): string | undefined {
-  if (!validatedBody(op)) return undefined;
-  const pascal = operationPascalName(op);
-  const plain = `validate${pascal}Body`;
-  return typeValidatorNames(op.parent.parent).has(plain) ? `validate${pascal}RequestBody` : plain;
-}
-
-const validatorNamesByFile = new WeakMap<SchemaFile, ReadonlySet<string>>();
-
-function typeValidatorNames(file: SchemaFile): ReadonlySet<string> {
-  let names = validatorNamesByFile.get(file);
-  if (!names) validatorNamesByFile.set(file, (names = new Set(file.types.map(typeValidatorName))));
-  return names;
-}
-
-/** The body content that gets a validator: JSON first, else the first media type with a schema. */
-export function validatedBody(op: HttpOperation): MediaContent | undefined {
-  const contents = op.requestBody?.contents ?? [];
-  const isJson = (m: string) => m === 'application/json' || /\+json$/.test(m) || m === '*/*';
-  return contents.find((c) => c.type && isJson(c.mediaType)) ?? contents.find((c) => c.type);
-}
-
 /** `$defs` key of a body or parameter schema: the validator name without `validate`. */
 function valueKey(value: ValidatedValue): string {
   return value.name.slice('validate'.length);
-}
-
-const paramNamesByFile = new WeakMap<SchemaFile, ReadonlyMap<Parameter, string>>();
-
-/**
- * `validateListPetsFilterParam`: the validator of a parameter that is checked by its schema (see
- * `parameterValidated` in `server-http-view.ts`), or undefined. Unique in the file: a name taken
- * by a type's or a body's validator, or by an earlier parameter's, gets a number.
- *
- * @example
- * paramValidatorName(listPets, filter); // 'validateListPetsFilterParam'
- */
-export function paramValidatorName(op: HttpOperation, p: Parameter): string | undefined {
-  const file = op.parent.parent;
-  let names = paramNamesByFile.get(file);
-  if (!names) {
-    const ops = httpOperations(file);
-    const taken = new UniqueNames([...typeValidatorNames(file), ...ops.flatMap((o) => bodyValidatorName(o) ?? [])]);
-    const byParam = new Map<Parameter, string>();
-    for (const o of ops) {
-      for (const param of o.parameters) {
-        if (parameterValidated(param))
-          byParam.set(param, taken.take(`validate${operationPascalName(o)}${pascalName(param.localName)}Param`));
-      }
-    }
-    paramNamesByFile.set(file, (names = byParam));
-  }
-  return names.get(p);
 }
 
 /** A request value with a generated validator: an operation's body or one of its parameters. */

@@ -42,7 +42,7 @@ import { usesUnicodeSyntax } from '../model/patterns.js';
 import { assertNever, type Mutable } from '../model/type-utils.js';
 import { mergeDeclaredTypes } from './allof-properties.js';
 import { error, warning } from './diagnostics.js';
-import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from './names.js';
+import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from '../model/names.js';
 import { childPointer, pointerSegments, type DocumentStore, type SourceDocument } from './refs.js';
 
 type Json = Record<string, unknown>;

@@ -26,7 +26,7 @@ import type {
 } from '../model/model.js';
 import type { Mutable } from '../model/type-utils.js';
 import { warning } from './diagnostics.js';
-import { protoJsonName, safeIdentifier, safePropertyName, safeVariableName, UniqueNames } from './names.js';
+import { protoJsonName, safeIdentifier, safePropertyName, safeVariableName, UniqueNames } from '../model/names.js';
 import type { ProtoScan } from './proto-scan.js';
 
 type ReflectionObject = protobuf.ReflectionObject;

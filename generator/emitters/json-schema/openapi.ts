@@ -15,16 +15,7 @@
  */
 import { assertNever } from '../../model/type-utils.js';
 import { requiredOnlyElsewhere } from './direction.js';
-import type {
-  Discriminator,
-  Field,
-  LiteralType,
-  MessageType,
-  NamedType,
-  ScalarType,
-  TypeRef,
-  UnionType,
-} from '../../model/model.js';
+import type { Discriminator, Field, LiteralType, MessageType, NamedType, ScalarType, TypeRef, UnionType } from '../../model/model.js';
 import { isProtoFile } from '../../model/schema-file.js';
 import { type JsonSchema, type JsonSchemaOptions, withDoc } from './schema.js';
 import { wellKnownSchema } from './well-known.js';

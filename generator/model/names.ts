@@ -1,9 +1,92 @@
 /**
  * @module
- * Name helpers shared by the loaders: camelCase and PascalCase conversion, proto's
- * default `json_name`, and safe identifiers that are never reserved words.
+ * Names of the model: camelCase and PascalCase conversion, proto's default `json_name`, safe
+ * identifiers that are never reserved words, and unique names within a scope. Loaders derive
+ * every `localName` with these; emitters and the printer use the same rules.
  */
-import { RESERVED_WORDS } from '../printer/generated-file.js';
+
+/**
+ * Reserved words and names that would shadow globals used by generated code.
+ * @see https://tc39.es/ecma262/#sec-keywords-and-reserved-words
+ */
+export const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'null',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+  'yield',
+  'let',
+  'static',
+  'implements',
+  'interface',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'await',
+  'async',
+  'arguments',
+  'eval',
+  'undefined',
+  'NaN',
+  'Infinity',
+  'Object',
+  'Array',
+  'String',
+  'Number',
+  'Boolean',
+  'Symbol',
+  'Date',
+  'Error',
+  'Promise',
+  'Map',
+  'Set',
+  'Record',
+  'Partial',
+  'Uint8Array',
+  'JSON',
+  'type',
+  'any',
+  'unknown',
+  'never',
+  'object',
+  'string',
+  'number',
+  'boolean',
+  'bigint',
+]);
 
 const LEXICAL_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
