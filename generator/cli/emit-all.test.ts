@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emit } from '../emit.js';
 import type { GeneratorCache, GeneratorOptions } from '../emit.js';
 import { BUILTIN_EMITTERS } from '../emitters/index.js';
-import { validatorsJob } from '../emitters/validators.js';
+import { validatorsJob } from '../emitters/validators/validators.js';
 import { loadSchemas } from '../loaders/index.js';
 import type { SchemaFile } from '../model/model.js';
 import { loadTemplates } from '../templates.js';

@@ -12,8 +12,8 @@
 import { emit } from '../emit.js';
 import type { Emitter, EmitResult, GeneratorCache, GeneratorOptions, OutputFile } from '../emit.js';
 import type { SchemaFile } from '../model/model.js';
-import { validatorCodeEmitter, validatorSchemasEmitter, validatorsEmitter, validatorsJob } from '../emitters/validators.js';
-import type { ValidatorsJob } from '../emitters/validators.js';
+import { validatorCodeEmitter, validatorSchemasEmitter, validatorsEmitter, validatorsJob } from '../emitters/validators/validators.js';
+import type { ValidatorsJob } from '../emitters/validators/validators.js';
 import { prefilledCache } from './validators-prefetch.js';
 import type { ValidatorsCompiler } from './validators-prefetch.js';
 

@@ -10,7 +10,7 @@
  * a schema problem is reported exactly as without the worker.
  */
 import { parentPort } from 'node:worker_threads';
-import { compileStandalone, preloadAjv } from '../emitters/validators-compile.js';
+import { compileStandalone, preloadAjv } from '../emitters/validators/compile.js';
 import type { CompileReply, CompileRequest } from './validators-prefetch.js';
 
 const port = parentPort;

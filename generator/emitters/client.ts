@@ -5,8 +5,8 @@
  */
 import type { Emitter } from '../emit.js';
 import { assertNever } from '../model/type-utils.js';
-import { printHttpClient } from './client-http.js';
-import { printRpcClient } from './client-rpc.js';
+import { printHttpClient } from './http/client.js';
+import { printRpcClient } from './rpc/client.js';
 
 /**
  * Emits `X.client.ts` for every schema file with services.

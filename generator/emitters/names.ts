@@ -8,7 +8,7 @@
  */
 import type { HttpOperation, MessageType, NamedType, Parameter, SchemaFile, Service } from '../model/model.js';
 import { UniqueNames } from '../model/names.js';
-import { parameterValidated, validatedBody } from './server-http-view.js';
+import { parameterValidated, validatedBody } from './http/operation-view.js';
 import { hasDirectionalForms } from './json-schema/index.js';
 
 // ---------------------------------------------------------------------------

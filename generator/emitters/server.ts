@@ -6,8 +6,8 @@
  */
 import type { Emitter } from '../emit.js';
 import { assertNever } from '../model/type-utils.js';
-import { printHttpService } from './server-http.js';
-import { printRpcService } from './server-rpc.js';
+import { printHttpService } from './http/server.js';
+import { printRpcService } from './rpc/server.js';
 
 /**
  * Emits `X.server.ts` for every schema file with services.

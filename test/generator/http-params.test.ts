@@ -6,10 +6,10 @@
  * `Object.prototype` members, and the OpenAPI document's `content` parameter.
  */
 import { describe, expect, it } from 'vitest';
-import { openapiDocEmitter } from '../../generator/emitters/openapi-doc.js';
+import { openapiDocEmitter } from '../../generator/emitters/openapi-doc/document.js';
 import { serverEmitter } from '../../generator/emitters/server.js';
-import { typesEmitter } from '../../generator/emitters/types.js';
-import { validatorsEmitter } from '../../generator/emitters/validators.js';
+import { typesEmitter } from '../../generator/emitters/types/types.js';
+import { validatorsEmitter } from '../../generator/emitters/validators/validators.js';
 import { emitInline } from '../client/generate.js';
 
 const ZOO = `

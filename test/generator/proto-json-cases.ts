@@ -2,11 +2,11 @@
  * @module The proto JSON cases both validator tests run: two proto files and one table of proto3
  * JSON inputs, each accepted or rejected by the codec's `fromJson`, which a message's JSON
  * validator must agree with. `proto-json-validators.test.ts` checks the schemas
- * (`rpc-json-schema.ts`) compiled by ajv; `proto-json-validators-gen.test.ts` the validators the
+ * (`json-schema/proto-json.ts`) compiled by ajv; `proto-json-validators-gen.test.ts` the validators the
  * generator prints.
  */
 import { describe, expect, it } from 'vitest';
-import { protoDescriptor } from '../../generator/emitters/rpc-descriptor.js';
+import { protoDescriptor } from '../../generator/emitters/rpc/descriptor.js';
 import { loadSchemas } from '../../generator/loaders/index.js';
 import { removeSchemas, writeSchemas } from '../../generator/loaders/testing.js';
 import type { SchemaFile } from '../../generator/model/model.js';

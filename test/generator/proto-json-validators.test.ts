@@ -1,16 +1,16 @@
 /**
  * Proto JSON validator schemas against the codec's `fromJson`: the schemas of
- * `rpc-json-schema.ts`, compiled by ajv with the options and formats generated validators use,
+ * `json-schema/proto-json.ts`, compiled by ajv with the options and formats generated validators use,
  * must accept exactly the cases of `proto-json-cases.ts` that `fromJson` accepts.
  */
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll } from 'vitest';
-import { reachableTypes } from '../../generator/emitters/rpc-descriptor.js';
+import { reachableTypes } from '../../generator/emitters/rpc/descriptor.js';
 import { PROTO_FORMATS } from '../../generator/emitters/json-schema/proto-scalars.js';
 import { protoNamedTypeSchema } from '../../generator/emitters/json-schema/proto-json.js';
 import { describeAgreement, loadCaseSchemas, type CaseMessage, type CaseSchemas, type Pair } from './proto-json-cases.js';
 
-/** The options `compileStandalone` gives ajv (validators-compile.ts), minus code generation. */
+/** The options `compileStandalone` gives ajv (validators/compile.ts), minus code generation. */
 function newAjv(): Ajv {
   const ajv = new Ajv({
     strict: false,

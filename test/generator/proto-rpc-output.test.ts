@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindLoopback } from '../rpc/loopback.js';
-import { withArticle } from '../../generator/emitters/rpc-names.js';
+import { withArticle } from '../../generator/emitters/rpc/service-view.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
 import { REPO_ROOT, generateInline } from '../client/generate.js';
 import { typeCheck } from './tsc-check.js';

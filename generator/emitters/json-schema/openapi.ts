@@ -220,7 +220,7 @@ function jsonType(value: LiteralType['value']): string {
   return typeof value;
 }
 
-/** Custom formats Loom adds on top of the standard ones, with range checks (see validators-formats.ts). */
+/** Custom formats Loom adds on top of the standard ones, with range checks (see validators/formats.ts). */
 function scalarSchema(type: ScalarType, proto: boolean, options: JsonSchemaOptions): JsonSchema {
   // A `binary` string is a file (a `Blob` once parsed): documents say string, validators accept it as is.
   if (type.format === 'binary' && !proto && !options.openapi) return {};

@@ -8,10 +8,10 @@
  * compiled together so shared and recursive types become shared functions.
  */
 import { createRequire } from 'node:module';
-import type { JsonSchema } from './json-schema/index.js';
-import { FORMAT_TYPES, FORMATS_IDENTIFIER, RUNTIME_HELPERS, formatsSource } from './validators-formats.js';
-import { needsUnicodeFlag, UNICODE_ONLY } from '../model/patterns.js';
-import { COMPACT_FINGERPRINT, compactErrors, dropUnusedSchemas } from './validators-compact.js';
+import type { JsonSchema } from '../json-schema/index.js';
+import { FORMAT_TYPES, FORMATS_IDENTIFIER, RUNTIME_HELPERS, formatsSource } from './formats.js';
+import { needsUnicodeFlag, UNICODE_ONLY } from '../../model/patterns.js';
+import { COMPACT_FINGERPRINT, compactErrors, dropUnusedSchemas } from './compact.js';
 
 /** The subset of ajv's API used here (ajv is CommonJS; typed loosely at this boundary). */
 interface AjvInstance {
@@ -106,7 +106,7 @@ export function compileStandalone(input: CompileInput): string {
     },
     strict: false,
     allErrors: true,
-    // OpenAPI's `discriminator` (without `mapping`; see json-schema.ts): the tag selects the
+    // OpenAPI's `discriminator` (without `mapping`; see json-schema/openapi.ts): the tag selects the
     // variant, whose errors alone are reported.
     discriminator: true,
     // One function per named type instead of copies inlined at every use: a third less

@@ -5,16 +5,16 @@
  * the `IssueRoutes` class that binds the interface to routes through Loom's
  * decorators, with each parameter's type and constraints spelled out.
  */
-import type { EmitContext } from '../emit.js';
-import type { HttpOperation, SchemaFile, Service, TypeRef } from '../model/model.js';
-import { importSymbol } from '../printer/generated-file.js';
-import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
-import { optionalPropertyType, renderType } from './types-render.js';
-import type { TypeRenderContext } from './types-render.js';
-import { jsDocText } from '../printer/generated-file.js';
-import { tsLiteral } from '../printer/literal.js';
-import { PARAM_DECORATOR, REST, VERB_DECORATOR } from './runtime-symbols.js';
-import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
+import type { EmitContext } from '../../emit.js';
+import type { HttpOperation, Service } from '../../model/model.js';
+import { importSymbol } from '../../printer/generated-file.js';
+import type { GeneratedFile, ImportSymbol, Printable } from '../../printer/generated-file.js';
+import { optionalPropertyType, renderType } from '../types/render.js';
+import type { TypeRenderContext } from '../types/render.js';
+import { jsDocText } from '../../printer/generated-file.js';
+import { tsLiteral } from '../../printer/literal.js';
+import { PARAM_DECORATOR, REST, VERB_DECORATOR } from '../runtime-symbols.js';
+import { isFormMediaType, isJsonMediaType } from '../../model/media-types.js';
 import {
   formDelimited,
   formFields,
@@ -24,14 +24,10 @@ import {
   printFormFields,
   printOptions,
   successResponse,
-} from './server-http-view.js';
-import { bodyValidatorName, handlerInterfaceName, inputTypeName, paramValidatorName, routesClassName } from './names.js';
-import { validatedBody } from './server-http-view.js';
-
-/** A render context for type expressions in `f`. */
-export function typeContext(f: GeneratedFile, file: SchemaFile, ctx: EmitContext): TypeRenderContext {
-  return { f, file, typesPath: (other) => `/${ctx.outputPath(other, 'types.ts')}` };
-}
+} from './operation-view.js';
+import { bodyValidatorName, handlerInterfaceName, inputTypeName, paramValidatorName, routesClassName } from '../names.js';
+import { validatedBody } from './operation-view.js';
+import { bodyType, resultType, typeContext } from './bodies.js';
 
 /** Prints the handler interface, input interfaces and routes class of one HTTP service. */
 export function printHttpService(f: GeneratedFile, service: Service, ctx: EmitContext): void {
@@ -214,60 +210,6 @@ function operationTags(op: HttpOperation): string[] {
   return tags;
 }
 
-/** The success body's TypeScript type, `void` when the success response has no body. */
-export function resultType(op: HttpOperation, types: TypeRenderContext, indent = ''): string {
-  return successBody(op, types, indent).type;
-}
-
-/**
- * The success body: its TypeScript type (`void` without one), and whether it is bytes
- * (`Uint8Array`: `format: binary`, or a string or unschematised body of a media type that is not
- * JSON or text), which the client must read as bytes whatever `Content-Type` the server sends.
- */
-export function successBody(op: HttpOperation, types: TypeRenderContext, indent = ''): { readonly type: string; readonly binary: boolean } {
-  const success = successResponse(op);
-  const content = success?.contents.find((c) => c.type && isJsonMediaType(c.mediaType)) ?? success?.contents.find((c) => c.type);
-  const type = content?.type
-    ? renderBodyType(content.type, content.mediaType, types, indent)
-    : success && success.contents.length > 0
-      ? opaqueType(success.contents[0]!.mediaType)
-      : 'void';
-  return { type, binary: type === 'Uint8Array' };
-}
-
-/** The request body's TypeScript type, or undefined when the operation has no body. */
-export function bodyType(op: HttpOperation, types: TypeRenderContext, indent = ''): string | undefined {
-  if (!op.requestBody || op.requestBody.contents.length === 0) return undefined;
-  const content = validatedBody(op) ?? op.requestBody.contents[0]!;
-  // What the client sends: `readOnly` properties optional, referenced types in their request forms.
-  return content.type
-    ? renderBodyType(content.type, content.mediaType, { ...types, direction: 'request' }, indent)
-    : opaqueType(content.mediaType);
-}
-
-/**
- * A body's type as it travels: a string schema under a media type that is neither JSON,
- * text nor a form (`application/octet-stream`, `image/png`, OpenAPI 3.1's `contentMediaType`)
- * is bytes on both ends — the runtime reads it as a `Uint8Array`, never as a string.
- */
-function renderBodyType(type: TypeRef, mediaType: string, types: TypeRenderContext, indent: string): string {
-  if (type.kind === 'scalar' && (type.format === 'binary' || (type.scalar === 'string' && isBytesMedia(mediaType))))
-    return opaqueType(mediaType);
-  return renderType(type, types, indent);
-}
-
-function isBytesMedia(mediaType: string): boolean {
-  const mime = mediaType.toLowerCase();
-  // `includes('json')` as the fetch client reads it: `application/x-ndjson` arrives as text.
-  return (
-    !mime.includes('json') && !mime.startsWith('text/') && mime !== 'application/x-www-form-urlencoded' && !mime.startsWith('multipart/')
-  );
-}
-
-function opaqueType(mediaType: string): string {
-  return mediaType.startsWith('text/') ? 'string' : 'Uint8Array';
-}
-
 /** True when the operation accepts a url-encoded or multipart body. */
 function takesForm(op: HttpOperation): boolean {
   return (op.requestBody?.contents ?? []).some((c) => isFormMediaType(c.mediaType));
@@ -283,7 +225,7 @@ function isJsonBody(op: HttpOperation): boolean {
  * The type of an optional member: `T | undefined`, so that passing a parameter that was not sent
  * compiles with `exactOptionalPropertyTypes`. A member named like one of `Object.prototype`'s
  * (`valueOf`, `constructor`, …) is that member's type too when optional: every object has it, and
- * TypeScript checks an object literal without the property against it (see `types-render.ts`).
+ * TypeScript checks an object literal without the property against it (see `types/render.ts`).
  */
 function optionalMemberType(name: string, type: string, optional: boolean): string {
   return optional ? `${optionalPropertyType(name, type)} | undefined` : type;

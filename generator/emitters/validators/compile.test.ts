@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileStandalone, dependencyOrder } from './validators-compile.js';
+import { compileStandalone, dependencyOrder } from './compile.js';
 
 /** A recursive type (`Repo.parent`), a shared leaf (`User`) and a type reaching both. */
 const DOC = {

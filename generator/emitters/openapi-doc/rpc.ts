@@ -6,8 +6,8 @@
  * media types and marked `x-streaming`.
  * @see https://connectrpc.com/docs/protocol
  */
-import type { RpcOperation } from '../model/model.js';
-import type { JsonSchema } from './json-schema/index.js';
+import type { RpcOperation } from '../../model/model.js';
+import type { JsonSchema } from '../json-schema/index.js';
 
 /** `components/schemas` key of the Connect error body. */
 export const CONNECT_ERROR_SCHEMA = 'connect.error';

@@ -4,14 +4,14 @@
  * `docs/design/contracts.md`. References to named types in other schema files become
  * type-only imports of that file's `.types.ts`, registered on the printer.
  */
-import type { MessageType, NamedType, ScalarType, SchemaFile, TypeRef, WellKnownType } from '../model/model.js';
-import { importSymbol, stringLiteral } from '../printer/generated-file.js';
-import type { GeneratedFile } from '../printer/generated-file.js';
-import { assertNever } from '../model/type-utils.js';
-import { isProtoFile } from '../model/schema-file.js';
-import { hasDirectionalForms, requiredOnlyElsewhere } from './json-schema/index.js';
-import type { Direction } from './json-schema/index.js';
-import { requestTypeName } from './names.js';
+import type { MessageType, NamedType, ScalarType, SchemaFile, TypeRef, WellKnownType } from '../../model/model.js';
+import { importSymbol, stringLiteral } from '../../printer/generated-file.js';
+import type { GeneratedFile } from '../../printer/generated-file.js';
+import { assertNever } from '../../model/type-utils.js';
+import { isProtoFile } from '../../model/schema-file.js';
+import { hasDirectionalForms, requiredOnlyElsewhere } from '../json-schema/index.js';
+import type { Direction } from '../json-schema/index.js';
+import { requestTypeName } from '../names.js';
 
 /** Where a type expression is printed: the file being written and the schema it comes from. */
 export interface TypeRenderContext {

@@ -5,12 +5,12 @@
  * message it declares, and an `RpcServiceDescriptor` per service whose method
  * table is typed with the request and response messages.
  */
-import type { Emitter } from '../emit.js';
-import type { MessageType, SchemaFile } from '../model/model.js';
-import { printLiteral, protoDescriptor } from './rpc-descriptor.js';
-import { CONNECT } from './runtime-symbols.js';
-import { messageTypeSymbol, rpcGeneratedFrom, rpcOperations, rpcPath, rpcServices } from './rpc-names.js';
-import { codecName, methodsTypeName, serviceDescriptorName } from './names.js';
+import type { Emitter } from '../../emit.js';
+import type { MessageType, SchemaFile } from '../../model/model.js';
+import { printLiteral, protoDescriptor } from './descriptor.js';
+import { CONNECT } from '../runtime-symbols.js';
+import { messageTypeSymbol, rpcGeneratedFrom, rpcOperations, rpcPath, rpcServices } from './service-view.js';
+import { codecName, methodsTypeName, serviceDescriptorName } from '../names.js';
 
 function isProto(file: SchemaFile): boolean {
   return file.format === 'proto3' || file.format === 'proto2';

@@ -7,10 +7,10 @@
  * whether a generated validator checks it instead), and the field types of a
  * form body (what `formBody` converts each field to).
  */
-import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
-import { assertNever } from '../model/type-utils.js';
-import type { FormSeparator, HttpOperation, MediaContent, Parameter, ResponseSpec, Service, TypeRef } from '../model/model.js';
-import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
+import { isFormMediaType, isJsonMediaType } from '../../model/media-types.js';
+import { assertNever } from '../../model/type-utils.js';
+import type { FormSeparator, HttpOperation, MediaContent, Parameter, ResponseSpec, Service, TypeRef } from '../../model/model.js';
+import type { GeneratedFile, ImportSymbol, Printable } from '../../printer/generated-file.js';
 
 /** The `object` option of an object query parameter, as printed by {@link printOptions}. */
 export interface ObjectOption {

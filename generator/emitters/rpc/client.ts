@@ -5,13 +5,13 @@
  * that implements it (fetch; all four kinds, a bidirectional stream half-duplex). The
  * gRPC client implements the same interface from `X.grpc.ts` (`grpc.ts`).
  */
-import type { EmitContext } from '../emit.js';
-import type { MessageType, Service } from '../model/model.js';
-import type { GeneratedFile, Printable } from '../printer/generated-file.js';
-import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, withArticle } from './rpc-names.js';
-import { CONNECT } from './runtime-symbols.js';
-import { globalTypeName, OBJECT_PROTOTYPE_MEMBERS } from './types-render.js';
-import { connectClientFactoryName, rpcClientInterfaceName, serviceDescriptorName } from './names.js';
+import type { EmitContext } from '../../emit.js';
+import type { MessageType, Service } from '../../model/model.js';
+import type { GeneratedFile, Printable } from '../../printer/generated-file.js';
+import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, withArticle } from './service-view.js';
+import { CONNECT } from '../runtime-symbols.js';
+import { globalTypeName, OBJECT_PROTOTYPE_MEMBERS } from '../types/render.js';
+import { connectClientFactoryName, rpcClientInterfaceName, serviceDescriptorName } from '../names.js';
 
 /**
  * `Partial`, or the runtime's `MessageInit` for a message with a field named like a member of

@@ -5,8 +5,8 @@
  * every type they and its services reach, in other files too (imports,
  * well-known types). Keys are inserted in sorted order, so output is stable.
  */
-import type { EnumType, Field, MessageType, NamedType, SchemaFile, TypeRef } from '../model/model.js';
-import { stringLiteral } from '../printer/generated-file.js';
+import type { EnumType, Field, MessageType, NamedType, SchemaFile, TypeRef } from '../../model/model.js';
+import { stringLiteral } from '../../printer/generated-file.js';
 
 /** A JSON value as printed into generated code. */
 export type Literal = string | number | boolean | null | readonly Literal[] | { readonly [key: string]: Literal };

@@ -9,7 +9,7 @@
  * applies to); the code it emits calls `loomFormats[name].validate(value)`.
  */
 
-import { PROTO_FORMATS } from './json-schema/proto-scalars.js';
+import { PROTO_FORMATS } from '../json-schema/proto-scalars.js';
 
 /** Name of the object the emitted code reads formats from. */
 export const FORMATS_IDENTIFIER = 'loomFormats';
@@ -31,7 +31,7 @@ export const FORMAT_TYPES: Readonly<Record<string, 'string' | 'number'>> = {
   uint32: 'number',
   int64: 'string',
   uint64: 'string',
-  // The string forms of proto3 JSON (`proto-int64`, `proto-bytes`, …), see rpc-json-schema.ts.
+  // The string forms of proto3 JSON (`proto-int64`, `proto-bytes`, …), see json-schema/proto-scalars.ts.
   ...Object.fromEntries(Object.keys(PROTO_FORMATS).map((name) => [name, 'string' as const])),
 };
 

@@ -4,10 +4,10 @@
  * spelling, JSDoc text) are made here so that templates only loop and print; a user
  * overriding `templates/types/interface.hbs` gets finished strings to arrange.
  */
-import type { EnumType, Field, MessageType, AliasType, TypeRef } from '../model/model.js';
-import { jsDocText, stringLiteral } from '../printer/generated-file.js';
-import { isProtoFile } from '../model/schema-file.js';
-import { hasDirectionalForms } from './json-schema/index.js';
+import type { EnumType, Field, MessageType, AliasType, TypeRef } from '../../model/model.js';
+import { jsDocText, stringLiteral } from '../../printer/generated-file.js';
+import { isProtoFile } from '../../model/schema-file.js';
+import { hasDirectionalForms } from '../json-schema/index.js';
 import {
   indexSignature,
   isOptionalField,
@@ -17,9 +17,9 @@ import {
   prototypeMemberType,
   refName,
   renderTypeAnnotation,
-} from './types-render.js';
-import type { TypeRenderContext } from './types-render.js';
-import { requestTypeName } from './names.js';
+} from './render.js';
+import type { TypeRenderContext } from './render.js';
+import { requestTypeName } from '../names.js';
 
 /** View of `templates/types/interface.hbs`. */
 export interface InterfaceView {

@@ -6,14 +6,14 @@
  * descriptor in `X.codec.ts`. The gRPC binder is in `X.grpc.ts` (`grpc.ts`), so that only
  * gRPC users load `@grpc/grpc-js`.
  */
-import type { EmitContext } from '../emit.js';
-import type { Service } from '../model/model.js';
-import { jsDocText } from '../printer/generated-file.js';
-import type { GeneratedFile, ImportSymbol, Printable } from '../printer/generated-file.js';
-import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, withArticle } from './rpc-names.js';
-import { CONNECT_SERVER, REST } from './runtime-symbols.js';
-import { globalTypeName } from './types-render.js';
-import { connectRoutesClassName, connectRoutesFunctionName, rpcServiceInterfaceName, serviceDescriptorName } from './names.js';
+import type { EmitContext } from '../../emit.js';
+import type { Service } from '../../model/model.js';
+import { jsDocText } from '../../printer/generated-file.js';
+import type { GeneratedFile, ImportSymbol, Printable } from '../../printer/generated-file.js';
+import { codecFileSymbol, messageTypeSymbol, rpcGeneratedFrom, rpcOperations, withArticle } from './service-view.js';
+import { CONNECT_SERVER, REST } from '../runtime-symbols.js';
+import { globalTypeName } from '../types/render.js';
+import { connectRoutesClassName, connectRoutesFunctionName, rpcServiceInterfaceName, serviceDescriptorName } from '../names.js';
 
 /** Prints the interface and binders of one RPC service. */
 export function printRpcService(f: GeneratedFile, service: Service, ctx: EmitContext): void {

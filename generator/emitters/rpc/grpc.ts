@@ -6,12 +6,12 @@
  * `X.server.ts` and `X.client.ts` so that importing those never loads grpc-js, a peer dependency
  * only gRPC users install, and a Connect client stays fit for browsers.
  */
-import type { Emitter, EmitContext } from '../emit.js';
-import type { Service } from '../model/model.js';
-import type { GeneratedFile } from '../printer/generated-file.js';
-import { importSymbol } from '../printer/generated-file.js';
-import { codecFileSymbol, rpcServices, withArticle } from './rpc-names.js';
-import { GRPC } from './runtime-symbols.js';
+import type { Emitter, EmitContext } from '../../emit.js';
+import type { Service } from '../../model/model.js';
+import type { GeneratedFile } from '../../printer/generated-file.js';
+import { importSymbol } from '../../printer/generated-file.js';
+import { codecFileSymbol, rpcServices, withArticle } from './service-view.js';
+import { GRPC } from '../runtime-symbols.js';
 import {
   grpcBinderName,
   grpcClientFactoryName,
@@ -19,7 +19,7 @@ import {
   rpcClientInterfaceName,
   rpcServiceInterfaceName,
   serviceDescriptorName,
-} from './names.js';
+} from '../names.js';
 
 export const grpcEmitter: Emitter = {
   name: 'grpc',

@@ -3,10 +3,10 @@
  * Names and import symbols shared by the RPC parts of the `rpc-codec`, `server`,
  * `client` and `grpc` emitters, so the four files agree on what they export.
  */
-import type { EmitContext } from '../emit.js';
-import type { MessageType, RpcOperation, SchemaFile, Service } from '../model/model.js';
-import { importSymbol } from '../printer/generated-file.js';
-import type { ImportSymbol } from '../printer/generated-file.js';
+import type { EmitContext } from '../../emit.js';
+import type { MessageType, RpcOperation, SchemaFile, Service } from '../../model/model.js';
+import { importSymbol } from '../../printer/generated-file.js';
+import type { ImportSymbol } from '../../printer/generated-file.js';
 
 /** The message's TypeScript type, from the types file of the schema file declaring it. */
 export function messageTypeSymbol(message: MessageType, ctx: EmitContext): ImportSymbol {

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { MessageType, TypeRef } from '../model/model.js';
-import { GeneratedFile } from '../printer/generated-file.js';
-import { arrayOf, message, ref, run, schemaFile, str } from '../../test/generator/model-fixtures.js';
-import { typeCheck } from '../../test/generator/tsc-check.js';
-import { renderType, renderTypeAnnotation } from './types-render.js';
+import type { MessageType, TypeRef } from '../../model/model.js';
+import { GeneratedFile } from '../../printer/generated-file.js';
+import { arrayOf, message, ref, run, schemaFile, str } from '../../../test/generator/model-fixtures.js';
+import { typeCheck } from '../../../test/generator/tsc-check.js';
+import { renderType, renderTypeAnnotation } from './render.js';
 import { typesEmitter } from './types.js';
 
 const file = schemaFile('api.yaml', 'openapi-3.1', 'api');

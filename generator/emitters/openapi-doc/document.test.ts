@@ -10,8 +10,8 @@ import {
   run,
   schemaFile,
   str,
-} from '../../test/generator/model-fixtures.js';
-import { openapiDocEmitter } from './openapi-doc.js';
+} from '../../../test/generator/model-fixtures.js';
+import { openapiDocEmitter } from './document.js';
 
 describe('openapi-doc emitter', () => {
   it('describes an RPC service as its Connect routes', () => {

@@ -13,19 +13,19 @@
  * Named types validate what the server sends (their `writeOnly` properties are not required),
  * bodies what the client sends (their `readOnly` ones are not required).
  */
-import type { EmitContext, Emitter } from '../emit.js';
-import type { HttpOperation, NamedType, SchemaFile, TypeRef } from '../model/model.js';
-import { importSymbol, jsDocText } from '../printer/generated-file.js';
-import { isProtoFile } from '../model/schema-file.js';
-import { hasDirectionalForms, namedTypeSchema, typeRefSchema } from './json-schema/index.js';
-import type { JsonSchema, JsonSchemaOptions } from './json-schema/index.js';
-import type { CompileInput } from './validators-compile.js';
-import { tsLiteral } from '../printer/literal.js';
-import { compileCacheKey, compileStandalone } from './validators-compile.js';
-import { renderType } from './types-render.js';
-import type { TypeRenderContext } from './types-render.js';
-import { bodyValidatorName, paramValidatorName, typeValidatorName } from './names.js';
-import { validatedBody } from './server-http-view.js';
+import type { EmitContext, Emitter } from '../../emit.js';
+import type { HttpOperation, NamedType, SchemaFile, TypeRef } from '../../model/model.js';
+import { importSymbol, jsDocText } from '../../printer/generated-file.js';
+import { isProtoFile } from '../../model/schema-file.js';
+import { hasDirectionalForms, namedTypeSchema, typeRefSchema } from '../json-schema/index.js';
+import type { JsonSchema, JsonSchemaOptions } from '../json-schema/index.js';
+import type { CompileInput } from './compile.js';
+import { tsLiteral } from '../../printer/literal.js';
+import { compileCacheKey, compileStandalone } from './compile.js';
+import { renderType } from '../types/render.js';
+import type { TypeRenderContext } from '../types/render.js';
+import { bodyValidatorName, paramValidatorName, typeValidatorName } from '../names.js';
+import { validatedBody } from '../http/operation-view.js';
 
 /** `$id` of a schema file's JSON Schema document; cross-file `$ref`s use it. */
 export function schemaId(file: SchemaFile): string {
@@ -69,7 +69,7 @@ function httpOperations(file: SchemaFile): HttpOperation[] {
 }
 
 /**
- * `$defs` key of a type's request form (see `json-schema-direction.ts`), in the document of
+ * `$defs` key of a type's request form (see `json-schema/direction.ts`), in the document of
  * the file whose bodies use it: `Pet.request`, or `common.yaml:Person.request` for a type of
  * another file. The `.` keeps it apart from the names of types and bodies (identifiers).
  */

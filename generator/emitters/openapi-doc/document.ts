@@ -6,14 +6,14 @@
  * they reach in other files, so the document stands alone. Key order is fixed and the
  * JSON is indented by 2 spaces, so output is byte-stable.
  */
-import type { Emitter } from '../emit.js';
-import { GENERATOR_NAME, GENERATOR_VERSION } from '../emit.js';
-import type { FormSeparator, HttpOperation, NamedType, Operation, ResponseSpec, SchemaFile } from '../model/model.js';
-import { assertNever } from '../model/type-utils.js';
-import { isProtoFile } from '../model/schema-file.js';
-import { namedTypeSchema, typeRefSchema } from './json-schema/index.js';
-import type { JsonSchema, JsonSchemaOptions } from './json-schema/index.js';
-import { CONNECT_ERROR_SCHEMA, connectErrorSchema, connectPath, rpcOperation } from './openapi-doc-rpc.js';
+import type { Emitter } from '../../emit.js';
+import { GENERATOR_NAME, GENERATOR_VERSION } from '../../emit.js';
+import type { FormSeparator, HttpOperation, NamedType, Operation, ResponseSpec, SchemaFile } from '../../model/model.js';
+import { assertNever } from '../../model/type-utils.js';
+import { isProtoFile } from '../../model/schema-file.js';
+import { namedTypeSchema, typeRefSchema } from '../json-schema/index.js';
+import type { JsonSchema, JsonSchemaOptions } from '../json-schema/index.js';
+import { CONNECT_ERROR_SCHEMA, connectErrorSchema, connectPath, rpcOperation } from './rpc.js';
 
 /** Marker key at the document root; the CLI recognises generated JSON by it. */
 export const GENERATED_BY_KEY = 'x-generated-by';

@@ -10,7 +10,7 @@ import {
   setFields,
   str,
   int64,
-} from '../../test/generator/model-fixtures.js';
+} from '../../../test/generator/model-fixtures.js';
 import { typesEmitter } from './types.js';
 
 function body(content: string): string {

@@ -5,14 +5,14 @@
  * type for enums, type aliases for the rest. Each block is rendered by a template
  * (`types/interface`, `types/enum`, `types/alias`) from a precomputed view model.
  */
-import type { Emitter } from '../emit.js';
-import { jsDocText } from '../printer/generated-file.js';
-import { aliasView, enumView, generatedFrom, interfaceView } from './types-view.js';
-import { assertNever } from '../model/type-utils.js';
-import { hasDirectionalForms } from './json-schema/index.js';
-import { wellKnownType } from './types-render.js';
-import type { TypeRenderContext } from './types-render.js';
-import { requestTypeName } from './names.js';
+import type { Emitter } from '../../emit.js';
+import { jsDocText } from '../../printer/generated-file.js';
+import { aliasView, enumView, generatedFrom, interfaceView } from './view.js';
+import { assertNever } from '../../model/type-utils.js';
+import { hasDirectionalForms } from '../json-schema/index.js';
+import { wellKnownType } from './render.js';
+import type { TypeRenderContext } from './render.js';
+import { requestTypeName } from '../names.js';
 
 /**
  * Emits `X.types.ts` for every schema file that declares types.

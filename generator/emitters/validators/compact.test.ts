@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactErrors, dropUnusedSchemas } from './validators-compact.js';
+import { compactErrors, dropUnusedSchemas } from './compact.js';
 
 /** One error block as ajv 8 prints it with `allErrors` and `code.lines`. */
 const BLOCK = [

@@ -6,18 +6,18 @@
  * plus a `…WithResponse` twin that also returns the `Response` (for headers
  * such as `X-Total-Count` and `Link`).
  */
-import type { EmitContext } from '../emit.js';
-import type { HttpOperation, Service } from '../model/model.js';
-import { importSymbol } from '../printer/generated-file.js';
-import type { GeneratedFile } from '../printer/generated-file.js';
-import { jsDocText } from '../printer/generated-file.js';
-import { isFormMediaType, isJsonMediaType } from '../model/media-types.js';
-import { formDelimited, httpOperations, objectLiteralKey, operationDoc, successResponse } from './server-http-view.js';
-import { resultType, successBody, typeContext } from './server-http.js';
-import type { TypeRenderContext } from './types-render.js';
-import { CLIENT } from './runtime-symbols.js';
-import { httpClientClassName, inputTypeName, operationSpecName } from './names.js';
-import { validatedBody } from './server-http-view.js';
+import type { EmitContext } from '../../emit.js';
+import type { HttpOperation, Service } from '../../model/model.js';
+import { importSymbol } from '../../printer/generated-file.js';
+import type { GeneratedFile } from '../../printer/generated-file.js';
+import { jsDocText } from '../../printer/generated-file.js';
+import { isFormMediaType, isJsonMediaType } from '../../model/media-types.js';
+import { formDelimited, httpOperations, objectLiteralKey, operationDoc, successResponse } from './operation-view.js';
+import type { TypeRenderContext } from '../types/render.js';
+import { CLIENT } from '../runtime-symbols.js';
+import { httpClientClassName, inputTypeName, operationSpecName } from '../names.js';
+import { validatedBody } from './operation-view.js';
+import { resultType, successBody, typeContext } from './bodies.js';
 
 /** Prints the operation specs and client class of one HTTP service. */
 export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitContext): void {

@@ -16,11 +16,11 @@ import {
   schemaFile,
   setFields,
   str,
-} from '../../test/generator/model-fixtures.js';
-import type { TypeRef } from '../model/model.js';
-import { emit } from '../emit.js';
-import type { GeneratorCache } from '../emit.js';
-import { loadTemplates } from '../templates.js';
+} from '../../../test/generator/model-fixtures.js';
+import type { TypeRef } from '../../model/model.js';
+import { emit } from '../../emit.js';
+import type { GeneratorCache } from '../../emit.js';
+import { loadTemplates } from '../../templates.js';
 import { validatorsEmitter } from './validators.js';
 
 type Validator = ((data: unknown) => boolean) & {
