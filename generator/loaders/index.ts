@@ -10,10 +10,10 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, SchemaFile } from '../model/model.js';
 import { error, formatDiagnostic, SchemaError } from './diagnostics.js';
-import { loadOpenApiDocuments } from './openapi.js';
-import { declaresApiKey, isGeneratedContent } from './api-sniff.js';
-import { isApiDocument } from './openapi-schema.js';
-import { DocumentStore, SourceParseError, type SourceDocument } from './refs.js';
+import { loadOpenApiDocuments } from './openapi/operations.js';
+import { declaresApiKey, isGeneratedContent } from './openapi/api-sniff.js';
+import { isApiDocument } from './openapi/schema-converter.js';
+import { DocumentStore, SourceParseError, type SourceDocument } from './openapi/refs.js';
 
 export { formatDiagnostic, formatLocation, SchemaError } from './diagnostics.js';
 
@@ -122,7 +122,7 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
     const list = [...protoFiles].sort();
     const displayProto = (abs: string) => toPosix(relative(effectiveRoot, abs)) || abs;
     // Imported only now: protobufjs takes ~50 ms to load, which OpenAPI-only runs need not pay.
-    const { loadProtoFiles } = await import('./proto.js');
+    const { loadProtoFiles } = await import('./proto/load.js');
     const protoOptions = { root: effectiveRoot, importPaths: options.importPaths ?? [] };
     await run(list.length === 1 ? displayProto(list[0]!) : `${list.length} .proto files`, async () => {
       try {

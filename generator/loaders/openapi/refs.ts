@@ -10,8 +10,8 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Document, LineCounter, Node } from 'yaml';
-import type { Diagnostic, SourceLocation } from '../model/model.js';
-import { error } from './diagnostics.js';
+import type { Diagnostic, SourceLocation } from '../../model/model.js';
+import { error } from '../diagnostics.js';
 import { escapePointerSegment, jsonPointerLines } from './json-lines.js';
 import { jsonParseError, SourceParseError, yamlParseError } from './source-parse-error.js';
 

@@ -5,7 +5,7 @@
  * (or a form field's separator),
  * `in: body` and `in: formData` become a request body, `produces` the response media types.
  */
-import type { FormSeparator, Parameter } from '../model/model.js';
+import type { FormSeparator, Parameter } from '../../model/model.js';
 
 type Json = Record<string, unknown>;
 

@@ -5,9 +5,9 @@
  * and recursion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpOperation, SchemaFile } from '../model/model.js';
-import { loadSchemas } from './index.js';
-import { plain, removeSchemas, writeSchemas } from './testing.js';
+import type { HttpOperation, SchemaFile } from '../../model/model.js';
+import { loadSchemas } from '../index.js';
+import { plain, removeSchemas, writeSchemas } from '../testing.js';
 
 const PETS = `openapi: 3.0.3
 info:

@@ -3,7 +3,7 @@
  * The declaration-line scanner and the extension stripping done before protobufjs parses.
  */
 import { describe, expect, it } from 'vitest';
-import { scanProto, withoutExtensions } from './proto-scan.js';
+import { scanProto, withoutExtensions } from './scan.js';
 
 const SOURCE = `syntax = "proto2"; // header
 package p;

@@ -7,7 +7,7 @@
  * only documents whose root object has the key count, so that `with: { openapi: api.yaml }`
  * inside a CI job, or an output folder inside the input folder, is never read as a schema.
  */
-import { GENERATOR_NAME } from '../emit.js';
+import { GENERATOR_NAME } from '../../emit.js';
 
 /**
  * A top-level key of a YAML block mapping starts at column 0 (nested keys are indented, block

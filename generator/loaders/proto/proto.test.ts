@@ -4,9 +4,9 @@
  * maps, enums with aliases, services and streaming, imports, well-known types and proto2.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EnumType, MessageType, SchemaFile } from '../model/model.js';
-import { loadSchemas, SchemaError } from './index.js';
-import { plain, removeSchemas, writeSchemas } from './testing.js';
+import type { EnumType, MessageType, SchemaFile } from '../../model/model.js';
+import { loadSchemas, SchemaError } from '../index.js';
+import { plain, removeSchemas, writeSchemas } from '../testing.js';
 
 const SHOP = `syntax = "proto3";
 

@@ -23,11 +23,11 @@ import type {
   SourceLocation,
   TypeRef,
   WellKnownType,
-} from '../model/model.js';
-import type { Mutable } from '../model/type-utils.js';
-import { warning } from './diagnostics.js';
-import { protoJsonName, safeIdentifier, safePropertyName, safeVariableName, UniqueNames } from '../model/names.js';
-import type { ProtoScan } from './proto-scan.js';
+} from '../../model/model.js';
+import type { Mutable } from '../../model/type-utils.js';
+import { warning } from '../diagnostics.js';
+import { protoJsonName, safeIdentifier, safePropertyName, safeVariableName, UniqueNames } from '../../model/names.js';
+import type { ProtoScan } from './scan.js';
 
 type ReflectionObject = protobuf.ReflectionObject;
 

@@ -36,13 +36,13 @@ import type {
   SourceLocation,
   TypeRef,
   UnionType,
-} from '../model/model.js';
-import { bareMediaType } from '../model/media-types.js';
-import { usesUnicodeSyntax } from '../model/patterns.js';
-import { assertNever, type Mutable } from '../model/type-utils.js';
+} from '../../model/model.js';
+import { bareMediaType } from '../../model/media-types.js';
+import { usesUnicodeSyntax } from '../../model/patterns.js';
+import { assertNever, type Mutable } from '../../model/type-utils.js';
 import { mergeDeclaredTypes } from './allof-properties.js';
-import { error, warning } from './diagnostics.js';
-import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from '../model/names.js';
+import { error, warning } from '../diagnostics.js';
+import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from '../../model/names.js';
 import { childPointer, pointerSegments, type DocumentStore, type SourceDocument } from './refs.js';
 
 type Json = Record<string, unknown>;

@@ -4,9 +4,9 @@
  * `id 3 is reserved in Type M`), and the field names it would drop without a word.
  * Lines come from the declaration lines `proto-scan.ts` records, and the source text.
  */
-import type { Diagnostic } from '../model/model.js';
-import { error } from './diagnostics.js';
-import type { ProtoSource } from './proto-model.js';
+import type { Diagnostic } from '../../model/model.js';
+import { error } from '../diagnostics.js';
+import type { ProtoSource } from './model-builder.js';
 
 /**
  * protobufjs reports `duplicate id 1 in Type A` with no line; the scanner knows where each

@@ -8,7 +8,7 @@
  * Taking the later declaration alone would drop the earlier one's `required`, type and bounds,
  * and a subtype would no longer compile against the base it extends.
  */
-import type { Constraints, TypeRef } from '../model/model.js';
+import type { Constraints, TypeRef } from '../../model/model.js';
 
 /**
  * The type a property has when `earlier` and `later` both declare it.

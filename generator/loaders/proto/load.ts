@@ -11,11 +11,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import protobuf from 'protobufjs';
-import type { Diagnostic, SchemaFile, SourceLocation } from '../model/model.js';
-import { error, SchemaError, warning } from './diagnostics.js';
-import { fieldJsonName, ModelBuilder, relativeName, type ProtoSource } from './proto-model.js';
-import { duplicateNumber, reservedFieldNames, reservedUse } from './proto-diagnostics.js';
-import { scanProto, withoutExtensions } from './proto-scan.js';
+import type { Diagnostic, SchemaFile, SourceLocation } from '../../model/model.js';
+import { error, SchemaError, warning } from '../diagnostics.js';
+import { fieldJsonName, ModelBuilder, relativeName, type ProtoSource } from './model-builder.js';
+import { duplicateNumber, reservedFieldNames, reservedUse } from './diagnostics.js';
+import { scanProto, withoutExtensions } from './scan.js';
 
 export interface ProtoLoadOptions {
   /** Generation root: `SchemaFile.path` is relative to it. */
