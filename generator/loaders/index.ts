@@ -12,7 +12,7 @@ import type { Diagnostic, SchemaFile } from '../model/model.js';
 import { error, formatDiagnostic, SchemaError } from './diagnostics.js';
 import { loadOpenApiDocuments } from './openapi/operations.js';
 import { declaresApiKey, isGeneratedContent } from './openapi/api-sniff.js';
-import { isApiDocument } from './openapi/schema-converter.js';
+import { isApiDocument } from './openapi/document.js';
 import { DocumentStore, SourceParseError, type SourceDocument } from './openapi/refs.js';
 
 export { formatDiagnostic, formatLocation, SchemaError } from './diagnostics.js';

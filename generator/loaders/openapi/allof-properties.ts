@@ -8,7 +8,7 @@
  * Taking the later declaration alone would drop the earlier one's `required`, type and bounds,
  * and a subtype would no longer compile against the base it extends.
  */
-import type { Constraints, TypeRef } from '../../model/model.js';
+import type { Constraints, Field, InlineProperty, TypeRef } from '../../model/model.js';
 
 /**
  * The type a property has when `earlier` and `later` both declare it.
@@ -66,4 +66,60 @@ function simple(type: TypeRef): unknown {
       key === 'target' && value !== null && typeof value === 'object' ? `#${(value as { name?: string }).name ?? ''}` : value,
     ),
   );
+}
+
+/** What an object type says about keys beyond its named properties. */
+export function opennessOf(type: TypeRef): boolean | TypeRef {
+  switch (type.kind) {
+    case 'object':
+      return type.additionalProperties;
+    case 'map':
+      return type.value.kind === 'unknown' ? true : type.value;
+    case 'ref':
+      return type.target.kind === 'message' ? type.target.additionalProperties : true;
+    default:
+      return true;
+  }
+}
+
+/**
+ * `additionalProperties` of an allOf: the schema's own when it declares one; else the first
+ * typed one of the parts; else closed only when every part is closed. (Strict allOf semantics,
+ * where one closed part rejects the other parts' properties, is never what authors mean.)
+ */
+export function mergeOpenness(parts: readonly (boolean | TypeRef)[], own: boolean | TypeRef | undefined): boolean | TypeRef {
+  if (own !== undefined) return own;
+  const typed = parts.find((p): p is TypeRef => typeof p !== 'boolean');
+  if (typed) return typed;
+  return parts.length > 0 && parts.every((p) => p === false) ? false : true;
+}
+
+/** What a field and an inline property both say of a declaration. */
+export type Declared = Pick<InlineProperty, 'type' | 'readOnly' | 'writeOnly' | 'default' | 'doc'>;
+
+/**
+ * A declaration two `allOf` parts both make: the later one, of a type that satisfies both, with
+ * what only the earlier one said (`readOnly`, a default, a description) kept.
+ */
+export function mergeDeclared<T extends Declared>(earlier: T, later: T): T {
+  return {
+    ...later,
+    type: mergeDeclaredTypes(earlier.type, later.type),
+    readOnly: earlier.readOnly || later.readOnly,
+    writeOnly: earlier.writeOnly || later.writeOnly,
+    ...(later.default === undefined && earlier.default !== undefined ? { default: earlier.default } : {}),
+    ...(later.doc === undefined && earlier.doc !== undefined ? { doc: earlier.doc } : {}),
+  };
+}
+
+/** A field two `allOf` parts declare: required if either says so. */
+export function mergeFields(earlier: Field | undefined, later: Field): Field {
+  if (earlier === undefined) return later;
+  return { ...mergeDeclared(earlier, later), presence: earlier.presence === 'required' ? 'required' : later.presence };
+}
+
+/** {@link mergeFields} for the properties of an inline object. */
+export function mergeProperties(earlier: InlineProperty | undefined, later: InlineProperty): InlineProperty {
+  if (earlier === undefined) return later;
+  return { ...mergeDeclared(earlier, later), required: earlier.required || later.required };
 }

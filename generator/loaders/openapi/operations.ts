@@ -26,7 +26,8 @@ import { bareMediaType, isFormMediaType } from '../../model/media-types.js';
 import type { Mutable } from '../../model/type-utils.js';
 import { SchemaError } from '../diagnostics.js';
 import { camelCase, MemberNames, pascalCase, safeIdentifier, safeVariableName, UniqueNames } from '../../model/names.js';
-import { type At, detectFormat, docOf, type FileEntry, isObject, SchemaConverter } from './schema-converter.js';
+import { type At, detectFormat, docOf, isObject } from './document.js';
+import { type FileEntry, SchemaConverter } from './schema-converter.js';
 import { childPointer, type DocumentStore, type SourceDocument } from './refs.js';
 import { collectionFormatStyle, formMediaTypes, formSeparator, mediaList, swaggerParameterSchema } from './swagger2.js';
 

@@ -18,9 +18,7 @@
 import { basename, extname } from 'node:path';
 import type {
   AliasType,
-  Constraints,
   Diagnostic,
-  Discriminator,
   EnumType,
   EnumValue,
   Field,
@@ -37,15 +35,26 @@ import type {
   TypeRef,
   UnionType,
 } from '../../model/model.js';
-import { bareMediaType } from '../../model/media-types.js';
-import { usesUnicodeSyntax } from '../../model/patterns.js';
 import { assertNever, type Mutable } from '../../model/type-utils.js';
-import { mergeDeclaredTypes } from './allof-properties.js';
+import { mergeFields, mergeOpenness, mergeProperties, opennessOf } from './allof-properties.js';
+import { subtypesOf } from './discriminator.js';
+import { type At, detectFormat, docOf, isApiDocument, isObject, type Json } from './document.js';
+import {
+  constraintsOf,
+  enumKind,
+  isBinaryContent,
+  isNullable,
+  soleRef,
+  typeList,
+  warnIgnoredKeywords,
+  withNullable,
+} from './schema-keywords.js';
 import { error, warning } from '../diagnostics.js';
 import { pascalCase, safeIdentifier, safePropertyName, UniqueNames } from '../../model/names.js';
 import { childPointer, pointerSegments, type DocumentStore, type SourceDocument } from './refs.js';
 
-type Json = Record<string, unknown>;
+export type { At } from './document.js';
+export { detectFormat, docOf, isApiDocument, isObject } from './document.js';
 
 /** A schema file under construction, with the mutable arrays its read-only view exposes. */
 export interface FileEntry {
@@ -56,167 +65,6 @@ export interface FileEntry {
   readonly dependencies: SchemaFile[];
   readonly warnings: Diagnostic[];
   readonly typeNames: UniqueNames;
-}
-
-/** A location being converted: the document and the JSON pointer of the node. */
-export interface At {
-  readonly doc: SourceDocument;
-  readonly pointer: string;
-}
-
-const IGNORED_KEYWORDS = [
-  'not',
-  'if',
-  'then',
-  'else',
-  'patternProperties',
-  'prefixItems',
-  'dependentSchemas',
-  'dependentRequired',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'contains',
-  'propertyNames',
-] as const;
-
-const CONSTRAINT_KEYS = [
-  'minLength',
-  'maxLength',
-  'minimum',
-  'maximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
-] as const;
-
-export const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** `true` when the document is an OpenAPI or Swagger document rather than a schema fragment. */
-export function isApiDocument(data: unknown): data is Json {
-  return isObject(data) && (typeof data['openapi'] === 'string' || data['swagger'] !== undefined);
-}
-
-/**
- * The dialect of an OpenAPI/Swagger document, or a sentence saying why it is not supported.
- * @example detectFormat({ openapi: '3.1.0' }) // 'openapi-3.1'
- */
-export function detectFormat(data: Json): SchemaFormat | string {
-  const swagger = data['swagger'];
-  if (swagger !== undefined)
-    return String(swagger) === '2.0' ? 'swagger-2.0' : `swagger version '${String(swagger)}' is not supported; use 2.0 or OpenAPI 3.x`;
-  const version = String(data['openapi']);
-  if (/^3\.0(\.|$)/.test(version)) return 'openapi-3.0';
-  if (/^3\.1(\.|$)/.test(version)) return 'openapi-3.1';
-  return `openapi version '${version}' is not supported; use 3.0.x, 3.1.x or Swagger 2.0`;
-}
-
-/** The text of `description`, trimmed, or undefined. */
-export function docOf(node: Json): string | undefined {
-  const d = typeof node['description'] === 'string' ? node['description'].trim() : '';
-  return d === '' ? undefined : d;
-}
-
-function typeList(schema: Json): string[] {
-  const t = schema['type'];
-  if (typeof t === 'string') return [t];
-  if (Array.isArray(t)) return t.filter((x): x is string => typeof x === 'string');
-  return [];
-}
-
-/** Nullable by any dialect's spelling: 3.0 `nullable`, 3.1 `type: [x, 'null']`, Swagger `x-nullable`. */
-function isNullable(schema: Json): boolean {
-  return schema['nullable'] === true || schema['x-nullable'] === true || typeList(schema).includes('null');
-}
-
-function withNullable(type: TypeRef): TypeRef {
-  switch (type.kind) {
-    case 'literal':
-    case 'unknown':
-      return type;
-    default:
-      return { ...type, nullable: true };
-  }
-}
-
-/** What an object type says about keys beyond its named properties. */
-function opennessOf(type: TypeRef): boolean | TypeRef {
-  switch (type.kind) {
-    case 'object':
-      return type.additionalProperties;
-    case 'map':
-      return type.value.kind === 'unknown' ? true : type.value;
-    case 'ref':
-      return type.target.kind === 'message' ? type.target.additionalProperties : true;
-    default:
-      return true;
-  }
-}
-
-/**
- * `additionalProperties` of an allOf: the schema's own when it declares one; else the first
- * typed one of the parts; else closed only when every part is closed. (Strict allOf semantics,
- * where one closed part rejects the other parts' properties, is never what authors mean.)
- */
-function mergeOpenness(parts: readonly (boolean | TypeRef)[], own: boolean | TypeRef | undefined): boolean | TypeRef {
-  if (own !== undefined) return own;
-  const typed = parts.find((p): p is TypeRef => typeof p !== 'boolean');
-  if (typed) return typed;
-  return parts.length > 0 && parts.every((p) => p === false) ? false : true;
-}
-
-/** What a field and an inline property both say of a declaration. */
-type Declared = Pick<InlineProperty, 'type' | 'readOnly' | 'writeOnly' | 'default' | 'doc'>;
-
-/**
- * A declaration two `allOf` parts both make: the later one, of a type that satisfies both, with
- * what only the earlier one said (`readOnly`, a default, a description) kept.
- */
-function mergeDeclared<T extends Declared>(earlier: T, later: T): T {
-  return {
-    ...later,
-    type: mergeDeclaredTypes(earlier.type, later.type),
-    readOnly: earlier.readOnly || later.readOnly,
-    writeOnly: earlier.writeOnly || later.writeOnly,
-    ...(later.default === undefined && earlier.default !== undefined ? { default: earlier.default } : {}),
-    ...(later.doc === undefined && earlier.doc !== undefined ? { doc: earlier.doc } : {}),
-  };
-}
-
-/** A field two `allOf` parts declare: required if either says so. */
-function mergeFields(earlier: Field | undefined, later: Field): Field {
-  if (earlier === undefined) return later;
-  return { ...mergeDeclared(earlier, later), presence: earlier.presence === 'required' ? 'required' : later.presence };
-}
-
-/** {@link mergeFields} for the properties of an inline object. */
-function mergeProperties(earlier: InlineProperty | undefined, later: InlineProperty): InlineProperty {
-  if (earlier === undefined) return later;
-  return { ...mergeDeclared(earlier, later), required: earlier.required || later.required };
-}
-
-/**
- * The `$ref` a schema only forwards to: `{ $ref }`, or a `oneOf`/`anyOf`/`allOf` whose single
- * part is a `$ref` with nothing else beside it that gives a shape. Used to find chains of
- * named schemas that never reach one with content.
- */
-function soleRef(schema: unknown): string | undefined {
-  if (!isObject(schema)) return undefined;
-  if (typeof schema['$ref'] === 'string') return schema['$ref'];
-  if (
-    schema['type'] !== undefined ||
-    schema['properties'] !== undefined ||
-    schema['items'] !== undefined ||
-    schema['additionalProperties'] !== undefined
-  )
-    return undefined;
-  const lists = (['oneOf', 'anyOf', 'allOf'] as const).filter((k) => schema[k] !== undefined);
-  if (lists.length !== 1) return undefined;
-  const parts = schema[lists[0]!];
-  if (!Array.isArray(parts) || parts.length !== 1) return undefined;
-  const only: unknown = parts[0];
-  return isObject(only) && typeof only['$ref'] === 'string' ? only['$ref'] : undefined;
 }
 
 /**
@@ -383,7 +231,7 @@ export class SchemaConverter {
       return { kind: 'unknown' };
     }
     if (typeof schema['$ref'] === 'string') {
-      const ref = this.#ref(schema['$ref'], at);
+      const ref = this.refType(schema['$ref'], at);
       return isNullable(schema) ? withNullable(ref) : ref;
     }
     if (this.#active.has(schema)) {
@@ -403,7 +251,7 @@ export class SchemaConverter {
   }
 
   #typeOfObject(schema: Json, at: At): TypeRef {
-    this.#warnIgnoredKeywords(schema, at);
+    warnIgnoredKeywords(schema, at, this);
     const nullable = isNullable(schema);
     const type = this.#typeOf(schema, at);
     return nullable ? withNullable(type) : type;
@@ -434,7 +282,7 @@ export class SchemaConverter {
           : typeList(schema).includes('null')
             ? 'null'
             : undefined);
-    const constraints = this.#constraints(schema, at);
+    const constraints = constraintsOf(schema, at, this);
     const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
     switch (type) {
       case undefined:
@@ -488,48 +336,6 @@ export class SchemaConverter {
       return { kind: 'literal', value };
     this.warn(at, `enum/const value ${JSON.stringify(value)} is not a string, number, boolean or null; it is read as its JSON text`);
     return { kind: 'literal', value: JSON.stringify(value) };
-  }
-
-  #constraints(schema: Json, at: At): Constraints | undefined {
-    let c: Mutable<Constraints> | undefined;
-    for (const key of CONSTRAINT_KEYS) {
-      const v = schema[key];
-      if (typeof v === 'number') (c ??= {})[key] = v;
-    }
-    if (typeof schema['pattern'] === 'string') {
-      // Checked here, where the location is known, rather than when the validators compile.
-      const pattern = schema['pattern'];
-      const problem = patternProblem(pattern);
-      if (problem === undefined) {
-        (c ??= {}).pattern = pattern;
-        const unicodeProblem = usesUnicodeSyntax(pattern) ? patternProblem(pattern, 'u') : undefined;
-        if (unicodeProblem !== undefined) {
-          this.warn(
-            { doc: at.doc, pointer: childPointer(at.pointer, 'pattern') },
-            `pattern ${JSON.stringify(pattern)} is written for the regular expression 'u' flag (\\p{…}, \\u{…} or characters beyond U+FFFF) but is not valid with it (${unicodeProblem}), so validators read it without the flag, where \\p{L} matches the letters 'p{L}'; make it valid with the 'u' flag (there a backslash may only come before a character that has a meaning, such as \\\\ . * + ? ( ) [ ] { } | ^ $ /)`,
-          );
-        }
-      } else
-        this.fail(
-          { doc: at.doc, pointer: childPointer(at.pointer, 'pattern') },
-          `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${problem}); fix it: patterns are ECMA-262 regular expressions`,
-        );
-    }
-    if (schema['uniqueItems'] === true) (c ??= {}).uniqueItems = true;
-    // OpenAPI 3.0 / Swagger 2.0 spell exclusive bounds as booleans beside minimum/maximum.
-    const exclusiveMinimum = schema['exclusiveMinimum'];
-    if (typeof exclusiveMinimum === 'number') (c ??= {}).exclusiveMinimum = exclusiveMinimum;
-    else if (exclusiveMinimum === true && c?.minimum !== undefined) {
-      c.exclusiveMinimum = c.minimum;
-      delete c.minimum;
-    }
-    const exclusiveMaximum = schema['exclusiveMaximum'];
-    if (typeof exclusiveMaximum === 'number') (c ??= {}).exclusiveMaximum = exclusiveMaximum;
-    else if (exclusiveMaximum === true && c?.maximum !== undefined) {
-      c.exclusiveMaximum = c.maximum;
-      delete c.maximum;
-    }
-    return c;
   }
 
   #properties(
@@ -594,7 +400,7 @@ export class SchemaConverter {
         value: additionalProperties === true ? { kind: 'unknown' } : additionalProperties,
       };
     }
-    const constraints = this.#constraints(schema, at);
+    const constraints = constraintsOf(schema, at, this);
     const properties: InlineProperty[] = this.#properties(schema, at).map(({ at: _at, deprecated: _d, ...p }) => p);
     return { kind: 'object', properties, additionalProperties, ...(constraints ? { constraints } : {}) } satisfies ObjectType;
   }
@@ -614,7 +420,7 @@ export class SchemaConverter {
         for (const [value, ref] of Object.entries(disc['mapping'])) {
           if (typeof ref !== 'string') continue;
           // A bare name means a schema under components/schemas.
-          mapping[value] = this.#ref(ref.includes('#') || ref.includes('/') ? ref : `#/components/schemas/${ref}`, discAt);
+          mapping[value] = this.refType(ref.includes('#') || ref.includes('/') ? ref : `#/components/schemas/${ref}`, discAt);
         }
       } else {
         for (const v of variants) if (v.kind === 'ref') mapping[v.target.name] = v;
@@ -705,7 +511,8 @@ export class SchemaConverter {
   // References and named types
   // -------------------------------------------------------------------------
 
-  #ref(ref: string, at: At): TypeRef {
+  /** The type a `$ref` names: a reference to a named type, or the inline type it points to. */
+  refType(ref: string, at: At): TypeRef {
     const target = this.#store.resolveRef(ref, at.doc);
     if (typeof target === 'string') {
       // A file that could not be loaded was reported where it was first referenced.
@@ -777,9 +584,9 @@ export class SchemaConverter {
     const doc = docOf(schema) ?? (typeof schema['title'] === 'string' ? schema['title'] : undefined);
     const common = { parent: entry.file, name, localName, fullName, ...(doc ? { doc } : {}), source };
     let type: NamedType;
-    const enumKind = this.#enumKind(schema);
-    if (enumKind) {
-      type = { kind: 'enum', ...common, valueType: enumKind, values: [] } satisfies EnumType;
+    const enumValueType = enumKind(schema);
+    if (enumValueType) {
+      type = { kind: 'enum', ...common, valueType: enumValueType, values: [] } satisfies EnumType;
     } else if (this.#isMessage(schema, at)) {
       type = {
         kind: 'message',
@@ -833,77 +640,6 @@ export class SchemaConverter {
     return false;
   }
 
-  /**
-   * Polymorphism through a base object: Swagger 2.0's `discriminator: petType`, or OpenAPI 3's
-   * `discriminator: { propertyName, mapping }` on an object its subtypes extend with `allOf` (not
-   * on a `oneOf`, which `#union` reads). The subtypes are the `mapping`'s targets, and the schemas
-   * of the same file whose `allOf` lists the base; an unmapped subtype's tag value is its
-   * `x-discriminator-value` or its name, as both specifications say.
-   */
-  #subtypes(base: MessageType, discriminator: unknown, at: At): Discriminator | undefined {
-    const swagger = typeof discriminator === 'string';
-    const propertyName = swagger
-      ? discriminator
-      : isObject(discriminator) && typeof discriminator['propertyName'] === 'string'
-        ? discriminator['propertyName']
-        : undefined;
-    if (propertyName === undefined) return undefined;
-    const discAt: At = { doc: at.doc, pointer: childPointer(at.pointer, 'discriminator') };
-    if (!base.fields.some((f) => f.jsonName === propertyName)) {
-      this.warn(
-        discAt,
-        `discriminator '${propertyName}' is not a property of '${base.name}': add it to the properties (and to 'required'), or values cannot say which subtype they are`,
-      );
-    }
-    const container = swagger ? 'definitions' : 'components/schemas';
-    const mapping: Record<string, TypeRef> = {};
-    const mapped = new Set<NamedType>();
-    const explicit = !swagger && isObject(discriminator) && isObject(discriminator['mapping']) ? discriminator['mapping'] : {};
-    for (const [value, ref] of Object.entries(explicit)) {
-      if (typeof ref !== 'string') continue;
-      const type = this.#ref(ref.includes('#') || ref.includes('/') ? ref : `#/${container}/${ref}`, discAt);
-      if (type.kind !== 'ref' || type.target.kind !== 'message') {
-        if (type.kind !== 'unknown')
-          this.warn(discAt, `discriminator mapping '${value}' names '${ref}', which is not an object schema; it is left out`);
-        continue;
-      }
-      mapping[value] = { kind: 'ref', target: type.target };
-      mapped.add(type.target);
-    }
-    const data = isObject(at.doc.data) ? at.doc.data : {};
-    const schemas = swagger ? data['definitions'] : isObject(data['components']) ? data['components']['schemas'] : undefined;
-    const self = `#${at.pointer}`;
-    for (const [name, raw] of Object.entries(isObject(schemas) ? schemas : {})) {
-      const allOf = isObject(raw) ? raw['allOf'] : undefined;
-      if (!Array.isArray(allOf) || !allOf.some((part) => isObject(part) && part['$ref'] === self)) continue;
-      const type = this.#ref(`#${childPointer(`/${container}`, name)}`, discAt);
-      if (type.kind !== 'ref' || type.target.kind !== 'message' || mapped.has(type.target)) continue;
-      const tag = isObject(raw) && typeof raw['x-discriminator-value'] === 'string' ? raw['x-discriminator-value'] : name;
-      if (mapping[tag] === undefined) mapping[tag] = { kind: 'ref', target: type.target };
-    }
-    return Object.keys(mapping).length > 0 ? { propertyName, mapping } : undefined;
-  }
-
-  /** Warns once per keyword Loom reads no further (`not`, `propertyNames`, …) in a schema object. */
-  #warnIgnoredKeywords(schema: Json, at: At): void {
-    for (const keyword of IGNORED_KEYWORDS) {
-      if (schema[keyword] !== undefined)
-        this.warn(
-          { doc: at.doc, pointer: childPointer(at.pointer, keyword) },
-          `keyword '${keyword}' is ignored: generated types and validators do not enforce it`,
-        );
-    }
-  }
-
-  #enumKind(schema: Json): 'string' | 'integer' | undefined {
-    if (!Array.isArray(schema['enum']) || schema['const'] !== undefined) return undefined;
-    const values = schema['enum'].filter((v) => v !== null);
-    if (values.length === 0) return undefined;
-    if (values.every((v) => typeof v === 'string')) return 'string';
-    if (values.every((v) => typeof v === 'number' && Number.isInteger(v))) return 'integer';
-    return undefined;
-  }
-
   #isMessage(schema: Json, at: At): boolean {
     if (schema['oneOf'] !== undefined || schema['anyOf'] !== undefined) return false;
     if (Array.isArray(schema['allOf'])) return this.#objectLike(schema, at);
@@ -945,7 +681,7 @@ export class SchemaConverter {
   }
 
   #fillEnum(type: Mutable<EnumType>, schema: Json, at: At): void {
-    this.#warnIgnoredKeywords(schema, at);
+    warnIgnoredKeywords(schema, at, this);
     const raw = (schema['enum'] as unknown[]).filter((v) => v !== null) as (string | number)[];
     const varNames = [schema['x-enum-varnames'], schema['x-enumNames']].find(
       (v): v is string[] => Array.isArray(v) && v.length === raw.length && v.every((x) => typeof x === 'string'),
@@ -974,7 +710,7 @@ export class SchemaConverter {
 
   #fillMessage(message: Mutable<MessageType>, schema: Json, at: At): void {
     // Named objects are read here, not through `typeOf`: the same checks as inline schemas get.
-    this.#warnIgnoredKeywords(schema, at);
+    warnIgnoredKeywords(schema, at, this);
     const fields = new Map<string, Field>();
     const required = new Set<string>(
       Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : [],
@@ -1022,7 +758,7 @@ export class SchemaConverter {
     message.additionalProperties = additionalProperties;
     // After the fields: a subtype read from here copies them.
     if (schema['discriminator'] !== undefined) {
-      const subtypes = this.#subtypes(message, schema['discriminator'], at);
+      const subtypes = subtypesOf(this, message, schema['discriminator'], at);
       if (subtypes) message.subtypes = subtypes;
     }
   }
@@ -1050,43 +786,3 @@ export class SchemaConverter {
     };
   }
 }
-
-/**
- * OpenAPI 3.1 spells a file as a string with `contentMediaType` (what FastAPI writes for
- * `UploadFile`) where 3.0 wrote `format: binary`: raw bytes, unless `contentEncoding` (`base64`,
- * …) makes them text or the media type is itself text (`text/*`, JSON, XML, YAML, …).
- *
- * @example
- * isBinaryContent({ type: 'string', contentMediaType: 'image/png' }); // true
- * isBinaryContent({ type: 'string', contentMediaType: 'application/json' }); // false: JSON text
- */
-function isBinaryContent(schema: Json): boolean {
-  const media = schema['contentMediaType'];
-  if (typeof media !== 'string' || schema['contentEncoding'] !== undefined) return false;
-  const mime = bareMediaType(media);
-  return !(TEXT_MEDIA.test(mime) || TEXT_MEDIA_EXACT.has(mime));
-}
-
-/**
- * Why a `pattern` is not a regular expression the generated validators can use, or undefined. They
- * compile patterns without the `u` flag (real schemas write `[\w-]` and `\/`, which it rejects).
- *
- * @example
- * patternProblem('^[a-z+$'); // 'Invalid regular expression: /^[a-z+$/: Unterminated character class'
- */
-function patternProblem(pattern: string, flags = ''): string | undefined {
-  try {
-    new RegExp(pattern, flags);
-    return undefined;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
-}
-
-/** Media types whose content is text: `text/*`, and JSON, XML or YAML by any name. */
-const TEXT_MEDIA = /^text\/|[/+](json|xml|yaml)$/;
-const TEXT_MEDIA_EXACT: ReadonlySet<string> = new Set([
-  'application/x-www-form-urlencoded',
-  'application/javascript',
-  'application/x-yaml',
-]);
