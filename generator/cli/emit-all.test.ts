@@ -1,19 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { emit } from '../emit.js';
 import type { GeneratorCache, GeneratorOptions } from '../emit.js';
 import { BUILTIN_EMITTERS } from '../emitters/index.js';
 import { validatorsJob } from '../emitters/validators/validators.js';
-import { loadSchemas } from '../loaders/index.js';
+import { loadSchemas, memoryFileSystem } from '../loaders/index.js';
 import type { SchemaFile } from '../model/model.js';
 import { loadTemplates } from '../templates.js';
 import { compileValidatorsAhead, emitAll } from './emit-all.js';
 import type { ValidatorsCompiler } from './validators-prefetch.js';
-
-const tmp = mkdtempSync(join(tmpdir(), 'loom-emit-all-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 // Two named types, an inline request body (its own validator), and one keyword the loader
 // warns about: the warning must come out exactly once.
@@ -48,9 +42,10 @@ let files: SchemaFile[];
 let options: GeneratorOptions;
 
 beforeAll(async () => {
-  const path = join(tmp, 'pets.json');
-  writeFileSync(path, JSON.stringify(API));
-  files = await loadSchemas([path], { root: tmp });
+  files = await loadSchemas(['/schemas/pets.json'], {
+    root: '/schemas',
+    fileSystem: memoryFileSystem({ 'pets.json': JSON.stringify(API) }, '/schemas'),
+  });
   options = { runtimeImport: 'loom', templates: loadTemplates() };
 });
 

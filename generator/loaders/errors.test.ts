@@ -4,8 +4,8 @@
  * file, the line or JSON pointer, and a sentence saying what to change. Also warnings.
  */
 import { describe, expect, it } from 'vitest';
-import { loadSchemas, SchemaError } from './index.js';
-import { removeSchemas, writeSchemas } from './testing.js';
+import { SchemaError } from './index.js';
+import { forgetSchemas, loadSchemas, memorySchemas } from './testing.js';
 
 interface Seen {
   readonly file: string;
@@ -16,7 +16,7 @@ interface Seen {
 
 /** Loads `files` (all of them, or `only`) and returns the diagnostics of the SchemaError thrown. */
 async function failures(files: Record<string, string>, only?: string): Promise<Seen[]> {
-  const root = await writeSchemas(files);
+  const root = memorySchemas(files);
   try {
     await loadSchemas([only ? `${root}/${only}` : root], { root });
   } catch (e) {
@@ -24,7 +24,7 @@ async function failures(files: Record<string, string>, only?: string): Promise<S
     expect(e.message).toContain(e.diagnostics[0]!.message);
     return e.diagnostics.map((d) => ({ file: d.source.file, line: d.source.line, pointer: d.source.pointer, message: d.message }));
   } finally {
-    await removeSchemas(root);
+    forgetSchemas(root);
   }
   throw new Error('expected a SchemaError');
 }
@@ -204,7 +204,7 @@ describe('OpenAPI errors', () => {
         message: "not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key",
       },
     ]);
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'config.yaml': 'port: 3000\n',
       'data.json': '[1, 2]',
       'compose.yaml': 'services:\n  swagger:\n    image: swaggerapi/swagger-ui\n',
@@ -213,7 +213,7 @@ describe('OpenAPI errors', () => {
     try {
       expect(await loadSchemas([root], { root })).toEqual([]);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 
@@ -260,7 +260,7 @@ paths:
   });
 
   it('stops at YAML aliases that contain themselves', async () => {
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'a.yaml':
         "openapi: 3.0.0\ninfo: { title: T, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    A: &a\n      type: object\n      properties:\n        self: *a\n",
     });
@@ -270,14 +270,14 @@ paths:
         'this schema contains itself through a YAML alias, so it is read as any value; use a $ref to a named schema for recursion',
       ]);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 });
 
 describe('OpenAPI warnings', () => {
   it('warns that webhooks and callbacks are not generated', async () => {
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'a.yaml': `openapi: 3.1.0
 info: { title: T, version: '1' }
 paths:
@@ -298,12 +298,12 @@ webhooks:
         [6, '/paths/~1subscribe/post/callbacks', "'callbacks' are ignored: Loom generates the API's own operations only"],
       ]);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 
   it('warns about ignored keywords and recursion through unnamed schemas, and still loads', async () => {
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'a.yaml': api(`  /x:
     get:
       responses:
@@ -332,7 +332,7 @@ webhooks:
         ],
       ]);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 });
@@ -382,14 +382,14 @@ describe('syntax errors and $ref cycles', () => {
   });
 
   it('finds a JSON document written on one line in a folder', async () => {
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'min.json': '{"info":{"title":"Min","version":"1"},"openapi":"3.0.3","paths":{}}',
       'other.json': '{"name":"x"}',
     });
     try {
       expect((await loadSchemas([root], { root })).map((f) => [f.path, f.info.title])).toEqual([['min.json', 'Min']]);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 
@@ -479,7 +479,7 @@ describe('syntax errors and $ref cycles', () => {
   });
 
   it('warns of a discriminator whose tag is not a property, and of a mapping to a schema that is not an object', async () => {
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'zoo.yaml': `openapi: 3.0.3
 info: { title: Zoo, version: '1' }
 paths: {}
@@ -513,7 +513,7 @@ components:
       const animal = file!.types.find((t) => t.name === 'Animal');
       expect(animal?.kind === 'message' ? Object.keys(animal.subtypes?.mapping ?? {}) : undefined).toEqual(['cat']);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 });

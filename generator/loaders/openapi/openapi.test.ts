@@ -6,8 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpOperation, SchemaFile } from '../../model/model.js';
-import { loadSchemas } from '../index.js';
-import { plain, removeSchemas, writeSchemas } from '../testing.js';
+import { forgetSchemas, loadSchemas, memorySchemas, plain } from '../testing.js';
 
 const PETS = `openapi: 3.0.3
 info:
@@ -305,7 +304,7 @@ let nodes: SchemaFile;
 let legacy: SchemaFile;
 
 beforeAll(async () => {
-  root = await writeSchemas({
+  root = memorySchemas({
     'pets/pets.yaml': PETS,
     'pets/common.yaml': COMMON,
     'nodes.yaml': NODES,
@@ -317,7 +316,7 @@ beforeAll(async () => {
   expect(files.map((f) => f.path)).toEqual(['legacy.yaml', 'nodes.yaml', 'pets/common.yaml', 'pets/pets.yaml']);
   [legacy, nodes, , pets] = files as [SchemaFile, SchemaFile, SchemaFile, SchemaFile];
 });
-afterAll(() => removeSchemas(root));
+afterAll(() => forgetSchemas(root));
 
 const operation = (file: SchemaFile, name: string) =>
   file.services.flatMap((s) => s.operations).find((o) => o.name === name) as HttpOperation;
@@ -806,7 +805,7 @@ describe('Swagger 2.0', () => {
 
 describe('schema fragments in other files', () => {
   it('names whole-file and top-level fragment schemas after the file or key, recursion included', async () => {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'api.yaml': `openapi: 3.0.3
 info: { title: Fragments, version: '1' }
 paths:
@@ -874,14 +873,14 @@ properties:
         ],
       });
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   });
 });
 
 describe('inline schema shapes', () => {
   it('simplifies single allOf references, merges inline allOf of objects and keeps null in enums', async () => {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'a.yaml': `openapi: 3.0.3
 info: { title: Shapes, version: '1' }
 paths: {}
@@ -955,14 +954,14 @@ components:
         ['Typed', { kind: 'scalar', scalar: 'string' }],
       ]);
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   });
 });
 
 describe('parameters and headers described by content', () => {
   it('reads the schema of the first media type, and parameters named like the input object get another local name', async () => {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'a.yaml': `openapi: 3.0.3
 info: { title: Content, version: '1' }
 paths:
@@ -1011,7 +1010,7 @@ paths:
       expect(plain(op.requestBody)).toEqual({ required: false, contents: [{ mediaType: 'text/plain' }] });
       expect(plain(op.responses[0]!.headers)).toEqual([{ name: 'X-Rate', required: false, type: { kind: 'scalar', scalar: 'integer' } }]);
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   });
 });
@@ -1019,7 +1018,7 @@ paths:
 describe('form encodings', () => {
   /** The `delimited` fields of each content of the one operation of an OpenAPI `version` document. */
   async function delimitedOf(version: string, content: string): Promise<[string, [string, string][] | undefined][]> {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'f.yaml': `openapi: ${version}\ninfo: { title: F, version: '1' }\npaths:\n  /f:\n    post:\n      requestBody:\n        content:\n${content}      responses: { '204': { description: ok } }\n`,
     });
     try {
@@ -1027,7 +1026,7 @@ describe('form encodings', () => {
       const op = file!.services[0]!.operations[0] as HttpOperation;
       return op.requestBody!.contents.map((c) => [c.mediaType, c.delimited && [...c.delimited]]);
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   }
   const FIELDS = `            schema: { type: object, properties: { a: { type: array, items: { type: string } }, b: { type: array, items: { type: string } }, c: { type: array, items: { type: string } } } }
@@ -1065,7 +1064,7 @@ describe('form encodings', () => {
 
 describe('contentMediaType (OpenAPI 3.1)', () => {
   it('reads a string of non-text content without contentEncoding as binary, like format: binary', async () => {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'c.yaml': `openapi: 3.1.0
 info: { title: C, version: '1' }
 paths: {}
@@ -1096,14 +1095,14 @@ components:
         ['dated', 'date'],
       ]);
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   });
 });
 
 describe('operation names', () => {
   it("are unique in the file across tags, keep off the generated classes' members, and leave their …WithResponse twin free", async () => {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'n.yaml': `openapi: 3.0.3
 info: { title: N, version: '1' }
 paths:
@@ -1123,14 +1122,14 @@ paths:
         ['N', ['api$', 'constructor$', 'then$']],
       ]);
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   });
 });
 
 describe('parameters described by content', () => {
   it('carry their media type and no style, which does not apply to them', async () => {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'p.yaml': `openapi: 3.0.3
 info: { title: P, version: '1' }
 paths:
@@ -1150,14 +1149,14 @@ paths:
         ['near', undefined, 'form', true],
       ]);
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   });
 });
 
 describe('$ref to a file outside the root', () => {
   it('widens the root to the folder holding both, so that every path stays relative', async () => {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'api/v1/api.yaml': `openapi: 3.0.3
 info: { title: X, version: '1' }
 paths:
@@ -1180,14 +1179,14 @@ paths:
       ]);
       expect(user.types[0]!.source.file).toBe('shared/user.yaml');
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   });
 });
 
 describe('warnings on named schemas', () => {
   it('name the keywords Loom ignores, as for inline schemas (a discriminator on a base object is modelled)', async () => {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'w.yaml': `openapi: 3.1.0
 info: { title: W, version: '1' }
 paths: {}
@@ -1229,7 +1228,7 @@ components:
         "17 /components/schemas/E/not: keyword 'not' is ignored: generated types and validators do not enforce it",
       ]);
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   });
 });

@@ -7,11 +7,11 @@
  * found and loaded up front, so that the conversion that follows is synchronous and
  * can resolve each reference exactly once.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Document, LineCounter, Node } from 'yaml';
 import type { Diagnostic, SourceLocation } from '../../model/model.js';
 import { error } from '../diagnostics.js';
+import { NODE_FILE_SYSTEM, type SchemaFileSystem } from '../file-system.js';
 import { escapePointerSegment, jsonPointerLines } from './json-lines.js';
 import { jsonParseError, SourceParseError, yamlParseError } from './source-parse-error.js';
 
@@ -111,8 +111,11 @@ export class DocumentStore {
   /** Documents whose references were loaded already. */
   readonly #referenced = new Set<string>();
 
-  constructor(root: string) {
+  readonly #fs: SchemaFileSystem;
+
+  constructor(root: string, fileSystem: SchemaFileSystem = NODE_FILE_SYSTEM) {
     this.#root = resolve(root);
+    this.#fs = fileSystem;
   }
 
   /**
@@ -137,7 +140,7 @@ export class DocumentStore {
     if (cached) return cached;
     const rel = relative(this.#root, key);
     if (rel.startsWith('..') || isAbsolute(rel)) this.#root = commonFolder(this.#root, dirname(key));
-    const source = text ?? (await readFile(key, 'utf8'));
+    const source = text ?? (await this.#fs.readFile(key));
     const yaml = isJsonPath(key) ? undefined : await (yamlModule ??= import('yaml'));
     // Computed again only when the root has widened since.
     let root: string | undefined;

@@ -7,14 +7,15 @@
  * as with protoc) and each reflection object remembers the file it came from, which
  * is how types are split back into one {@link SchemaFile} per `.proto` file.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import protobuf from 'protobufjs';
 import type { Diagnostic, SchemaFile, SourceLocation } from '../../model/model.js';
 import { error, SchemaError, warning } from '../diagnostics.js';
-import { fieldJsonName, ModelBuilder, relativeName, type ProtoSource } from './model-builder.js';
-import { duplicateNumber, reservedFieldNames, reservedUse } from './diagnostics.js';
+import { NODE_FILE_SYSTEM, type SchemaFileSystem } from '../file-system.js';
+import { reservedFieldNames } from './diagnostics.js';
+import { fieldJsonName, ModelBuilder, type ProtoSource, relativeName } from './model-builder.js';
+import { parseFailure, parseProto } from './parse.js';
 import { scanProto, withoutExtensions } from './scan.js';
 
 export interface ProtoLoadOptions {
@@ -22,44 +23,19 @@ export interface ProtoLoadOptions {
   readonly root: string;
   /** `-I` folders searched for imports; relative ones are resolved from the current directory. */
   readonly importPaths: readonly string[];
+  /** Where files are read from. @default NODE_FILE_SYSTEM */
+  readonly fileSystem?: SchemaFileSystem;
 }
 
 type ReflectionObject = protobuf.ReflectionObject;
 
-/** protobufjs tags parsed objects with this module-level file name; its typings omit it. */
-const parser = protobuf.parse as typeof protobuf.parse & { filename: string | null };
-
 /** How many input files are read at once. */
 const READ_BATCH = 64;
-
-const PARSE_OPTIONS: protobuf.IParseOptions = { keepCase: true, alternateCommentMode: true };
 
 /** protobufjs ships `google/protobuf/{api,descriptor,source_context,type}.proto` as files beside its code. */
 const BUNDLED_PROTO_DIR = join(dirname(createRequire(import.meta.url).resolve('protobufjs/package.json')), 'google', 'protobuf');
 
 const toPosix = (p: string) => p.split(sep).join('/');
-
-/** Import lookups repeat (every file imports the same few); remember each answer for the load. */
-function fileChecker(): (path: string) => Promise<boolean> {
-  const known = new Map<string, Promise<boolean>>();
-  return (path) => {
-    let answer = known.get(path);
-    if (!answer) {
-      answer = stat(path).then(
-        (s) => s.isFile(),
-        () => false,
-      );
-      known.set(path, answer);
-    }
-    return answer;
-  };
-}
-
-/** Splits protobufjs's `illegal token 'x' (file.proto, line 3)` into the sentence and the line. */
-function parseErrorLocation(message: string): { message: string; line?: number } {
-  const m = /^(.*?)\s*\((?:[^,()]*, )?line (\d+)\)$/.exec(message);
-  return m ? { message: m[1]!, line: Number(m[2]) } : { message };
-}
 
 /**
  * Loads `.proto` files and everything they import.
@@ -73,118 +49,134 @@ function parseErrorLocation(message: string): { message: string; line?: number }
  * file.services[0].fullName; // 'v1alpha1.System'
  */
 export async function loadProtoFiles(inputs: readonly string[], options: ProtoLoadOptions): Promise<SchemaFile[]> {
-  const root = resolve(options.root);
-  const importPaths = options.importPaths.map((p) => resolve(p));
-  const pbRoot = new protobuf.Root();
-  const sources = new Map<string, ProtoSource>();
-  const errors: Diagnostic[] = [];
+  const load = new ProtoLoad(options);
+  await load.readInputs(inputs);
+  await load.followImports();
+  return load.build(inputs);
+}
 
-  const byPath = new Map<string, ProtoSource>();
-  const isFile = fileChecker();
-  const parseSource = (source: ProtoSource): void => {
-    sources.set(source.key, source);
-    byPath.set(source.path, source);
-    if (source.text === undefined) return;
-    const previous = parser.filename;
-    parser.filename = source.key;
-    // protobufjs throws and catches errors while reading option values; without stack
-    // traces those are cheap, which halves parse time on large trees. Messages are kept.
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+/** One load: the shared protobufjs root, the files read so far, and the problems found. */
+class ProtoLoad {
+  readonly #root: string;
+  readonly #importPaths: readonly string[];
+  readonly #fs: SchemaFileSystem;
+  readonly #pbRoot = new protobuf.Root();
+  /** By key (absolute path, or `bundled:…`). */
+  readonly #sources = new Map<string, ProtoSource>();
+  /** By `SchemaFile.path` (the import name of files outside the root). */
+  readonly #byPath = new Map<string, ProtoSource>();
+  /** Files in the order read: inputs, then imports breadth-first, so each is read and parsed once. */
+  readonly #queue: ProtoSource[] = [];
+  readonly #importsOf = new Map<string, string[]>();
+  readonly #errors: Diagnostic[] = [];
+  /** Import lookups repeat (every file imports the same few): each answer, once per load. */
+  readonly #isFile = new Map<string, Promise<boolean>>();
+
+  constructor(options: ProtoLoadOptions) {
+    this.#root = resolve(options.root);
+    this.#importPaths = options.importPaths.map((p) => resolve(p));
+    this.#fs = options.fileSystem ?? NODE_FILE_SYSTEM;
+  }
+
+  /** Reads the inputs in parallel (I/O) and parses them in order (protobufjs's parser is synchronous; order decides errors). */
+  async readInputs(inputs: readonly string[]): Promise<void> {
+    const keys = [...new Set(inputs.map((input) => resolve(input)))];
+    for (let i = 0; i < keys.length; i += READ_BATCH) {
+      const batch = await Promise.all(keys.slice(i, i + READ_BATCH).map((key) => this.#read(key, toPosix(relative(this.#root, key)))));
+      for (const source of batch) {
+        this.#parse(source);
+        this.#queue.push(source);
+      }
+    }
+  }
+
+  /** Reads and parses every file the queue imports, transitively; a missing import is an error of its importer. */
+  async followImports(): Promise<void> {
+    for (let i = 0; i < this.#queue.length; i++) {
+      const source = this.#queue[i]!;
+      const keys: string[] = [];
+      for (const name of source.imports) {
+        const found = await this.#locateImport(name, source);
+        if (!found) {
+          this.#errors.push(error(this.#missingImport(name), { file: source.path, line: source.scan?.lines.get(`import:${name}`) }));
+          continue;
+        }
+        keys.push(found.key);
+        if (this.#sources.has(found.key)) continue;
+        let dep: ProtoSource;
+        if (found.key.startsWith('bundled:')) {
+          dep = { key: found.key, path: found.path, imports: [], syntax: 'proto3', packageName: 'google.protobuf', warnings: [] };
+          addBundled(this.#pbRoot, name, found.key);
+          this.#sources.set(found.key, dep);
+          this.#byPath.set(dep.path, dep);
+        } else {
+          dep = await this.#read(found.key, found.path);
+          this.#parse(dep);
+        }
+        this.#queue.push(dep);
+      }
+      this.#importsOf.set(source.key, keys);
+    }
+  }
+
+  /** Resolves every type name and builds the model of the inputs, or throws every problem found. */
+  build(inputs: readonly string[]): SchemaFile[] {
+    if (this.#errors.length > 0) throw new SchemaError(this.#errors);
     try {
-      const parsed = protobuf.parse(source.scan ? withoutExtensions(source.text, source.scan) : source.text, pbRoot, PARSE_OPTIONS);
+      this.#pbRoot.resolveAll();
+    } catch (e) {
+      throw new SchemaError(diagnoseResolution(this.#pbRoot, this.#sources, e));
+    }
+    const clashes = jsonNameClashes(this.#pbRoot, this.#sources);
+    if (clashes.length > 0) throw new SchemaError(clashes);
+    return new ModelBuilder(this.#pbRoot, this.#sources, this.#importsOf).build(inputs.map((i) => resolve(i)));
+  }
+
+  #parse(source: ProtoSource): void {
+    this.#sources.set(source.key, source);
+    this.#byPath.set(source.path, source);
+    if (source.text === undefined) return;
+    try {
+      const parsed = parseProto(source.scan ? withoutExtensions(source.text, source.scan) : source.text, source.key, this.#pbRoot);
       source.imports = [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])];
       source.packageName = parsed.package ?? '';
-      errors.push(...reservedFieldNames(source));
+      this.#errors.push(...reservedFieldNames(source));
     } catch (e) {
-      const { message, line } = parseErrorLocation(e instanceof Error ? e.message : String(e));
-      const duplicate = /^duplicate name '([^']+)' in \w+ \.?(.*)$/.exec(message);
-      const duplicateId = /^duplicate id (\d+) in (\w+) \.?(.*)$/.exec(message);
-      const reserved = /^(id \d+|name '[^']+') is reserved in (\w+) \.?(.*)$/.exec(message);
-      if (reserved) {
-        errors.push(reservedUse(source, reserved[1]!, reserved[2]!.toLowerCase(), reserved[3]!, line));
-      } else if (duplicateId) {
-        errors.push(duplicateNumber(source, Number(duplicateId[1]), duplicateId[2]!.toLowerCase(), duplicateId[3]!, line));
-      } else if (duplicate) {
-        const name = duplicate[1]!;
-        const scope = duplicate[2]!;
-        const matches = (k: string) => k === name || k.endsWith(`.${name}`) || k.endsWith(`#${name}`);
-        const twice = [...(source.scan?.repeated ?? [])].find(([k]) => matches(k));
-        if (twice) {
-          const [first, ...later] = twice[1];
-          errors.push(
-            error(`'${name}' is declared twice in '${scope}' in this file (also on line ${first}): rename or remove one of them`, {
-              file: source.path,
-              line: later[0],
-            }),
-          );
-        } else {
-          const where = [...(source.scan?.lines ?? [])].find(([k]) => matches(k));
-          errors.push(
-            error(
-              `'${name}' is declared twice in '${scope}': another loaded file already defines it; rename one of them or load the files separately`,
-              { file: source.path, line: where?.[1] },
-            ),
-          );
-        }
-      } else {
-        errors.push(error(`cannot parse: ${message}`, { file: source.path, line }));
-      }
-    } finally {
-      parser.filename = previous;
-      Error.stackTraceLimit = stackTraceLimit;
+      this.#errors.push(parseFailure(e, source));
     }
-  };
+  }
 
-  const readSource = async (key: string, path: string): Promise<ProtoSource> => {
-    const text = await readFile(key, 'utf8');
-    const scan = scanProto(text);
-    const source: ProtoSource = {
-      key,
-      path,
-      text,
-      scan,
-      imports: [],
-      packageName: '',
-      syntax: scan.syntax === 'proto2' ? 'proto2' : 'proto3',
-      warnings: [],
-    };
-    for (const block of scan.extensions) {
-      // Extending google.protobuf.*Options declares custom options (annotations), not data.
-      if (/(^|\.)\w*Options$/.test(block.extendee)) continue;
-      source.warnings.push(
-        warning(`extension of '${block.extendee}' is ignored: extensions have no place in the generated types`, {
-          file: path,
-          line: block.line,
-        }),
-      );
+  async #read(key: string, path: string): Promise<ProtoSource> {
+    return protoSource(key, path, await this.#fs.readFile(key));
+  }
+
+  #fileExists(path: string): Promise<boolean> {
+    let answer = this.#isFile.get(path);
+    if (!answer) {
+      // protobufjs's own google/protobuf files are on disk whatever the schemas are read from.
+      const fs = path.startsWith(BUNDLED_PROTO_DIR) ? NODE_FILE_SYSTEM : this.#fs;
+      answer = fs.kind(path).then((kind) => kind === 'file');
+      this.#isFile.set(path, answer);
     }
-    if (scan.edition !== undefined) {
-      source.warnings.push(
-        warning(`edition "${scan.edition}" is loaded like proto3 with field presence from its features; other features are ignored`, {
-          file: path,
-        }),
-      );
-    }
-    return source;
-  };
+    return answer;
+  }
 
   /** Finds an import: next to the importing file, then in the import paths (`-I`), then in the root. */
-  const locateImport = async (name: string, importer: ProtoSource): Promise<{ key: string; path: string } | undefined> => {
+  async #locateImport(name: string, importer: ProtoSource): Promise<{ key: string; path: string } | undefined> {
     // An input that is itself the imported file (e.g. loading a copy of google/protobuf/*.proto) wins.
-    const loaded = byPath.get(name);
+    const loaded = this.#byPath.get(name);
     if (loaded) return { key: loaded.key, path: loaded.path };
     if (name.startsWith('google/protobuf/')) {
       if (protobuf.common.get(name)) return { key: `bundled:${name}`, path: name };
       const bundled = join(BUNDLED_PROTO_DIR, name.slice('google/protobuf/'.length));
-      if (await isFile(bundled)) return { key: bundled, path: name };
+      if (await this.#fileExists(bundled)) return { key: bundled, path: name };
     }
     const importerDir = importer.key.startsWith('bundled:') ? undefined : dirname(importer.key);
-    const candidates = [...(importerDir ? [importerDir] : []), ...importPaths, root];
+    const candidates = [...(importerDir ? [importerDir] : []), ...this.#importPaths, this.#root];
     for (const dir of candidates) {
       const abs = resolve(dir, name);
-      if (await isFile(abs)) {
-        const rel = relative(root, abs);
+      if (await this.#fileExists(abs)) {
+        const rel = relative(this.#root, abs);
         const insideRoot = !rel.startsWith('..') && !isAbsolute(rel);
         // Files outside the root are named by their import name, the name protoc would give them.
         const path = insideRoot ? toPosix(rel) : dir === importerDir ? posix.join(posix.dirname(importer.path), name) : name;
@@ -192,61 +184,45 @@ export async function loadProtoFiles(inputs: readonly string[], options: ProtoLo
       }
     }
     return undefined;
+  }
+
+  #missingImport(name: string): string {
+    const paths = this.#importPaths.map((p) => toPosix(relative(this.#root, p)) || '.').join(', ');
+    return `cannot find import "${name}": looked next to the file, in ${this.#importPaths.length > 0 ? `the import paths (${paths}) and ` : ''}the root; add the folder that holds it as an import path (-I)`;
+  }
+}
+
+/** A file's text with what the scan finds in it: lines of declarations, extensions (ignored, with a warning), its edition. */
+function protoSource(key: string, path: string, text: string): ProtoSource {
+  const scan = scanProto(text);
+  const source: ProtoSource = {
+    key,
+    path,
+    text,
+    scan,
+    imports: [],
+    packageName: '',
+    syntax: scan.syntax === 'proto2' ? 'proto2' : 'proto3',
+    warnings: [],
   };
-
-  // Breadth-first over imports so that each file is read and parsed exactly once.
-  const queue: ProtoSource[] = [];
-  const keys = [...new Set(inputs.map((input) => resolve(input)))];
-  // Read in parallel (I/O), parse in order (protobufjs's parser is synchronous and order matters for errors).
-  for (let i = 0; i < keys.length; i += READ_BATCH) {
-    const batch = await Promise.all(keys.slice(i, i + READ_BATCH).map((key) => readSource(key, toPosix(relative(root, key)))));
-    for (const source of batch) {
-      parseSource(source);
-      queue.push(source);
-    }
+  for (const block of scan.extensions) {
+    // Extending google.protobuf.*Options declares custom options (annotations), not data.
+    if (/(^|\.)\w*Options$/.test(block.extendee)) continue;
+    source.warnings.push(
+      warning(`extension of '${block.extendee}' is ignored: extensions have no place in the generated types`, {
+        file: path,
+        line: block.line,
+      }),
+    );
   }
-  const importsOf = new Map<string, string[]>();
-  for (let i = 0; i < queue.length; i++) {
-    const source = queue[i]!;
-    const keys: string[] = [];
-    for (const name of source.imports) {
-      const found = await locateImport(name, source);
-      if (!found) {
-        errors.push(
-          error(
-            `cannot find import "${name}": looked next to the file, in ${importPaths.length > 0 ? `the import paths (${importPaths.map((p) => toPosix(relative(root, p)) || '.').join(', ')}) and ` : ''}the root; add the folder that holds it as an import path (-I)`,
-            { file: source.path, line: source.scan?.lines.get(`import:${name}`) },
-          ),
-        );
-        continue;
-      }
-      keys.push(found.key);
-      if (sources.has(found.key)) continue;
-      let dep: ProtoSource;
-      if (found.key.startsWith('bundled:')) {
-        dep = { key: found.key, path: found.path, imports: [], syntax: 'proto3', packageName: 'google.protobuf', warnings: [] };
-        addBundled(pbRoot, name, found.key);
-        sources.set(found.key, dep);
-        byPath.set(dep.path, dep);
-      } else {
-        dep = await readSource(found.key, found.path);
-        parseSource(dep);
-      }
-      queue.push(dep);
-    }
-    importsOf.set(source.key, keys);
+  if (scan.edition !== undefined) {
+    source.warnings.push(
+      warning(`edition "${scan.edition}" is loaded like proto3 with field presence from its features; other features are ignored`, {
+        file: path,
+      }),
+    );
   }
-  if (errors.length > 0) throw new SchemaError(errors);
-
-  try {
-    pbRoot.resolveAll();
-  } catch (e) {
-    throw new SchemaError(diagnoseResolution(pbRoot, sources, e));
-  }
-  const clashes = jsonNameClashes(pbRoot, sources);
-  if (clashes.length > 0) throw new SchemaError(clashes);
-
-  return new ModelBuilder(pbRoot, sources, importsOf).build(inputs.map((i) => resolve(i)));
+  return source;
 }
 
 /** Adds one of protobufjs's built-in JSON definitions and tags its types with the file name. */

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnumType, MessageType, SchemaFile } from '../../model/model.js';
-import { loadSchemas, SchemaError } from '../index.js';
-import { plain, removeSchemas, writeSchemas } from '../testing.js';
+import { SchemaError } from '../index.js';
+import { forgetSchemas, loadSchemas, memorySchemas, plain } from '../testing.js';
 
 const SHOP = `syntax = "proto3";
 
@@ -94,11 +94,11 @@ let shop: SchemaFile;
 let legacy: SchemaFile;
 
 beforeAll(async () => {
-  root = await writeSchemas({ 'shop/shop.proto': SHOP, 'common/money.proto': MONEY, 'legacy/legacy.proto': LEGACY });
+  root = memorySchemas({ 'shop/shop.proto': SHOP, 'common/money.proto': MONEY, 'legacy/legacy.proto': LEGACY });
   const files = await loadSchemas([`${root}/shop/shop.proto`, `${root}/legacy/legacy.proto`], { root });
   [legacy, shop] = files as [SchemaFile, SchemaFile];
 });
-afterAll(() => removeSchemas(root));
+afterAll(() => forgetSchemas(root));
 
 const message = (file: SchemaFile, fullName: string) => file.types.find((t) => t.fullName === fullName) as MessageType;
 const field = (m: MessageType, name: string) => plain(m.fields.find((f) => f.name === name));
@@ -318,7 +318,7 @@ describe('proto2 files', () => {
 
 describe('editions', () => {
   it('takes field presence from features', async () => {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'ed.proto': `edition = "2023";
 package ed;
 message M {
@@ -341,14 +341,14 @@ message M {
         'edition "2023" is loaded like proto3 with field presence from its features; other features are ignored',
       ]);
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   });
 });
 
 describe('proto errors', () => {
   const load = async (files: Record<string, string>, options: { importPaths?: string[] } = {}) => {
-    const dir = await writeSchemas(files);
+    const dir = memorySchemas(files);
     try {
       await loadSchemas([dir], { root: dir, ...options });
       return undefined;
@@ -356,7 +356,7 @@ describe('proto errors', () => {
       if (!(e instanceof SchemaError)) throw e;
       return e.diagnostics.map((d) => ({ file: d.source.file, line: d.source.line, message: d.message }));
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   };
 
@@ -388,7 +388,7 @@ describe('proto errors', () => {
   });
 
   it('resolves imports through import paths', async () => {
-    const dir = await writeSchemas({
+    const dir = memorySchemas({
       'api/a.proto': 'syntax = "proto3";\nimport "lib/b.proto";\nmessage A { B b = 1; }\n',
       'vendor/lib/b.proto': 'syntax = "proto3";\nmessage B {}\n',
     });
@@ -396,7 +396,7 @@ describe('proto errors', () => {
       const [a] = await loadSchemas([`${dir}/api/a.proto`], { root: dir, importPaths: [`${dir}/vendor`] });
       expect(a!.dependencies.map((d) => d.path)).toEqual(['vendor/lib/b.proto']);
     } finally {
-      await removeSchemas(dir);
+      forgetSchemas(dir);
     }
   });
 });
