@@ -107,8 +107,34 @@ export function outputCollisions(files: readonly SchemaFile[]): Diagnostic[] {
   return problems;
 }
 
-/** Runs every emitter over every file and returns the output, sorted by path. */
-export function emit(files: readonly SchemaFile[], emitters: readonly Emitter[], options: GeneratorOptions): EmitResult {
+/**
+ * The files plus every file they import, transitively: generated code imports what the files it
+ * comes from import (`google/protobuf/empty.types.ts` holds `type Empty = …` for an RPC that takes
+ * `google.protobuf.Empty`; a validator calls the validators of the types another file declares).
+ * Files as given first, then imports in discovery order; each once.
+ *
+ * @example
+ * withDependencies([orders]); // [orders, google/protobuf/timestamp.proto, …]
+ */
+export function withDependencies(files: readonly SchemaFile[]): SchemaFile[] {
+  const out: SchemaFile[] = [];
+  const seen = new Set<SchemaFile>();
+  const visit = (file: SchemaFile) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    out.push(file);
+    for (const dep of file.dependencies) visit(dep);
+  };
+  for (const file of files) visit(file);
+  return out;
+}
+
+/**
+ * Runs every emitter over every file, and over every file they import (see
+ * {@link withDependencies}), and returns the output, sorted by path.
+ */
+export function emit(given: readonly SchemaFile[], emitters: readonly Emitter[], options: GeneratorOptions): EmitResult {
+  const files = withDependencies(given);
   const collisions = outputCollisions(files);
   // Reported like a schema problem (`file: error: …`, exit 2), before anything is emitted.
   if (collisions.length > 0) throw new SchemaError(collisions);

@@ -38,6 +38,9 @@ const API = {
   },
 };
 
+/** What a compile job's result looks like (see `compileStandalone`). */
+const FROM_WORKER = JSON.stringify({ code: 'export const fromWorker = true;', externals: [] });
+
 let files: SchemaFile[];
 let options: GeneratorOptions;
 
@@ -77,7 +80,7 @@ describe('emitAll', () => {
     const compiler: ValidatorsCompiler = {
       compile: async (requests) => {
         sent.push(...requests.map((r) => r.key));
-        return new Map([[job.key, 'export const fromWorker = true;']]);
+        return new Map([[job.key, FROM_WORKER]]);
       },
       close: () => {},
     };
@@ -86,13 +89,13 @@ describe('emitAll', () => {
     expect(sent).toEqual([job.key]);
     const js = result.files.find((f) => f.path === 'pets.validators.ts')!.content;
     expect(js.split('\n').slice(-2)).toEqual(['export const fromWorker = true;', '']);
-    expect(cache.stored.get(job.key)).toBe('export const fromWorker = true;');
+    expect(cache.stored.get(job.key)).toBe(FROM_WORKER);
   });
 
   it('skips jobs the cache already holds, and compiles in process what the compiler did not return', async () => {
     const job = validatorsJob(files[0]!)!;
     const cache = memoryCache();
-    cache.set(job.key, 'export const cached = 1;');
+    cache.set(job.key, JSON.stringify({ code: 'export const cached = 1;', externals: [] }));
     const sent: string[] = [];
     const compiler: ValidatorsCompiler = { compile: async (r) => (sent.push(...r.map((x) => x.key)), new Map()), close: () => {} };
     const compiling = compileValidatorsAhead(files, cache, compiler);

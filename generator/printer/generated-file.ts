@@ -147,10 +147,12 @@ export class GeneratedFile {
     if (out.length > 0) out.push('');
     const importLines = this.#renderImports();
     if (importLines.length > 0) out.push(...importLines, '');
-    const body = [...this.#lines];
-    while (body.length > 0 && body[body.length - 1] === '') body.pop();
-    while (body.length > 0 && body[0] === '') body.shift();
-    out.push(...body);
+    // Not `push(...lines)`: a file of a large API has more lines than a call can take arguments.
+    let first = 0;
+    let end = this.#lines.length;
+    while (end > first && this.#lines[end - 1] === '') end--;
+    while (first < end && this.#lines[first] === '') first++;
+    for (let i = first; i < end; i++) out.push(this.#lines[i]!);
     // Collapse runs of blank lines so emitters need not track spacing precisely.
     const text = out.join('\n').replace(/\n{3,}/g, '\n\n');
     return `${text}\n`;

@@ -129,7 +129,7 @@ export interface ListAnimalsInput {
 describe('parameter validators', () => {
   it('are declared beside the type and body validators, typed by the parameter', async () => {
     const dts = (await files()).get('zoo.validators.ts')!;
-    expect(dts).toMatch(/^export const validateBox: Validator<Box> = validate\d+;$/m);
+    expect(dts).toMatch(/^export const validateBox: Validator<Box> = X\(v\d+\);$/m);
     expect(dts).toContain(`/**
  * Validates the JSON form of {@link Tally}.
  *
@@ -143,7 +143,7 @@ export const validateListAnimalsFilterParam: Validator<{
   tags?: string[];
 }> = `);
     expect(dts).toContain('export const validateListAnimalsBoxParam: Validator<Box> = validateBox;\n');
-    expect(dts).toMatch(/^export const validateListAnimalsCodeParam: Validator<string> = validate\d+;$/m);
+    expect(dts).toMatch(/^export const validateListAnimalsCodeParam: Validator<string> = X\(v\d+\);$/m);
     expect(dts).not.toContain('validateListAnimalsNameParam');
   });
 

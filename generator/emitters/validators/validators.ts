@@ -21,7 +21,8 @@ import { hasDirectionalForms, namedTypeSchema, typeRefSchema } from '../json-sch
 import type { JsonSchema, JsonSchemaOptions } from '../json-schema/index.js';
 import type { CompileInput } from './compile.js';
 import { tsLiteral } from '../../printer/literal.js';
-import { compileCacheKey, compileStandalone } from './compile.js';
+import { externalPlaceholder } from './codegen.js';
+import { compileCacheKey, compileStandalone, parseCompiled } from './compile.js';
 import { renderType } from '../types/render.js';
 import type { TypeRenderContext } from '../types/render.js';
 import { bodyValidatorName, paramValidatorName, typeValidatorName } from '../names.js';
@@ -29,7 +30,8 @@ import { validatedBody } from '../http/operation-view.js';
 
 /** `$id` of a schema file's JSON Schema document; cross-file `$ref`s use it. */
 export function schemaId(file: SchemaFile): string {
-  return `loom:${file.path}`;
+  // A URI: each path segment escaped (`asteroids neows.json` → `asteroids%20neows.json`).
+  return `loom:${file.path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /** `$defs` key of a body or parameter schema: the validator name without `validate`. */
@@ -170,17 +172,8 @@ function computeJob(file: SchemaFile): ValidatorsJob | null {
   const values = validatedValues(file);
   if (file.types.length === 0 && values.length === 0) return null;
 
-  // Every document the file's refs reach, transitively, so ajv can resolve them.
-  const documents = new Map<SchemaFile, JsonSchema>();
-  const pending: SchemaFile[] = [file];
-  while (pending.length > 0) {
-    const next = pending.shift()!;
-    if (documents.has(next)) continue;
-    const { doc, reached } = cachedDocument(next);
-    documents.set(next, doc);
-    for (const r of reached) if (!documents.has(r)) pending.push(r);
-  }
-
+  // The file's own document only: a `$ref` into another file calls that file's validator.
+  const documents = [cachedDocument(file).doc];
   const exports = new Map<string, string>();
   for (const type of file.types) exports.set(typeValidatorName(type), `${schemaId(file)}#/$defs/${type.localName}`);
   for (const value of values) {
@@ -193,7 +186,7 @@ function computeJob(file: SchemaFile): ValidatorsJob | null {
     }
     exports.set(value.name, ref);
   }
-  const input: CompileInput = { documents: [...documents.values()], exports };
+  const input: CompileInput = { documents, exports };
   // ~1 MB of JSON for a large API, and a hash of it: computed on first use only.
   let json: string | undefined;
   let key: string | undefined;
@@ -295,9 +288,20 @@ function emitSchemasFile(file: SchemaFile, doc: JsonSchema, values: readonly Val
 /** An exported name of ajv's standalone code: `export const validateIssue = validate10;`. */
 const EXPORT_LINE = /^export const ([\p{L}\p{N}_$]+) = /gmu;
 
-function emitValidatorsFile(file: SchemaFile, code: string, values: readonly ValidatedValue[], ctx: EmitContext): void {
+function emitValidatorsFile(file: SchemaFile, compiledText: string, values: readonly ValidatedValue[], ctx: EmitContext): void {
   const f = ctx.newFile(ctx.outputPath(file, 'validators.ts'), file);
-  f.headerComment('ajv standalone validators, compiled at generation time from the schemas in the `.schemas.ts` beside this file.');
+  const compiled = parseCompiled(compiledText);
+  // Every name the compiled code declares, and every export: an import never shadows one.
+  for (const [, name] of compiled.code.matchAll(/^(?:export const|const|function) ([\p{L}\p{N}_$]+)/gmu)) f.declare(name!);
+  const byId = filesById(ctx.files);
+  let code = compiled.code;
+  compiled.externals.forEach((external, index) => {
+    const target = byId.get(external.documentId);
+    if (!target) throw new Error(`${file.path}: validators refer to ${external.documentId}, which is not loaded`);
+    const local = f.text(importSymbol(external.name, `/${ctx.outputPath(target, 'validators.ts')}`));
+    code = code.split(externalPlaceholder(index)).join(local);
+  });
+  f.headerComment('Validators compiled at generation time from the schemas in the `.schemas.ts` beside this file.');
   f.headerComment('The compiled code is plain JavaScript, so the file is not type-checked; its exports carry their types.');
   f.headerComment('@ts-nocheck');
   const render: TypeRenderContext = { f, file, typesPath: (other) => `/${ctx.outputPath(other, 'types.ts')}` };
@@ -347,4 +351,17 @@ function emitValidatorsFile(file: SchemaFile, code: string, values: readonly Val
       return entry ? `${entry.doc}\nexport const ${name}: ${entry.type} = ` : line;
     }),
   );
+}
+
+/** Every loaded file by its schema `$id`, imported ones included. */
+function filesById(files: readonly SchemaFile[]): Map<string, SchemaFile> {
+  const out = new Map<string, SchemaFile>();
+  const visit = (file: SchemaFile) => {
+    const id = schemaId(file);
+    if (out.has(id)) return;
+    out.set(id, file);
+    for (const dep of file.dependencies) visit(dep);
+  };
+  for (const file of files) visit(file);
+  return out;
 }
