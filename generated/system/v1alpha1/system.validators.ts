@@ -36,10 +36,6 @@ function E(e, instancePath, schemaPath, keyword, params, message) {
 function T(e, p, s, type) {
   E(e, p, s, 'type', { type }, 'must be ' + type);
 }
-/** A `required` error. */
-function R(e, p, s, missingProperty) {
-  E(e, p, s, 'required', { missingProperty }, "must have required property '" + missingProperty + "'");
-}
 /** An `additionalProperties` error. */
 function A(e, p, s, additionalProperty) {
   E(e, p, s, 'additionalProperties', { additionalProperty }, 'must NOT have additional properties');
@@ -65,6 +61,20 @@ function M(e, list) {
   }
   if (list.truncated) e.truncated = true;
 }
+/** An error for each field given under two of its names (`names`: per field, the names a reader accepts). */
+function Y(e, d, p, s, names) {
+  for (const field of names) {
+    let first;
+    for (const k of field) {
+      if (d[k] === undefined || !H.call(d, k)) continue;
+      if (first === undefined) first = k;
+      else {
+        E(e, p, s, '${ONE_NAME_EACH}', { names: [first, k] }, "must give a field under one of its names, not both '" + first + "' and '" + k + "'");
+        break;
+      }
+    }
+  }
+}
 /** A validator as callers use it: a guard that leaves its errors on `errors`; `check` is what other validators call. */
 function X(check) {
   const validate = (data) => {
@@ -78,8 +88,10 @@ function X(check) {
   validate.check = check;
   return validate;
 }
-const enum0 = ["UNKNOWN","STOPPED","START_PENDING","STOP_PENDING","RUNNING","CONTINUE_PENDING","PAUSE_PENDING","PAUSED"];
-const enum1 = ["BOOT","SYSTEM","AUTOMATIC","MANUAL","DISABLED"];
+const names0 = [["serialNumber","serial_number"]];
+const enum1 = ["UNKNOWN","STOPPED","START_PENDING","STOP_PENDING","RUNNING","CONTINUE_PENDING","PAUSE_PENDING","PAUSED"];
+const enum2 = ["BOOT","SYSTEM","AUTOMATIC","MANUAL","DISABLED"];
+const names3 = [["displayName","display_name"],["startType","start_type"]];
 function v0(d, p, e) {
  if ((d && typeof d == "object" && !Array.isArray(d))) {
   for (const k0 of Object.keys(d)) {
@@ -89,33 +101,23 @@ function v0(d, p, e) {
  } else T(e, p, '#/type', 'object');
 }
 function v1(d, p, e) {
- {
-   const n0 = [];
-  {
-    const e = n0;
-   if ((d && typeof d == "object" && !Array.isArray(d))) {
-    if (d["serialNumber"] === undefined || !H.call(d, "serialNumber")) R(e, p, '#/allOf/0/not/required', "serialNumber");
-    if (d["serial_number"] === undefined || !H.call(d, "serial_number")) R(e, p, '#/allOf/0/not/required', "serial_number");
-   }
-  }
-   if (n0.length === 0) E(e, p, '#/allOf/0/not', 'not', {}, 'must NOT be valid');
- }
  if ((d && typeof d == "object" && !Array.isArray(d))) {
-  for (const k1 of Object.keys(d)) {
+  Y(e, d, p, '#/x-loom-one-name-each', names0);
+  for (const k0 of Object.keys(d)) {
     if (e.truncated) break;
-    if (k1 !== "serialNumber" && k1 !== "serial_number") A(e, p, '#/additionalProperties', k1);
+    if (k0 !== "serialNumber" && k0 !== "serial_number") A(e, p, '#/additionalProperties', k0);
   }
-  const d2 = P(d, "serialNumber"), d3 = P(d, "serial_number");
-  if (d2 !== undefined) {
-   if (!(typeof d2 == "string" || d2 === null)) T(e, p + '/serialNumber', '#/properties/serialNumber/type', 'string,null');
-   if (typeof d2 == "string") {
-    if (!loomFormats["proto-string"].validate(d2)) F(e, p + '/serialNumber', '#/properties/serialNumber/format', "proto-string");
+  const d1 = P(d, "serialNumber"), d2 = P(d, "serial_number");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/serialNumber', '#/properties/serialNumber/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["proto-string"].validate(d1)) F(e, p + '/serialNumber', '#/properties/serialNumber/format', "proto-string");
    }
   }
-  if (d3 !== undefined) {
-   if (!(typeof d3 == "string" || d3 === null)) T(e, p + '/serial_number', '#/properties/serial_number/type', 'string,null');
-   if (typeof d3 == "string") {
-    if (!loomFormats["proto-string"].validate(d3)) F(e, p + '/serial_number', '#/properties/serial_number/format', "proto-string");
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "string" || d2 === null)) T(e, p + '/serial_number', '#/properties/serial_number/type', 'string,null');
+   if (typeof d2 == "string") {
+    if (!loomFormats["proto-string"].validate(d2)) F(e, p + '/serial_number', '#/properties/serial_number/format', "proto-string");
    }
   }
  } else T(e, p, '#/type', 'object');
@@ -175,7 +177,7 @@ function v6(d, p, e) {
      const b2 = [];
    {
      const e = b2;
-    if (!enum0.includes(d)) N(e, p, '#/anyOf/0/enum', enum0);
+    if (!enum1.includes(d)) N(e, p, '#/anyOf/0/enum', enum1);
    }
      if (b2.length === 0) a0 = true;
      else M(ae1, b2);
@@ -207,7 +209,7 @@ function v7(d, p, e) {
      const b2 = [];
    {
      const e = b2;
-    if (!enum1.includes(d)) N(e, p, '#/anyOf/0/enum', enum1);
+    if (!enum2.includes(d)) N(e, p, '#/anyOf/0/enum', enum2);
    }
      if (b2.length === 0) a0 = true;
      else M(ae1, b2);
@@ -247,61 +249,51 @@ function v8(d, p, e) {
  } else T(e, p, '#/type', 'object');
 }
 function v9(d, p, e) {
- {
-   const n0 = [];
-  {
-    const e = n0;
-   {
-     let a1 = false;
-     const ae2 = [];
-     if (!a1) {
-       const b3 = [];
-     {
-       const e = b3;
-      if ((d && typeof d == "object" && !Array.isArray(d))) {
-       if (d["displayName"] === undefined || !H.call(d, "displayName")) R(e, p, '#/allOf/0/not/anyOf/0/required', "displayName");
-       if (d["display_name"] === undefined || !H.call(d, "display_name")) R(e, p, '#/allOf/0/not/anyOf/0/required', "display_name");
-      }
-     }
-       if (b3.length === 0) a1 = true;
-       else M(ae2, b3);
-     }
-     if (!a1) {
-       const b4 = [];
-     {
-       const e = b4;
-      if ((d && typeof d == "object" && !Array.isArray(d))) {
-       if (d["startType"] === undefined || !H.call(d, "startType")) R(e, p, '#/allOf/0/not/anyOf/1/required', "startType");
-       if (d["start_type"] === undefined || !H.call(d, "start_type")) R(e, p, '#/allOf/0/not/anyOf/1/required', "start_type");
-      }
-     }
-       if (b4.length === 0) a1 = true;
-       else M(ae2, b4);
-     }
-     if (!a1) {
-       M(e, ae2);
-       E(e, p, '#/allOf/0/not/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
-     }
-   }
-  }
-   if (n0.length === 0) E(e, p, '#/allOf/0/not', 'not', {}, 'must NOT be valid');
- }
  if ((d && typeof d == "object" && !Array.isArray(d))) {
-  for (const k5 of Object.keys(d)) {
+  Y(e, d, p, '#/x-loom-one-name-each', names3);
+  for (const k0 of Object.keys(d)) {
     if (e.truncated) break;
-    if (k5 !== "displayName" && k5 !== "display_name" && k5 !== "startType" && k5 !== "start_type" && k5 !== "status") A(e, p, '#/additionalProperties', k5);
+    if (k0 !== "displayName" && k0 !== "display_name" && k0 !== "startType" && k0 !== "start_type" && k0 !== "status") A(e, p, '#/additionalProperties', k0);
   }
-  const d6 = P(d, "displayName"), d7 = P(d, "display_name"), d8 = P(d, "startType"), d13 = P(d, "start_type"), d18 = P(d, "status");
-  if (d6 !== undefined) {
-   if (!(typeof d6 == "string" || d6 === null)) T(e, p + '/displayName', '#/properties/displayName/type', 'string,null');
-   if (typeof d6 == "string") {
-    if (!loomFormats["proto-string"].validate(d6)) F(e, p + '/displayName', '#/properties/displayName/format', "proto-string");
+  const d1 = P(d, "displayName"), d2 = P(d, "display_name"), d3 = P(d, "startType"), d8 = P(d, "start_type"), d13 = P(d, "status");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/displayName', '#/properties/displayName/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["proto-string"].validate(d1)) F(e, p + '/displayName', '#/properties/displayName/format', "proto-string");
    }
   }
-  if (d7 !== undefined) {
-   if (!(typeof d7 == "string" || d7 === null)) T(e, p + '/display_name', '#/properties/display_name/type', 'string,null');
-   if (typeof d7 == "string") {
-    if (!loomFormats["proto-string"].validate(d7)) F(e, p + '/display_name', '#/properties/display_name/format', "proto-string");
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "string" || d2 === null)) T(e, p + '/display_name', '#/properties/display_name/type', 'string,null');
+   if (typeof d2 == "string") {
+    if (!loomFormats["proto-string"].validate(d2)) F(e, p + '/display_name', '#/properties/display_name/format', "proto-string");
+   }
+  }
+  if (d3 !== undefined) {
+   {
+     let a4 = false;
+     const ae5 = [];
+     if (!a4) {
+       const b6 = [];
+     {
+       const e = b6;
+      v7(d3, p + '/startType', e);
+     }
+       if (b6.length === 0) a4 = true;
+       else M(ae5, b6);
+     }
+     if (!a4) {
+       const b7 = [];
+     {
+       const e = b7;
+      if (!(d3 === null)) T(e, p + '/startType', '#/properties/startType/anyOf/1/type', 'null');
+     }
+       if (b7.length === 0) a4 = true;
+       else M(ae5, b7);
+     }
+     if (!a4) {
+       M(e, ae5);
+       E(e, p + '/startType', '#/properties/startType/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
    }
   }
   if (d8 !== undefined) {
@@ -312,7 +304,7 @@ function v9(d, p, e) {
        const b11 = [];
      {
        const e = b11;
-      v7(d8, p + '/startType', e);
+      v7(d8, p + '/start_type', e);
      }
        if (b11.length === 0) a9 = true;
        else M(ae10, b11);
@@ -321,14 +313,14 @@ function v9(d, p, e) {
        const b12 = [];
      {
        const e = b12;
-      if (!(d8 === null)) T(e, p + '/startType', '#/properties/startType/anyOf/1/type', 'null');
+      if (!(d8 === null)) T(e, p + '/start_type', '#/properties/start_type/anyOf/1/type', 'null');
      }
        if (b12.length === 0) a9 = true;
        else M(ae10, b12);
      }
      if (!a9) {
        M(e, ae10);
-       E(e, p + '/startType', '#/properties/startType/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+       E(e, p + '/start_type', '#/properties/start_type/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
      }
    }
   }
@@ -340,7 +332,7 @@ function v9(d, p, e) {
        const b16 = [];
      {
        const e = b16;
-      v7(d13, p + '/start_type', e);
+      v6(d13, p + '/status', e);
      }
        if (b16.length === 0) a14 = true;
        else M(ae15, b16);
@@ -349,41 +341,13 @@ function v9(d, p, e) {
        const b17 = [];
      {
        const e = b17;
-      if (!(d13 === null)) T(e, p + '/start_type', '#/properties/start_type/anyOf/1/type', 'null');
+      if (!(d13 === null)) T(e, p + '/status', '#/properties/status/anyOf/1/type', 'null');
      }
        if (b17.length === 0) a14 = true;
        else M(ae15, b17);
      }
      if (!a14) {
        M(e, ae15);
-       E(e, p + '/start_type', '#/properties/start_type/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
-     }
-   }
-  }
-  if (d18 !== undefined) {
-   {
-     let a19 = false;
-     const ae20 = [];
-     if (!a19) {
-       const b21 = [];
-     {
-       const e = b21;
-      v6(d18, p + '/status', e);
-     }
-       if (b21.length === 0) a19 = true;
-       else M(ae20, b21);
-     }
-     if (!a19) {
-       const b22 = [];
-     {
-       const e = b22;
-      if (!(d18 === null)) T(e, p + '/status', '#/properties/status/anyOf/1/type', 'null');
-     }
-       if (b22.length === 0) a19 = true;
-       else M(ae20, b22);
-     }
-     if (!a19) {
-       M(e, ae20);
        E(e, p + '/status', '#/properties/status/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
      }
    }

@@ -69,7 +69,7 @@ function messageSchema(message: MessageType, options: JsonSchemaOptions): JsonSc
   const properties: JsonSchema = {};
   const required: string[] = [];
   const constraints: JsonSchema[] = [];
-  const aliasPairs: JsonSchema[] = [];
+  const names: string[][] = [];
   for (const field of message.fields) {
     const keys = protoFieldKeys(field);
     const isRequired = field.presence === 'required';
@@ -78,48 +78,39 @@ function messageSchema(message: MessageType, options: JsonSchemaOptions): JsonSc
     keys.forEach((key, i) => {
       properties[key] = i === 0 ? annotated(schema, field) : schema;
     });
-    for (const [a, b] of pairs(keys)) aliasPairs.push({ required: [a, b] });
+    if (keys.length > 1) names.push(keys);
     if (isRequired) {
       if (keys.length === 1) required.push(keys[0]!);
       else constraints.push({ anyOf: keys.map((key) => ({ required: [key] })) });
     }
   }
-  // One field under two of its names is a duplicate, even when one of them is null.
-  if (aliasPairs.length > 0) constraints.unshift({ not: anyOf(aliasPairs) });
-  for (const oneof of message.oneofs) {
-    const clashes: JsonSchema[] = [];
-    for (const [a, b] of pairs(oneof.fields)) {
-      for (const ka of protoFieldKeys(a)) for (const kb of protoFieldKeys(b)) clashes.push(bothSet(ka, kb));
-    }
-    if (clashes.length > 0) constraints.push({ not: anyOf(clashes) });
-  }
+  const oneofs = message.oneofs.filter((o) => o.fields.length > 1).map((o) => o.fields.map(protoFieldKeys));
   const schema: JsonSchema = { type: 'object' };
   if (message.fields.length > 0) schema.properties = properties;
   if (required.length > 0) schema.required = required;
   schema.additionalProperties = false;
   if (constraints.length > 0) schema.allOf = constraints;
+  // One field under two of its names is a duplicate, even when one of them is null.
+  if (names.length > 0) schema[ONE_NAME_EACH] = names;
+  if (oneofs.length > 0) schema[ONE_MEMBER] = oneofs;
   return schema;
 }
 
-/** `anyOf` of the schemas, or the one schema. */
-function anyOf(schemas: JsonSchema[]): JsonSchema {
-  return schemas.length === 1 ? schemas[0]! : { anyOf: schemas };
-}
+/**
+ * Keyword of a proto message's schema: for each field given, the names a reader accepts for it
+ * (`["createdAt", "created_at"]`), at most one of which an object may have (own, even `null`).
+ * JSON Schema can say it only as a `not` over every pair of names, which grows with the square of
+ * the names; generated validators compile this keyword in linear code.
+ */
+export const ONE_NAME_EACH = 'x-loom-one-name-each';
 
-/** Both keys present and neither `null` (a `null` oneof member is not set). */
-function bothSet(a: string, b: string): JsonSchema {
-  return { required: [a, b], properties: { [a]: NOT_NULL, [b]: NOT_NULL } };
-}
-
-const NOT_NULL: JsonSchema = { not: { type: 'null' } };
-
-function pairs<T>(items: readonly T[]): [T, T][] {
-  const out: [T, T][] = [];
-  items.forEach((a, i) => {
-    for (const b of items.slice(i + 1)) out.push([a, b]);
-  });
-  return out;
-}
+/**
+ * Keyword of a proto message's schema: for each oneof, its members' names (each member a list of
+ * the names a reader accepts for it), at most one member of which an object may set (present and
+ * not `null`, under any of its names). As a `not` over every pair it would grow with the square of
+ * the oneof's size: Google Ads' `Recommendation` has a oneof of 58 members.
+ */
+export const ONE_MEMBER = 'x-loom-one-member';
 
 /** A field's value when present and not null: a list, a map or one element. */
 function fieldSchema(field: Field, options: JsonSchemaOptions): JsonSchema {

@@ -18,6 +18,7 @@
  */
 import { needsUnicodeFlag } from '../../model/patterns.js';
 import type { JsonSchema } from '../json-schema/index.js';
+import { ONE_MEMBER, ONE_NAME_EACH } from '../json-schema/proto-json.js';
 import { FORMAT_TYPES, formatsSource, RUNTIME_HELPERS } from './formats.js';
 
 /** The most errors one validation records before it stops (and says so). */
@@ -70,7 +71,16 @@ const ANNOTATIONS: ReadonlySet<string> = new Set([
 const NUMBER_KEYWORDS = ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf'] as const;
 const STRING_KEYWORDS = ['maxLength', 'minLength', 'pattern'] as const;
 const ARRAY_KEYWORDS = ['maxItems', 'minItems', 'uniqueItems', 'items'] as const;
-const OBJECT_KEYWORDS = ['required', 'maxProperties', 'minProperties', 'propertyNames', 'additionalProperties', 'properties'] as const;
+const OBJECT_KEYWORDS = [
+  'required',
+  ONE_NAME_EACH,
+  ONE_MEMBER,
+  'maxProperties',
+  'minProperties',
+  'propertyNames',
+  'additionalProperties',
+  'properties',
+] as const;
 
 const COMPARISON: Readonly<Record<string, string>> = { maximum: '<=', minimum: '>=', exclusiveMaximum: '<', exclusiveMinimum: '>' };
 
@@ -132,6 +142,35 @@ function U(items) {
   }
   return undefined;
 }`,
+  Y: `/** An error for each field given under two of its names (\`names\`: per field, the names a reader accepts). */
+function Y(e, d, p, s, names) {
+  for (const field of names) {
+    let first;
+    for (const k of field) {
+      if (d[k] === undefined || !H.call(d, k)) continue;
+      if (first === undefined) first = k;
+      else {
+        E(e, p, s, '${'${ONE_NAME_EACH}'}', { names: [first, k] }, "must give a field under one of its names, not both '" + first + "' and '" + k + "'");
+        break;
+      }
+    }
+  }
+}`,
+  Z: `/** An error for each oneof two of whose members are set (present and not null), under any of their names. */
+function Z(e, d, p, s, oneofs) {
+  for (const members of oneofs) {
+    let first;
+    for (const names of members) {
+      const k = names.find((n) => d[n] !== undefined && d[n] !== null && H.call(d, n));
+      if (k === undefined) continue;
+      if (first === undefined) first = k;
+      else {
+        E(e, p, s, '${'${ONE_MEMBER}'}', { members: [first, k] }, "must set one member of a oneof, not both '" + first + "' and '" + k + "'");
+        break;
+      }
+    }
+  }
+}`,
   X: `/** A validator as callers use it: a guard that leaves its errors on \`errors\`; \`check\` is what other validators call. */
 function X(check) {
   const validate = (data) => {
@@ -156,6 +195,8 @@ const HELPER_NEEDS: Readonly<Record<string, readonly string[]>> = {
   F: ['E'],
   U: ['deepEqual'],
   P: ['H'],
+  Y: ['E', 'H'],
+  Z: ['E', 'H'],
 };
 
 /**
@@ -657,6 +698,14 @@ class Compiler {
         const key = JSON.stringify(name);
         out += `${pad}if (${d}[${key}] === undefined || !H.call(${d}, ${key})) R(e, ${p}, ${str(`${s}/required`)}, ${key});\n`;
       }
+    }
+    if (Array.isArray(schema[ONE_NAME_EACH])) {
+      this.#use('Y');
+      out += `${pad}Y(e, ${d}, ${p}, ${str(`${s}/${ONE_NAME_EACH}`)}, ${this.#constant('names', JSON.stringify(schema[ONE_NAME_EACH]))});\n`;
+    }
+    if (Array.isArray(schema[ONE_MEMBER])) {
+      this.#use('Z');
+      out += `${pad}Z(e, ${d}, ${p}, ${str(`${s}/${ONE_MEMBER}`)}, ${this.#constant('oneofs', JSON.stringify(schema[ONE_MEMBER]))});\n`;
     }
     for (const keyword of ['maxProperties', 'minProperties'] as const) {
       const limit = schema[keyword];
