@@ -166,14 +166,32 @@ export function codecName(message: MessageType): string {
   return `${message.localName}Codec`;
 }
 
-/** `SystemServiceDescriptor` */
+/**
+ * The name a service's `…Service` names start from: its local name, less a `Service` it already ends
+ * with (`TaskService` gives `TaskService` and `TaskServiceDescriptor`, not `TaskServiceService`),
+ * unless another service of the file would then have the same names (`Task` beside `TaskService`).
+ *
+ * @example
+ * serviceStem(taskService); // 'Task'
+ */
+export function serviceStem(service: Service): string {
+  const name = service.localName;
+  const stem = name.replace(/Service$/, '');
+  if (stem === '' || stem === name) return name;
+  const clash = service.parent.services.some(
+    (other) => other !== service && (other.localName === stem || other.localName === `${stem}Service`),
+  );
+  return clash ? name : stem;
+}
+
+/** `SystemServiceDescriptor` (`TaskServiceDescriptor` for a service named `TaskService`) */
 export function serviceDescriptorName(service: Service): string {
-  return `${service.localName}ServiceDescriptor`;
+  return `${serviceStem(service)}ServiceDescriptor`;
 }
 
 /** `SystemService`: the interface a hand-written implementation of a service provides (`X.server.ts`). */
 export function rpcServiceInterfaceName(service: Service): string {
-  return `${service.localName}Service`;
+  return `${serviceStem(service)}Service`;
 }
 
 /** `SystemClient`: the interface the Connect client (`X.client.ts`) and the gRPC client (`X.grpc.ts`) share. */
@@ -203,7 +221,7 @@ export function connectClientFactoryName(service: Service): string {
 
 /** `addSystemServiceToGrpc`: the function adding a service's implementation to a grpc-js server (`X.grpc.ts`). */
 export function grpcBinderName(service: Service): string {
-  return `add${service.localName}ServiceToGrpc`;
+  return `add${serviceStem(service)}ServiceToGrpc`;
 }
 
 /** `createSystemGrpcClient`: the factory of a service's gRPC client (`X.grpc.ts`). */

@@ -214,7 +214,7 @@ describe('generated prose and layout', () => {
     const clients = readFileSync(join(dir, 'names/v1/names.client.ts'), 'utf8');
     const grpc = readFileSync(join(dir, 'names/v1/names.grpc.ts'), 'utf8');
     expect(routes).toContain(' * Binds an ApiService to Connect routes');
-    expect(routes).toContain(' * Serves an OrderServiceService over the Connect protocol');
+    expect(routes).toContain(' * Serves an OrderService over the Connect protocol');
     expect(grpc).toContain(' * Adds an UploadService to a grpc-js server');
     expect(routes).toContain(' * Serves an HTTPProxyService over the Connect protocol');
     expect(clients).toContain(' * An OrderService client over the Connect protocol');

@@ -39,9 +39,10 @@ export function openapiNamedTypeSchema(type: NamedType, options: JsonSchemaOptio
       );
     case 'enum': {
       const values = type.values.filter((v) => !v.alias);
-      // proto3 JSON accepts an enum as its name or its number.
+      // A proto enum's JSON is its value's name (proto3 JSON also reads the number, which
+      // validators accept); documents show the names, typed, so `/docs` lists them.
       const schema: JsonSchema = proto
-        ? { enum: [...type.values.map((v) => v.name), ...values.map((v) => v.value)] }
+        ? { type: 'string', enum: type.values.map((v) => v.name) }
         : { type: type.valueType, enum: values.map((v) => v.value) };
       return withDoc(schema, type.doc, false);
     }
