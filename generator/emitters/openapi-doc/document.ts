@@ -8,7 +8,16 @@
  */
 import type { Emitter } from '../../emit.js';
 import { GENERATOR_NAME, GENERATOR_VERSION } from '../../emit.js';
-import type { FormSeparator, HttpOperation, NamedType, Operation, ResponseSpec, SchemaFile } from '../../model/model.js';
+import type {
+  FormSeparator,
+  HttpOperation,
+  NamedType,
+  Operation,
+  ResponseSpec,
+  SchemaFile,
+  SecurityRequirement,
+  SecurityScheme,
+} from '../../model/model.js';
 import { assertNever } from '../../model/type-utils.js';
 import { isProtoFile } from '../../model/schema-file.js';
 import { namedTypeSchema, typeRefSchema } from '../json-schema/index.js';
@@ -55,8 +64,12 @@ export function openapiDocument(file: SchemaFile): JsonSchema {
       case 'rpc':
         usesConnect = true;
         return [connectPath(op), 'post', rpcOperation(op, (which) => typeRefSchema({ kind: 'ref', target: op[which] }, true, options))];
-      case 'http':
-        return [op.path, op.method, httpOperation(op, proto, options)];
+      case 'http': {
+        const operation = httpOperation(op, proto, options);
+        // An operation's own requirement when it differs from the document's (`[]` lifts it).
+        if (JSON.stringify(op.security ?? []) !== JSON.stringify(file.security ?? [])) operation.security = requirements(op.security ?? []);
+        return [op.path, op.method, operation];
+      }
       default:
         return assertNever(op);
     }
@@ -76,8 +89,43 @@ export function openapiDocument(file: SchemaFile): JsonSchema {
   doc.tags = file.services.map((s) => (s.doc ? { name: s.fullName, description: s.doc } : { name: s.fullName }));
   doc.paths = paths;
   doc.components = { schemas };
+  if (file.securitySchemes && file.securitySchemes.length > 0) {
+    (doc.components as JsonSchema).securitySchemes = Object.fromEntries(file.securitySchemes.map((s) => [s.name, securitySchemeObject(s)]));
+  }
+  if (file.security && file.security.length > 0) doc.security = requirements(file.security);
   doc[GENERATED_BY_KEY] = `${GENERATOR_NAME} ${GENERATOR_VERSION} from ${file.path}`;
   return doc;
+}
+
+/** A security scheme as OpenAPI 3.1 writes it. */
+function securitySchemeObject(scheme: SecurityScheme): JsonSchema {
+  const out: JsonSchema = { type: scheme.kind };
+  switch (scheme.kind) {
+    case 'http':
+      out.scheme = scheme.scheme;
+      if (scheme.bearerFormat) out.bearerFormat = scheme.bearerFormat;
+      break;
+    case 'apiKey':
+      out.in = scheme.in;
+      out.name = scheme.parameter;
+      break;
+    case 'oauth2':
+      out.flows = scheme.flows;
+      break;
+    case 'openIdConnect':
+      out.openIdConnectUrl = scheme.url;
+      break;
+    case 'mutualTLS':
+      break;
+    default:
+      assertNever(scheme, 'security scheme');
+  }
+  if (scheme.doc) out.description = scheme.doc;
+  return out;
+}
+
+function requirements(list: readonly SecurityRequirement[]): JsonSchema[] {
+  return list.map((r) => Object.fromEntries(Object.entries(r.schemes).map(([name, scopes]) => [name, [...scopes]])));
 }
 
 function httpOperation(op: HttpOperation, proto: boolean, options: JsonSchemaOptions): JsonSchema {

@@ -19,6 +19,7 @@ import type {
   SchemaFile,
   SchemaFormat,
   SecurityRequirement,
+  SecurityScheme,
   Service,
   TypeRef,
 } from '../../model/model.js';
@@ -29,6 +30,7 @@ import { camelCase, MemberNames, pascalCase, safeIdentifier, safeVariableName, U
 import { type At, detectFormat, docOf, isObject } from './document.js';
 import { type FileEntry, SchemaConverter } from './schema-converter.js';
 import { childPointer, type DocumentStore, type SourceDocument } from './refs.js';
+import { securityRequirementsOf, securitySchemesOf } from './security.js';
 import { collectionFormatStyle, formMediaTypes, formSeparator, mediaList, swaggerParameterSchema } from './swagger2.js';
 
 type Json = Record<string, unknown>;
@@ -97,6 +99,8 @@ class OperationReader {
    */
   readonly #operationNames = new MemberNames(RESERVED_OPERATION_NAMES, (name) => [name, `${name}WithResponse`]);
   readonly #operationIds = new Map<string, string>();
+  #schemes: readonly SecurityScheme[] = [];
+  #globalSecurity: SecurityRequirement[] | undefined;
 
   constructor(converter: SchemaConverter, entry: FileEntry) {
     this.#c = converter;
@@ -112,6 +116,12 @@ class OperationReader {
 
   read(): void {
     (this.#entry.file.info as Mutable<SchemaFile['info']>).basePath = this.#basePath();
+    const schemes = securitySchemesOf(this.#data, this.#format, this.#at(''), this.#c);
+    this.#schemes = schemes;
+    const security = securityRequirementsOf(this.#data['security'], schemes, this.#at('/security'), this.#c);
+    this.#globalSecurity = security;
+    if (schemes.length > 0) this.#entry.file.securitySchemes = schemes;
+    if (security !== undefined) this.#entry.file.security = security;
     if (isObject(this.#data['webhooks']) && Object.keys(this.#data['webhooks']).length > 0) {
       this.#c.warn(this.#at('/webhooks'), "'webhooks' are ignored: Loom generates the API's own operations only");
     }
@@ -212,7 +222,10 @@ class OperationReader {
     const { parameters, body } = this.#parameters(path, op, at, item, itemAt);
     const requestBody = body ?? this.#requestBody(op, at);
     const localNames = new UniqueNames(requestBody ? RESERVED_PARAMETER_NAMES : RESERVED_PARAMETER_NAMES.filter((n) => n !== 'body'));
-    const security = this.#security(op);
+    const security =
+      op['security'] === undefined
+        ? this.#globalSecurity
+        : securityRequirementsOf(op['security'], this.#schemes, { doc: at.doc, pointer: childPointer(at.pointer, 'security') }, this.#c);
     if (op['callbacks'] !== undefined)
       this.#c.warn(
         { doc: at.doc, pointer: childPointer(at.pointer, 'callbacks') },
@@ -545,18 +558,5 @@ class OperationReader {
       out.push({ name, required: h['required'] === true, type, ...(doc ? { doc } : {}) });
     }
     return out;
-  }
-
-  #security(op: Json): SecurityRequirement[] | undefined {
-    const list = op['security'] ?? this.#data['security'];
-    if (!Array.isArray(list)) return undefined;
-    return list.filter(isObject).map((req) => ({
-      schemes: Object.fromEntries(
-        Object.entries(req).map(([scheme, scopes]) => [
-          scheme,
-          Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [],
-        ]),
-      ),
-    }));
   }
 }
