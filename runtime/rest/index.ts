@@ -58,7 +58,7 @@ export {
 export type { ParamDecorator } from './decorators/params.js';
 export { RequestReader, ResponseWriter, SuppressCheck, ValidateResult } from './decorators/response.js';
 export { CatchWith } from './decorators/errors.js';
-export { Authenticate, Authorize, RolesAllowed, PermitAll, DenyAll } from './decorators/security.js';
+export { Authenticate, Authorize, RolesAllowed, PermitAll, DenyAll, Security } from './decorators/security.js';
 export { Events, Event, ANY_STATUS } from './decorators/events.js';
 export { NoCache, Blocking } from './decorators/lifecycle.js';
 export type { BlockingOptions, EventBinding } from './metadata/raw.js';
@@ -109,6 +109,7 @@ export type {
   RestEvent,
   RestUser,
   RouteInfo,
+  SecurityRequirements,
   TypeKey,
   TypeRef,
   ValidateFunction,

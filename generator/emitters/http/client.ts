@@ -7,7 +7,7 @@
  * such as `X-Total-Count` and `Link`).
  */
 import type { EmitContext } from '../../emit.js';
-import type { HttpOperation, Service } from '../../model/model.js';
+import type { HttpOperation, SchemaFile, Service } from '../../model/model.js';
 import { importSymbol } from '../../printer/generated-file.js';
 import type { GeneratedFile } from '../../printer/generated-file.js';
 import { jsDocText } from '../../printer/generated-file.js';
@@ -28,6 +28,7 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
   const basePath = service.parent.info.basePath.replace(/\/+$/, '');
   const specName = (op: HttpOperation) => f.declare(operationSpecName(op));
 
+  const security = printSecurity(f, service.parent);
   for (const op of ops) {
     f.print('const ', specName(op), ': ', OperationSpec, ' = {');
     f.print('  name: ', f.string(op.localName), ',');
@@ -59,6 +60,10 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
     }
     const accept = [...new Set((successResponse(op)?.contents ?? []).map((c) => c.mediaType))];
     if (accept.length > 0) f.print('  accept: ', f.string(accept.join(', ')), ',');
+    // The schemes each requirement needs; the client sends the credentials of the first it can satisfy.
+    const requirements = (op.security ?? []).map((r) => Object.keys(r.schemes).filter((n) => security?.supported.has(n)));
+    if (requirements.length > 0 && requirements.some((r) => r.length > 0))
+      f.print('  security: [', requirements.map((r) => `[${r.map((n) => f.string(n)).join(', ')}]`).join(', '), '],');
     // Bytes whatever `Content-Type` the server answers with (`text/plain` for a raw file, say).
     if (successBody(op, types).binary) f.print('  binary: true,');
     f.print('};');
@@ -74,7 +79,12 @@ export function printHttpClient(f: GeneratedFile, service: Service, ctx: EmitCon
     ]),
     className: cls,
     httpClientType: f.text(CLIENT.HttpClient),
-    optionsType: f.text(CLIENT.HttpClientOptions),
+    optionsType: security
+      ? f.text(CLIENT.HttpClientOptions, ' & { readonly credentials?: ', security.credentials, ' }')
+      : f.text(CLIENT.HttpClientOptions),
+    clientOptions: security
+      ? `{ ...options, securitySchemes${security.schemes === 'securitySchemes' ? '' : `: ${security.schemes}`} }`
+      : 'options',
     httpClient: f.text(CLIENT.HttpClient),
     requestOptions: f.text(RequestOptions),
     apiResponse: f.text(CLIENT.ApiResponse),
@@ -124,6 +134,8 @@ export interface HttpClientClassView {
   readonly className: string;
   readonly httpClientType: string;
   readonly optionsType: string;
+  /** What the constructor hands `HttpClient`: `options`, with the description's security schemes when it has some. */
+  readonly clientOptions: string;
   readonly httpClient: string;
   readonly requestOptions: string;
   readonly apiResponse: string;
@@ -140,4 +152,65 @@ export interface HttpClientClassView {
     spec: string;
     withResponseDoc: string;
   }[];
+}
+
+/** What {@link printSecurity} declared in a file. */
+interface SecurityDeclarations {
+  /** The `securitySchemes` constant. */
+  readonly schemes: string;
+  /** The `Credentials` interface. */
+  readonly credentials: string;
+  /** The schemes a client can send credentials for (all but mutual TLS). */
+  readonly supported: ReadonlySet<string>;
+}
+
+const securityByFile = new WeakMap<GeneratedFile, SecurityDeclarations | null>();
+
+/**
+ * Declares, once per client file, how each security scheme of the description authenticates a
+ * request (`securitySchemes`, for `HttpClient`) and what credentials a client takes for them
+ * (`Credentials`): a user and password for `basic`, a token or key otherwise (OAuth2 and OpenID
+ * Connect access tokens go as bearer tokens). Undefined when the description declares none.
+ */
+function printSecurity(f: GeneratedFile, file: SchemaFile): SecurityDeclarations | undefined {
+  const known = securityByFile.get(f);
+  if (known !== undefined) return known ?? undefined;
+  const schemes = (file.securitySchemes ?? []).filter((s) => s.kind !== 'mutualTLS');
+  if (schemes.length === 0) {
+    securityByFile.set(f, null);
+    return undefined;
+  }
+  const constant = f.declare('securitySchemes');
+  const credentials = f.declare('Credentials');
+  f.jsDoc('How each security scheme of the description authenticates a request.');
+  f.print('const ', constant, ': Readonly<Record<string, ', CLIENT.SecuritySchemeSpec, '>> = {');
+  for (const s of schemes) {
+    const spec =
+      s.kind === 'apiKey'
+        ? `{ type: 'apiKey', in: ${f.string(s.in)}, name: ${f.string(s.parameter)} }`
+        : `{ type: 'http', scheme: ${f.string(s.kind === 'http' ? s.scheme : 'bearer')} }`;
+    f.print('  ', objectLiteralKey(s.name, f), ': ', spec, ',');
+  }
+  f.print('};');
+  f.print();
+  f.jsDoc('The credentials a client is given, by security scheme: each request sends those its operation asks for.');
+  f.print('export interface ', credentials, ' {');
+  for (const s of schemes) {
+    const what =
+      s.kind === 'http' && s.scheme === 'basic'
+        ? 'A user name and password (or their base64 text).'
+        : s.kind === 'apiKey'
+          ? `The key, sent in the ${s.in} \`${s.parameter}\`.`
+          : s.kind === 'http'
+            ? `The \`${s.scheme}\` credentials (a token), sent in \`Authorization\`.`
+            : 'An access token, sent as a bearer token.';
+    f.jsDoc(s.doc ? `${what}\n\n${s.doc}` : what, { indent: '  ' });
+    const type = s.kind === 'http' && s.scheme === 'basic' ? f.text(CLIENT.BasicCredential, ' | string') : f.text(CLIENT.Credential);
+    f.print('  ', objectLiteralKey(s.name, f), '?: ', type, ';');
+  }
+  f.print('}');
+  f.print();
+  const declared = { schemes: constant, credentials, supported: new Set(schemes.map((s) => s.name)) };
+  securityByFile.set(f, declared);
+  return declared;
 }

@@ -6,7 +6,7 @@
  * decorators, with each parameter's type and constraints spelled out.
  */
 import type { EmitContext } from '../../emit.js';
-import type { HttpOperation, Service } from '../../model/model.js';
+import type { HttpOperation, SecurityRequirement, Service } from '../../model/model.js';
 import { importSymbol } from '../../printer/generated-file.js';
 import type { GeneratedFile, ImportSymbol, Printable } from '../../printer/generated-file.js';
 import { optionalPropertyType, renderType } from '../types/render.js';
@@ -17,6 +17,7 @@ import { PARAM_DECORATOR, REST, VERB_DECORATOR } from '../runtime-symbols.js';
 import { isFormMediaType, isJsonMediaType } from '../../model/media-types.js';
 import {
   formDelimited,
+  objectLiteralKey,
   formFields,
   httpOperations,
   operationDoc,
@@ -139,6 +140,8 @@ function routeMethodView(
   const produces = unique((success?.contents ?? []).map((c) => c.mediaType));
   if (produces.length > 0) decorators.push(f.text('@', REST.Produces, '(', produces.map((m) => f.string(m)).join(', '), ')'));
   if (success) decorators.push(f.text('@', REST.Status, '(', String(success.status), ')'));
+  // What the route requires, for the runtime's authentication to read (`route.security`).
+  if (op.security && op.security.length > 0) decorators.push(f.text('@', REST.Security, '(', securityLiteral(op.security, f), ')'));
   const names: string[] = [];
   const params: string[] = [];
   const validators = `/${ctx.outputPath(op.parent.parent, 'validators.ts')}`;
@@ -233,4 +236,15 @@ function optionalMemberType(name: string, type: string, optional: boolean): stri
 
 function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
+}
+
+/** `[{ BasicAuth: [] }, { OAuth: ['repo'] }]`: requirements as the `@Security` decorator takes them. */
+function securityLiteral(requirements: readonly SecurityRequirement[], f: GeneratedFile): string {
+  const requirement = (r: SecurityRequirement) => {
+    const entries = Object.entries(r.schemes).map(
+      ([name, scopes]) => `${objectLiteralKey(name, f)}: [${scopes.map((s) => f.string(s)).join(', ')}]`,
+    );
+    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+  };
+  return `[${requirements.map(requirement).join(', ')}]`;
 }

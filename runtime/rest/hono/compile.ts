@@ -148,6 +148,7 @@ function compileMethod(
     produces,
     status,
     order: method.order ?? 0,
+    ...((method.security ?? cls.security) ? { security: method.security ?? cls.security } : {}),
   };
 
   // Parameters: decorated ones as declared, the rest bound by name (path variable, then query or body by verb).

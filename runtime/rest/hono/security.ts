@@ -49,7 +49,7 @@ export function compileSecurity(
 
   return async (x) => {
     if (authn) {
-      const credentials = await authn.provideCredentials(x.c);
+      const credentials = await authn.provideCredentials(x.c, info);
       const user =
         credentials === null || credentials === undefined ? undefined : ((await authn.authenticate(credentials, x.c)) ?? undefined);
       if (!user && !permitAll) throw new UnauthorizedError();

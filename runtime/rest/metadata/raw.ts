@@ -3,6 +3,7 @@
  * Raw decorator input, exactly as the decorators saw it, before inheritance is resolved.
  */
 import type {
+  SecurityRequirements,
   AuthenticationProvider,
   AuthorizationProvider,
   Class,
@@ -77,6 +78,7 @@ export interface RawCommon {
   authenticate?: AuthenticationProvider | null;
   authorize?: AuthorizationProvider | null;
   roles?: RoleRule;
+  security?: SecurityRequirements;
   reader?: ValueReader;
   writer?: ResponseWriter;
   contextReader?: ContextProvider;
