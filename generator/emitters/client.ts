@@ -5,6 +5,7 @@
  */
 import type { Emitter } from '../emit.js';
 import { assertNever } from '../model/type-utils.js';
+import { httpClientClassName, rpcClientInterfaceName } from './names.js';
 import { printHttpClient } from './http/client.js';
 import { printRpcClient } from './rpc/client.js';
 
@@ -23,6 +24,9 @@ export const clientEmitter: Emitter = {
   emit(file, ctx) {
     if (file.services.length === 0) return;
     const f = ctx.newFile(ctx.outputPath(file, 'client.ts'), file);
+    // Every class this file declares, before anything is imported: an imported type of the same
+    // name (a schema called `LongviewClient`) is then aliased rather than clashing.
+    for (const service of file.services) f.declare(service.protocol === 'http' ? httpClientClassName(service) : rpcClientInterfaceName(service));
     for (const service of file.services) {
       switch (service.protocol) {
         case 'rpc':

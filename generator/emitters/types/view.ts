@@ -76,12 +76,20 @@ export function interfaceView(message: MessageType, ctx: TypeRenderContext): Int
   const request = ctx.direction === 'request';
   if (message.deprecated) tags.unshift('@deprecated');
   if (!request && hasDirectionalForms(message)) tags.push(`@see {@link ${requestTypeName(message)}}, the form a client sends`);
-  const parents = namedParents(message);
-  // Fields inherited unchanged from an `allOf` parent are left to `extends`.
+  // Fields inherited unchanged from an `allOf` parent are left to `extends`; but parents that
+  // declare one property with different types cannot both be extended (TS2320), and then every
+  // field is printed here instead.
+  let parents = namedParents(message);
   const inherited = new Map<string, string>();
   for (const parent of parents) {
-    for (const pf of parent.fields) inherited.set(pf.localName, memberSignature(pf, proto, ctx));
+    for (const pf of parent.fields) {
+      const signature = memberSignature(pf, proto, ctx);
+      const earlier = inherited.get(pf.localName);
+      if (earlier !== undefined && earlier !== signature) parents = [];
+      inherited.set(pf.localName, signature);
+    }
   }
+  if (parents.length === 0) inherited.clear();
   const members: { jsDoc: string; signature: string }[] = [];
   for (const field of message.fields) {
     const signature = memberSignature(field, proto, ctx);
