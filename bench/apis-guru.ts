@@ -12,6 +12,7 @@
  * npx tsx bench/apis-guru.ts --no-typecheck       # generation only (faster)
  * npx tsx bench/apis-guru.ts --filter microsoft   # descriptions whose path contains a word
  * npx tsx bench/apis-guru.ts --jobs 2 --report .tmp/apis-guru.json
+ * npx tsx bench/apis-guru.ts --loom packages/loom/bin/loom.js   # another build of Loom
  * ```
  *
  * Exit code 0 when every description selected generates (and type-checks), 1 otherwise.
@@ -34,6 +35,8 @@ interface Options {
   readonly typecheck: boolean;
   readonly timeoutMs: number;
   readonly report?: string;
+  /** The `loom` executable to run. @default bin/loom.js of this repository */
+  readonly loom: string;
 }
 
 /** What became of one description. */
@@ -58,6 +61,7 @@ function parseOptions(argv: readonly string[]): Options {
     typecheck: !argv.includes('--no-typecheck'),
     timeoutMs: Number(value('--timeout') ?? 300) * 1000,
     report: value('--report'),
+    loom: resolve(value('--loom') ?? LOOM),
   };
 }
 
@@ -119,7 +123,7 @@ async function generateOne(path: string, scratch: string, options: Options): Pro
   const started = Date.now();
   try {
     const runtime = relative(out, join(ROOT, 'runtime', 'entries'));
-    const gen = await run(process.execPath, [LOOM, 'generate', path, '--out', out, '--runtime', runtime], out, options.timeoutMs);
+    const gen = await run(process.execPath, [options.loom, 'generate', path, '--out', out, '--runtime', runtime], out, options.timeoutMs);
     const ms = Date.now() - started;
     const warnings = (gen.out.match(/: warning: /g) ?? []).length;
     const rel = relative(options.dir, path);

@@ -164,7 +164,19 @@ export function emit(given: readonly SchemaFile[], emitters: readonly Emitter[],
       warnings.push(diagnostic);
     },
   };
-  for (const file of files) for (const emitter of emitters) emitter.emit(file, ctx);
+  for (const file of files) {
+    for (const emitter of emitters) {
+      try {
+        emitter.emit(file, ctx);
+      } catch (e) {
+        // Schema problems an emitter finds carry their diagnostics; anything else is a bug in Loom
+        // or input it cannot handle, said with the file and the emitter rather than a stack trace.
+        if (e instanceof SchemaError || (e as { diagnostics?: unknown } | null)?.diagnostics !== undefined) throw e;
+        const message = `the ${emitter.name} emitter failed on this file: ${e instanceof Error ? e.message : String(e)}; please report this with the description`;
+        throw Object.assign(new SchemaError([{ severity: 'error', message, source: { file: file.path } }]), { cause: e });
+      }
+    }
+  }
   const out = new Map<string, string>(raw);
   for (const f of generated) {
     if (out.has(f.path)) throw new Error(`two emitters wrote ${f.path}`);

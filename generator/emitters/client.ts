@@ -26,7 +26,8 @@ export const clientEmitter: Emitter = {
     const f = ctx.newFile(ctx.outputPath(file, 'client.ts'), file);
     // Every class this file declares, before anything is imported: an imported type of the same
     // name (a schema called `LongviewClient`) is then aliased rather than clashing.
-    for (const service of file.services) f.declare(service.protocol === 'http' ? httpClientClassName(service) : rpcClientInterfaceName(service));
+    for (const service of file.services)
+      f.declare(service.protocol === 'http' ? httpClientClassName(service) : rpcClientInterfaceName(service));
     for (const service of file.services) {
       switch (service.protocol) {
         case 'rpc':

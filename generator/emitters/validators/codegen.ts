@@ -217,6 +217,9 @@ export function compileValidators(input: CompileInput): CompiledValidators {
 const SUBSCHEMA = ['items', 'additionalProperties', 'not', 'if', 'then', 'propertyNames'] as const;
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
 
+/** Indentation levels past which an inline subschema gets a function of its own. */
+const SPILL_DEPTH = 24;
+
 /** A subschema this many JSON nodes large or larger, met twice or more, gets a function of its own. */
 const SHARED_WEIGHT = 12;
 
@@ -371,6 +374,14 @@ class Compiler {
     return name;
   }
 
+  /** A function of its own for a subschema nested deep in another. */
+  #spill(schema: JsonSchema): string {
+    const name = `s${this.#sharedSchemas.size}`;
+    this.#sharedSchemas.set(name, schema);
+    this.#queue.push(`shared:${name}`);
+    return name;
+  }
+
   /** The expression an export is: a local validator, or another file's (re-exported). */
   #exported(ref: string): string {
     const external = this.#external(ref);
@@ -456,11 +467,11 @@ class Compiler {
     if (schema === false) return `${pad}E(e, ${p}, ${str(s)}, 'false schema', {}, 'boolean schema is false');\n`;
     if (!isObject(schema)) throw new Error(`a schema must be an object or a boolean, found ${JSON.stringify(schema)}`);
     if (!root) {
-      // A subschema the document repeats is checked by its own function, as a `$ref` is.
-      const shared = this.#sharedFunction(schema);
+      // A subschema the document repeats is checked by its own function, as a `$ref` is; so is one
+      // nested deep, which keeps functions (and this compiler's own recursion) shallow.
+      const shared = this.#sharedFunction(schema) ?? (depth > SPILL_DEPTH ? this.#spill(schema) : undefined);
       if (shared !== undefined) return `${pad}${shared}(${d}, ${p}, e);\n`;
     }
-    if (depth > 200) throw new Error('a schema nests deeper than 200 levels inline; give its inner parts names (components) instead');
     checkKeywords(schema);
     const keys = Object.keys(schema);
     if (typeof schema.$ref === 'string' && keys.every((k) => ANNOTATIONS.has(k))) return this.#ref(schema.$ref, d, p, depth);

@@ -273,17 +273,33 @@ function emitSchemasFile(file: SchemaFile, doc: JsonSchema, values: readonly Val
   f.jsDoc(
     `JSON Schema (2020-12) of every named type and request body in ${file.path}.\nReferences into other files use their \`$id\` (\`loom:<path>\`).`,
   );
-  f.print('export const schemas = ', tsLiteral(doc), ' as const;');
-  f.print();
   const defs = doc.$defs as Record<string, unknown>;
-  for (const type of file.types) {
-    f.print('export const ', type.localName, 'Schema = schemas.$defs', f.propertyAccess(type.localName), ';');
-  }
+  // A large document as \`const\` data has a type larger than tsc will write into declarations
+  // (TS7056, Azure's network API): it gets a plain JSON Schema type instead.
+  const large = (validatorsJob(file)?.documentsJson.length ?? 0) > LARGE_SCHEMAS;
+  if (large) {
+    f.jsDoc('A JSON Schema object, as data.');
+    f.print('export interface ', f.declare('JsonSchemaObject'), ' {');
+    f.print('  readonly [keyword: string]: unknown;');
+    f.print('}');
+    f.print();
+    f.print(
+      'export const schemas: { readonly $schema: string; readonly $id: string; readonly $defs: { readonly [name: string]: JsonSchemaObject } } = ',
+      tsLiteral(doc),
+      ';',
+    );
+  } else f.print('export const schemas = ', tsLiteral(doc), ' as const;');
+  f.print();
+  const access = (key: string) => (large ? `[${f.string(key)}]!` : f.propertyAccess(key));
+  for (const type of file.types) f.print('export const ', type.localName, 'Schema = schemas.$defs', access(type.localName), ';');
   for (const value of values) {
     const key = valueKey(value);
-    if (key in defs) f.print('export const ', key, 'Schema = schemas.$defs', f.propertyAccess(key), ';');
+    if (key in defs) f.print('export const ', key, 'Schema = schemas.$defs', access(key), ';');
   }
 }
+
+/** Characters of JSON past which a file's schemas are typed as JSON Schema rather than as their \`const\` data. */
+const LARGE_SCHEMAS = 256 * 1024;
 
 /** An exported name of ajv's standalone code: `export const validateIssue = validate10;`. */
 const EXPORT_LINE = /^export const ([\p{L}\p{N}_$]+) = /gmu;

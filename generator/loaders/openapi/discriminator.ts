@@ -35,7 +35,8 @@ export function subtypesOf(converter: SchemaConverter, base: MessageType, discri
   const explicit = !swagger && isObject(discriminator) && isObject(discriminator['mapping']) ? discriminator['mapping'] : {};
   for (const [value, ref] of Object.entries(explicit)) {
     if (typeof ref !== 'string') continue;
-    const type = converter.refType(ref.includes('#') || ref.includes('/') ? ref : `#/${container}/${ref}`, discAt);
+    const type = converter.mappingTarget(value, ref.includes('#') || ref.includes('/') ? ref : `#/${container}/${ref}`, discAt);
+    if (type === undefined) continue;
     if (type.kind !== 'ref' || type.target.kind !== 'message') {
       if (type.kind !== 'unknown')
         converter.warn(discAt, `discriminator mapping '${value}' names '${ref}', which is not an object schema; it is left out`);

@@ -131,25 +131,67 @@ class OperationReader {
       this.#c.fail(this.#at('/paths'), "'paths' must be an object of path templates");
       return;
     }
-    for (const [path, rawItem] of Object.entries(paths)) {
-      if (path.startsWith('x-')) continue;
-      const itemAt = this.#at(childPointer('/paths', path));
-      if (!path.startsWith('/')) {
-        this.#c.fail(itemAt, `path '${path}' must start with '/'`);
-        continue;
-      }
+    const routes = new Map<string, string>();
+    for (const [key, rawItem] of Object.entries(paths)) {
+      if (key.startsWith('x-')) continue;
+      const itemAt = this.#at(childPointer('/paths', key));
+      const { path, queryNames } = this.#pathOf(key, itemAt);
       const item = this.#c.deref(rawItem, itemAt);
       if (!item) continue;
       for (const [method, rawOp] of Object.entries(item.value)) {
         if (!METHODS.has(method)) continue;
         const opAt = { doc: item.at.doc, pointer: childPointer(item.at.pointer, method) };
         if (!isObject(rawOp)) {
-          this.#c.fail(opAt, `operation '${method.toUpperCase()} ${path}' must be an object`);
+          this.#c.fail(opAt, `operation '${method.toUpperCase()} ${key}' must be an object`);
           continue;
         }
-        this.#operation(path, method as HttpMethod, rawOp, opAt, item.value, item.at);
+        // Two keys that read as one route (`/uploads` and `/uploads?convert={convert}`): the first wins.
+        const route = `${method.toUpperCase()} ${path}`;
+        const first = routes.get(route);
+        if (first !== undefined) {
+          this.#c.warn(
+            opAt,
+            `${method.toUpperCase()} '${key}' is the same route as ${method.toUpperCase()} '${first}' once its query string is set aside; it is left out`,
+          );
+          continue;
+        }
+        routes.set(route, key);
+        try {
+          this.#operation(path, method as HttpMethod, rawOp, opAt, item.value, item.at, queryNames);
+        } catch (e) {
+          // A bug in Loom, or input it cannot handle: said where it happened, not as a stack trace.
+          if (e instanceof SchemaError) throw e;
+          this.#c.fail(
+            opAt,
+            `cannot read this operation: ${e instanceof Error ? e.message : String(e)}; please report this with the description`,
+          );
+        }
       }
     }
+  }
+
+  /**
+   * The path template of a `paths` key. Keys its authors' tools accept though OpenAPI does not are
+   * read with a warning: a query string (`/search?query={query}`, whose variables become query
+   * parameters) is set aside, and a missing leading `/` is added.
+   */
+  #pathOf(key: string, at: At): { path: string; queryNames: readonly string[] } {
+    let path = key;
+    let queryNames: string[] = [];
+    const q = path.indexOf('?');
+    if (q >= 0) {
+      queryNames = [...path.slice(q).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+      path = path.slice(0, q);
+      this.#c.warn(
+        at,
+        `path '${key}' carries a query string, which OpenAPI paths cannot; it is read as '${path || '/'}'${queryNames.length > 0 ? ` with ${queryNames.map((n) => `'${n}'`).join(', ')} as query parameters` : ''}`,
+      );
+    }
+    if (!path.startsWith('/')) {
+      if (q < 0) this.#c.warn(at, `path '${key}' does not start with '/'; it is read as '/${path}'`);
+      path = `/${path}`;
+    }
+    return { path, queryNames };
   }
 
   #basePath(): string {
@@ -202,24 +244,27 @@ class OperationReader {
     return created;
   }
 
-  #operation(path: string, method: HttpMethod, op: Json, at: At, item: Json, itemAt: At): void {
+  #operation(path: string, method: HttpMethod, op: Json, at: At, item: Json, itemAt: At, queryNames: readonly string[]): void {
     const tags = Array.isArray(op['tags']) ? op['tags'].filter((t): t is string => typeof t === 'string') : [];
     const derived = camelCase(`${method} ${path.replace(/[{}]/g, ' ')}`) || method;
     const explicit = typeof op['operationId'] === 'string' && op['operationId'] !== '';
-    const name = explicit ? (op['operationId'] as string) : derived;
+    let name = explicit ? (op['operationId'] as string) : derived;
     const previous = this.#operationIds.get(name);
     if (previous !== undefined) {
-      this.#c.fail(
+      // Ambiguous for code, not for the API: the later operation gets a numbered name, and says so.
+      let unique = name;
+      for (let i = 2; this.#operationIds.has(unique); i++) unique = `${name}${i}`;
+      this.#c.warn(
         at,
         explicit
-          ? `operationId '${name}' is also used by ${previous}: operation ids must be unique; rename one of them`
-          : `this operation has no operationId and the one derived from its method and path, '${name}', is already used by ${previous}; add an operationId`,
+          ? `operationId '${name}' is also used by ${previous}; this one is named '${unique}' in generated code (give it an operationId of its own to choose)`
+          : `this operation has no operationId and the one derived from its method and path, '${name}', is already used by ${previous}; it is named '${unique}' (add an operationId to choose)`,
       );
-      return;
+      name = unique;
     }
     this.#operationIds.set(name, `${method.toUpperCase()} ${path}`);
     const { service, operations } = this.#service(tags[0], at);
-    const { parameters, body } = this.#parameters(path, op, at, item, itemAt);
+    const { parameters, body } = this.#parameters(path, op, at, item, itemAt, queryNames);
     const requestBody = body ?? this.#requestBody(op, at);
     const localNames = new UniqueNames(requestBody ? RESERVED_PARAMETER_NAMES : RESERVED_PARAMETER_NAMES.filter((n) => n !== 'body'));
     const security =
@@ -254,7 +299,14 @@ class OperationReader {
   }
 
   /** Path-level and operation-level parameters merged (the operation's win), checked against the template. */
-  #parameters(path: string, op: Json, at: At, item: Json, itemAt: At): { parameters: Parameter[]; body?: RequestBody } {
+  #parameters(
+    path: string,
+    op: Json,
+    at: At,
+    item: Json,
+    itemAt: At,
+    queryNames: readonly string[],
+  ): { parameters: Parameter[]; body?: RequestBody } {
     const merged = new Map<string, { raw: Json; at: At }>();
     const collect = (list: unknown, listAt: At) => {
       if (list === undefined) return;
@@ -271,7 +323,9 @@ class OperationReader {
           this.#c.fail(param.at, "a parameter needs a string 'name' and 'in'");
           return;
         }
-        merged.set(`${location}\0${name}`, { raw: param.value, at: param.at });
+        // A variable of a query string in the path key (`?query={query}`) is a query parameter, whatever it says.
+        const value = location === 'path' && queryNames.includes(name) ? { ...param.value, in: 'query' } : param.value;
+        merged.set(`${value['in'] as string}\0${name}`, { raw: value, at: param.at });
       });
     };
     collect(item['parameters'], { doc: itemAt.doc, pointer: childPointer(itemAt.pointer, 'parameters') });

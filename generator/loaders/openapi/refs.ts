@@ -312,34 +312,44 @@ function parseSource(key: string, path: () => string, raw: string, yaml: YamlMod
 /** Every `$ref` to another file in a document, with the pointer of the object holding it. */
 function collectRefs(data: unknown): { ref: string; pointer: string }[] {
   const out: { ref: string; pointer: string }[] = [];
-  // Segments on a stack, joined only for the (rare) external refs: this walks every node.
-  const path: string[] = [];
+  // A stack, not recursion: a document may nest deeper than the call stack goes. Each frame links
+  // to its parent, so a pointer is built only for the (rare) external refs: this walks every node.
+  interface Frame {
+    readonly node: object;
+    readonly key: string;
+    readonly parent: Frame | undefined;
+  }
+  const pointerOf = (frame: Frame): string => {
+    const segments: string[] = [];
+    for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) segments.push(escapePointerSegment(f.key));
+    return segments
+      .reverse()
+      .map((s) => `/${s}`)
+      .join('');
+  };
   // YAML aliases can make the same object appear twice, or inside itself.
   const seen = new WeakSet<object>();
-  const walk = (node: unknown) => {
-    if (seen.has(node as object)) return;
-    seen.add(node as object);
+  if (data === null || typeof data !== 'object') return out;
+  const stack: Frame[] = [{ node: data, key: '', parent: undefined }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const node = frame.node;
+    if (seen.has(node)) continue;
+    seen.add(node);
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
+      for (let i = node.length - 1; i >= 0; i--) {
         const item: unknown = node[i];
-        if (typeof item !== 'object' || item === null) continue;
-        path.push(String(i));
-        walk(item);
-        path.pop();
+        if (typeof item === 'object' && item !== null) stack.push({ node: item, key: String(i), parent: frame });
       }
-    } else if (node !== null && typeof node === 'object') {
-      for (const k in node) {
-        const v = (node as Record<string, unknown>)[k];
+    } else {
+      const entries = Object.entries(node as Record<string, unknown>);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, v] = entries[i]!;
         if (k === '$ref' && typeof v === 'string') {
-          if (!v.startsWith('#')) out.push({ ref: v, pointer: path.map((s) => `/${escapePointerSegment(s)}`).join('') });
-        } else if (typeof v === 'object' && v !== null) {
-          path.push(k);
-          walk(v);
-          path.pop();
-        }
+          if (!v.startsWith('#')) out.push({ ref: v, pointer: pointerOf(frame) });
+        } else if (typeof v === 'object' && v !== null) stack.push({ node: v, key: k, parent: frame });
       }
     }
-  };
-  walk(data);
+  }
   return out;
 }

@@ -56,6 +56,9 @@ import { childPointer, pointerSegments, type DocumentStore, type SourceDocument 
 export type { At } from './document.js';
 export { detectFormat, docOf, isApiDocument, isObject } from './document.js';
 
+/** How deep inline schemas are read (each level an object, array or union inside another). */
+export const MAX_NESTING = 200;
+
 /** A schema file under construction, with the mutable arrays its read-only view exposes. */
 export interface FileEntry {
   readonly doc: SourceDocument;
@@ -242,6 +245,15 @@ export class SchemaConverter {
       );
       return { kind: 'unknown' };
     }
+    if (this.#active.size >= MAX_NESTING) {
+      // Bounded, not recursive without end: deeper than any description means, and deeper than the
+      // stack of every step after this one would take.
+      this.warn(
+        at,
+        `this schema nests deeper than ${MAX_NESTING} levels; from here on it is read as any value (give its inner parts names under components to keep them)`,
+      );
+      return { kind: 'unknown' };
+    }
     this.#active.add(schema);
     try {
       return this.#typeOfObject(schema, at);
@@ -420,7 +432,8 @@ export class SchemaConverter {
         for (const [value, ref] of Object.entries(disc['mapping'])) {
           if (typeof ref !== 'string') continue;
           // A bare name means a schema under components/schemas.
-          mapping[value] = this.refType(ref.includes('#') || ref.includes('/') ? ref : `#/components/schemas/${ref}`, discAt);
+          const target = this.mappingTarget(value, ref.includes('#') || ref.includes('/') ? ref : `#/components/schemas/${ref}`, discAt);
+          if (target !== undefined) mapping[value] = target;
         }
       } else {
         for (const v of variants) if (v.kind === 'ref') mapping[v.target.name] = v;
@@ -510,6 +523,20 @@ export class SchemaConverter {
   // -------------------------------------------------------------------------
   // References and named types
   // -------------------------------------------------------------------------
+
+  /**
+   * The type a discriminator's `mapping` entry names, or undefined (with a warning) when it names
+   * nothing loaded: a mapping into a file the description does not bundle is what its authors'
+   * tools accept, and a value of that tag is then checked without the subtype.
+   */
+  mappingTarget(value: string, ref: string, at: At): TypeRef | undefined {
+    const target = this.#store.resolveRef(ref, at.doc);
+    if (typeof target === 'string') {
+      this.warn(at, `discriminator mapping '${value}' names '${ref}', which cannot be resolved (${target}); the entry is left out`);
+      return undefined;
+    }
+    return this.refType(ref, at);
+  }
 
   /** The type a `$ref` names: a reference to a named type, or the inline type it points to. */
   refType(ref: string, at: At): TypeRef {
@@ -659,6 +686,15 @@ export class SchemaConverter {
 
   #fill(type: NamedType, at: At, raw: unknown): void {
     this.#pending.delete(type);
+    try {
+      this.#fillType(type, at, raw);
+    } catch (e) {
+      // A bug in Loom, or input it cannot handle: said where it happened, not as a stack trace.
+      this.fail(at, `cannot read this schema: ${e instanceof Error ? e.message : String(e)}; please report this with the description`);
+    }
+  }
+
+  #fillType(type: NamedType, at: At, raw: unknown): void {
     const schema = isObject(raw) ? raw : {};
     switch (type.kind) {
       case 'enum':
