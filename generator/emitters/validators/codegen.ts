@@ -150,7 +150,7 @@ function Y(e, d, p, s, names) {
       if (d[k] === undefined || !H.call(d, k)) continue;
       if (first === undefined) first = k;
       else {
-        E(e, p, s, '${'${ONE_NAME_EACH}'}', { names: [first, k] }, "must give a field under one of its names, not both '" + first + "' and '" + k + "'");
+        E(e, p, s, '${ONE_NAME_EACH}', { names: [first, k] }, "must give a field under one of its names, not both '" + first + "' and '" + k + "'");
         break;
       }
     }
@@ -165,7 +165,7 @@ function Z(e, d, p, s, oneofs) {
       if (k === undefined) continue;
       if (first === undefined) first = k;
       else {
-        E(e, p, s, '${'${ONE_MEMBER}'}', { members: [first, k] }, "must set one member of a oneof, not both '" + first + "' and '" + k + "'");
+        E(e, p, s, '${ONE_MEMBER}', { members: [first, k] }, "must set one member of a oneof, not both '" + first + "' and '" + k + "'");
         break;
       }
     }
@@ -532,10 +532,9 @@ class Compiler {
     if (typeof schema.$ref === 'string') out += this.#ref(schema.$ref, d, p, depth);
     if (schema.const !== undefined) {
       const value = JSON.stringify(schema.const);
-      const test =
-        schema.const !== null && typeof schema.const === 'object'
-          ? (this.#use('deepEqual'), `!deepEqual(${d}, ${value})`)
-          : `${d} !== ${value}`;
+      const deep = schema.const !== null && typeof schema.const === 'object';
+      if (deep) this.#use('deepEqual');
+      const test = deep ? `!deepEqual(${d}, ${value})` : `${d} !== ${value}`;
       this.#use('E');
       out += `${pad}if (${test}) E(e, ${p}, ${str(`${s}/const`)}, 'const', { allowedValue: ${value} }, 'must be equal to constant');\n`;
     }
@@ -543,11 +542,13 @@ class Compiler {
       const values = schema.enum as unknown[];
       const list = this.#constant('enum', JSON.stringify(values));
       this.#use('N');
+      const objects = values.some((v) => v !== null && typeof v === 'object');
+      if (objects) this.#use('deepEqual');
       const test =
-        values.length <= 4 && values.every((v) => v === null || typeof v !== 'object')
+        values.length <= 4 && !objects
           ? values.map((v) => `${d} !== ${JSON.stringify(v)}`).join(' && ') || 'true'
-          : values.some((v) => v !== null && typeof v === 'object')
-            ? (this.#use('deepEqual'), `!${list}.some((v) => deepEqual(${d}, v))`)
+          : objects
+            ? `!${list}.some((v) => deepEqual(${d}, v))`
             : `!${list}.includes(${d})`;
       out += `${pad}if (${test}) N(e, ${p}, ${str(`${s}/enum`)}, ${list});\n`;
     }
@@ -559,7 +560,11 @@ class Compiler {
     }
     if (Array.isArray(schema.anyOf)) out += this.#anyOf(schema.anyOf, d, p, s, depth);
     if (Array.isArray(schema.oneOf) && !isObject(schema.discriminator)) out += this.#oneOf(schema.oneOf, d, p, s, depth);
-    if (Array.isArray(schema.allOf)) schema.allOf.forEach((part, i) => (out += this.#schema(part, d, p, `${s}/allOf/${i}`, depth)));
+    if (Array.isArray(schema.allOf)) {
+      schema.allOf.forEach((part, i) => {
+        out += this.#schema(part, d, p, `${s}/allOf/${i}`, depth);
+      });
+    }
     if (schema.if !== undefined && schema.then !== undefined) {
       const cond = this.#name('c');
       this.#use('E');
