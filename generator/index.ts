@@ -9,9 +9,19 @@
  * const { files: out } = emit(files, BUILTIN_EMITTERS, { runtimeImport: 'loom', templates: loadTemplates() });
  */
 export type * from './model/model.js';
-export { loadSchemas, SchemaError, formatDiagnostic, formatLocation, type LoadOptions } from './loaders/index.js';
+export {
+  loadSchemas,
+  memoryFileSystem,
+  NODE_FILE_SYSTEM,
+  SchemaError,
+  formatDiagnostic,
+  formatLocation,
+  type LoadOptions,
+  type SchemaFileSystem,
+} from './loaders/index.js';
 export {
   emit,
+  withDependencies,
   GENERATOR_NAME,
   GENERATOR_VERSION,
   type EmitContext,
