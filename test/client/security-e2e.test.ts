@@ -152,7 +152,12 @@ describe('the server stubs', () => {
 describe('the emitted document', () => {
   it('keeps the schemes, the document-wide requirement and the operations that differ from it', async () => {
     const out = await emitInline({ 'vault.yaml': API }, [openapiDocEmitter]);
-    const doc = JSON.parse(out.get('vault.openapi.json')!) as Record<string, any>;
+    // The document as plain JSON, read by path: the test states its shape below.
+    const doc = JSON.parse(out.get('vault.openapi.json')!) as {
+      components: { securitySchemes: unknown };
+      security: unknown;
+      paths: Record<string, { get: { security?: unknown } }>;
+    };
     expect(doc.components.securitySchemes).toEqual({
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       basic: { type: 'http', scheme: 'basic' },
@@ -161,9 +166,9 @@ describe('the emitted document', () => {
       cookieKey: { type: 'apiKey', in: 'cookie', name: 'session' },
     });
     expect(doc.security).toEqual([{ bearer: [] }]);
-    expect(doc.paths['/bearer'].get.security).toBeUndefined();
-    expect(doc.paths['/public'].get.security).toEqual([]);
-    expect(doc.paths['/basic'].get.security).toEqual([{ basic: [] }]);
+    expect(doc.paths['/bearer']!.get.security).toBeUndefined();
+    expect(doc.paths['/public']!.get.security).toEqual([]);
+    expect(doc.paths['/basic']!.get.security).toEqual([{ basic: [] }]);
   });
 
   it("reads Swagger 2.0's securityDefinitions as OpenAPI 3 schemes", async () => {
