@@ -56,6 +56,8 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
     const files = filesToEmit(loaded);
     const cache = openCache(cwd, process.env);
     const compiling = compileValidatorsAhead(files, cache, compiler);
+    // Nothing for it to do (all cached, or every document too large to copy there): its memory back now.
+    if (!compiling) compiler?.close();
     const [{ BUILTIN_EMITTERS }, { loadTemplates }] = await Promise.all([import('../emitters/index.js'), import('../templates.js')]);
     const staged = emitStaged(
       files,

@@ -142,6 +142,7 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
   }
   if (docs.length > 0)
     await run(docs.length === 1 ? docs[0]!.path : `${docs.length} OpenAPI documents`, () => loadOpenApiDocuments(docs, store));
+  store.release();
   if (problems.length > 0) throw new SchemaError(problems);
   return results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -211,6 +211,15 @@ export class DocumentStore {
   }
 
   /**
+   * Lets go of every document's parsed data once the model is built: the model holds what it
+   * needs, and a large description's data is most of a run's memory (GitHub's: ~100 MB). Lines are
+   * still found for diagnostics (from the text, or the YAML tree).
+   */
+  release(): void {
+    for (const doc of this.#docs.values()) (doc as { data: unknown }).data = undefined;
+  }
+
+  /**
    * Resolves a `$ref` string written in `from`.
    * @returns the target, or a sentence explaining why it cannot be resolved
    */
