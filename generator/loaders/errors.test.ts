@@ -127,29 +127,33 @@ describe('OpenAPI errors', () => {
     ]);
   });
 
-  it('reports path template placeholders without a parameter, and path parameters not in the template', async () => {
-    expect(
-      await failures({
-        'a.yaml': api(`  /repos/{owner}/{repo}:
+  it('reads path template placeholders without a parameter, and path parameters not in the template, with warnings', async () => {
+    const root = memorySchemas({
+      'a.yaml': api(`  /repos/{owner}/{repo}:
     get:
       parameters:
         - { name: owner, in: path, required: true, schema: { type: string } }
         - { name: name, in: path, required: true, schema: { type: string } }
       responses:
         '200': { description: ok }`),
-      }),
-    ).toEqual([
+    });
+    const [file] = await loadSchemas([root], { root });
+    forgetSchemas(root);
+    expect(file!.services[0]!.operations[0]).toMatchObject({
+      parameters: [{ name: 'owner' }, { name: 'repo', type: { scalar: 'string' } }],
+    });
+    expect(file!.warnings.map((w) => ({ line: w.source.line, pointer: w.source.pointer, message: w.message }))).toEqual([
       {
-        file: 'a.yaml',
         line: 5,
         pointer: '/paths/~1repos~1{owner}~1{repo}/get',
-        message: "path parameter '{repo}' of '/repos/{owner}/{repo}' is not defined: add a parameter with 'name: repo' and 'in: path'",
+        message:
+          "path parameter '{repo}' of '/repos/{owner}/{repo}' is not declared; it is read as a required string (declare it with 'name: repo' and 'in: path' to give it a type)",
       },
       {
-        file: 'a.yaml',
         line: 5,
         pointer: '/paths/~1repos~1{owner}~1{repo}/get',
-        message: "path parameter 'name' does not appear in '/repos/{owner}/{repo}': add '{name}' to the path or change 'in'",
+        message:
+          "path parameter 'name' does not appear in '/repos/{owner}/{repo}'; it is left out (add '{name}' to the path, or change its 'in')",
       },
     ]);
   });

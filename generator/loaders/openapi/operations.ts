@@ -367,18 +367,38 @@ class OperationReader {
       else body = this.#formBody(form, op);
     }
 
+    // A template and its parameters that disagree are what their authors' tools accept: the
+    // template wins, with a warning at the operation.
     const declared = new Set(parameters.filter((p) => p.in === 'path').map((p) => p.name));
     const template = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     for (const name of template) {
-      if (!declared.has(name))
-        this.#c.fail(at, `path parameter '{${name}}' of '${path}' is not defined: add a parameter with 'name: ${name}' and 'in: path'`);
+      if (declared.has(name)) continue;
+      this.#c.warn(
+        at,
+        `path parameter '{${name}}' of '${path}' is not declared; it is read as a required string (declare it with 'name: ${name}' and 'in: path' to give it a type)`,
+      );
+      parameters.push({
+        kind: 'parameter',
+        name,
+        localName: name,
+        in: 'path',
+        required: true,
+        type: { kind: 'scalar', scalar: 'string' },
+        style: 'simple',
+        explode: false,
+        deprecated: false,
+        source: this.#c.location(at),
+      });
     }
-    for (const p of parameters) {
-      if (p.in === 'path' && !template.includes(p.name)) {
-        this.#c.fail(at, `path parameter '${p.name}' does not appear in '${path}': add '{${p.name}}' to the path or change 'in'`);
-      }
-    }
-    return { parameters, ...(body ? { body } : {}) };
+    const kept = parameters.filter((p) => {
+      if (p.in !== 'path' || template.includes(p.name)) return true;
+      this.#c.warn(
+        at,
+        `path parameter '${p.name}' does not appear in '${path}'; it is left out (add '{${p.name}}' to the path, or change its 'in')`,
+      );
+      return false;
+    });
+    return { parameters: kept, ...(body ? { body } : {}) };
   }
 
   #parameter(raw: Json, at: At, location: Parameter['in']): Parameter | undefined {
