@@ -48,6 +48,12 @@ export interface EmitContext {
   /** All loaded files (for cross-file lookups). */
   readonly files: readonly SchemaFile[];
   /**
+   * True for a file the run was asked for, false for one generated only because an asked-for file
+   * imports it: code other files import (types, validators, codecs) is generated for both,
+   * artefacts nothing imports (the JSON Schema document) for asked-for files only.
+   */
+  isInput(file: SchemaFile): boolean;
+  /**
    * Output path for `file` with the given suffix: `system/v1alpha1/system.proto` +
    * `server.ts` gives `system/v1alpha1/system.server.ts`.
    */
@@ -142,9 +148,11 @@ export function emit(given: readonly SchemaFile[], emitters: readonly Emitter[],
   const raw = new Map<string, string>();
   const warnings: Diagnostic[] = [];
   for (const file of files) warnings.push(...file.warnings);
+  const inputs = new Set(given);
   const ctx: EmitContext = {
     options,
     files,
+    isInput: (file) => inputs.has(file),
     outputPath(file, suffix) {
       return `${outputBase(file)}.${suffix}`;
     },

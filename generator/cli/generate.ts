@@ -59,8 +59,9 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
     // Nothing for it to do (all cached, or every document too large to copy there): its memory back now.
     if (!compiling) compiler?.close();
     const [{ BUILTIN_EMITTERS }, { loadTemplates }] = await Promise.all([import('../emitters/index.js'), import('../templates.js')]);
+    // The files asked for: `emit` adds what they import, and knows which were asked for.
     const staged = emitStaged(
-      files,
+      loaded,
       [...BUILTIN_EMITTERS, ...plugins],
       {
         runtimeImport: args.runtime,

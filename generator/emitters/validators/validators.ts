@@ -224,7 +224,8 @@ export const validatorsEmitter: Emitter = {
 export const validatorSchemasEmitter: Emitter = {
   name: 'validators-schemas',
   emit(file, ctx) {
-    if (!validatorsJob(file)) return;
+    // Nothing imports another file's schemas: only the files asked for get theirs.
+    if (!validatorsJob(file) || !ctx.isInput(file)) return;
     emitSchemasFile(file, cachedDocument(file).doc, validatedValues(file), ctx);
   },
 };
