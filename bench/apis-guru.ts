@@ -138,7 +138,9 @@ async function generateOne(path: string, scratch: string, options: Options): Pro
         warnings,
       };
     }
-    if (!options.typecheck) return { path: rel, result: 'ok', ms, warnings };
+    // A description with nothing to generate (no paths, no schemas: there are some) has nothing to check.
+    const generated = readdirSync(out, { recursive: true }).some((f) => String(f).endsWith('.ts'));
+    if (!options.typecheck || !generated) return { path: rel, result: 'ok', ms, warnings };
     writeFileSync(join(out, 'tsconfig.json'), JSON.stringify(TSCONFIG));
     const tsc = await run(process.execPath, [TSC, '-p', out], ROOT, options.timeoutMs);
     if (tsc.code === 0) return { path: rel, result: 'ok', ms: Date.now() - started, warnings };
