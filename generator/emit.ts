@@ -48,6 +48,12 @@ export interface EmitContext {
   /** All loaded files (for cross-file lookups). */
   readonly files: readonly SchemaFile[];
   /**
+   * True for a file the run was asked for, false for one generated only because an asked-for file
+   * imports it: code other files import (types, validators, codecs) is generated for both,
+   * artefacts nothing imports (the JSON Schema document) for asked-for files only.
+   */
+  isInput(file: SchemaFile): boolean;
+  /**
    * Output path for `file` with the given suffix: `system/v1alpha1/system.proto` +
    * `server.ts` gives `system/v1alpha1/system.server.ts`.
    */
@@ -110,8 +116,34 @@ export function outputCollisions(files: readonly SchemaFile[]): Diagnostic[] {
   return problems;
 }
 
-/** Runs every emitter over every file and returns the output, sorted by path. */
-export function emit(files: readonly SchemaFile[], emitters: readonly Emitter[], options: GeneratorOptions): EmitResult {
+/**
+ * The files plus every file they import, transitively: generated code imports what the files it
+ * comes from import (`google/protobuf/empty.types.ts` holds `type Empty = …` for an RPC that takes
+ * `google.protobuf.Empty`; a validator calls the validators of the types another file declares).
+ * Files as given first, then imports in discovery order; each once.
+ *
+ * @example
+ * withDependencies([orders]); // [orders, google/protobuf/timestamp.proto, …]
+ */
+export function withDependencies(files: readonly SchemaFile[]): SchemaFile[] {
+  const out: SchemaFile[] = [];
+  const seen = new Set<SchemaFile>();
+  const visit = (file: SchemaFile) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    out.push(file);
+    for (const dep of file.dependencies) visit(dep);
+  };
+  for (const file of files) visit(file);
+  return out;
+}
+
+/**
+ * Runs every emitter over every file, and over every file they import (see
+ * {@link withDependencies}), and returns the output, sorted by path.
+ */
+export function emit(given: readonly SchemaFile[], emitters: readonly Emitter[], options: GeneratorOptions): EmitResult {
+  const files = withDependencies(given);
   const collisions = outputCollisions(files);
   // Reported like a schema problem (`file: error: …`, exit 2), before anything is emitted.
   if (collisions.length > 0) throw new SchemaError(collisions);
@@ -119,9 +151,11 @@ export function emit(files: readonly SchemaFile[], emitters: readonly Emitter[],
   const raw = new Map<string, string>();
   const warnings: Diagnostic[] = [];
   for (const file of files) warnings.push(...file.warnings);
+  const inputs = new Set(given);
   const ctx: EmitContext = {
     options,
     files,
+    isInput: (file) => inputs.has(file),
     outputPath(file, suffix) {
       return `${outputBase(file)}.${suffix}`;
     },
@@ -141,7 +175,20 @@ export function emit(files: readonly SchemaFile[], emitters: readonly Emitter[],
       warnings.push(diagnostic);
     },
   };
-  for (const file of files) for (const emitter of emitters) emitter.emit(file, ctx);
+  for (const file of files) {
+    for (const emitter of emitters) {
+      try {
+        emitter.emit(file, ctx);
+      } catch (e) {
+        // Schema problems an emitter finds carry their diagnostics; anything else is a bug in Loom
+        // or input it cannot handle, said with the file and the emitter rather than a stack trace.
+        if (e instanceof SchemaError || (e as { diagnostics?: unknown } | null)?.diagnostics !== undefined) throw e;
+        if ((e as Error | null)?.name === 'TemplateError') throw e;
+        const message = `the ${emitter.name} emitter failed on this file: ${e instanceof Error ? e.message : String(e)}; please report this with the description`;
+        throw Object.assign(new SchemaError([{ severity: 'error', message, source: { file: file.path } }]), { cause: e });
+      }
+    }
+  }
   const out = new Map<string, string>(raw);
   for (const f of generated) {
     if (out.has(f.path)) throw new Error(`two emitters wrote ${f.path}`);

@@ -18,9 +18,19 @@ export {
   GENERATOR_VERSION,
   type GeneratorOptions,
   type OutputFile,
+  withDependencies,
 } from './emit.js';
 export { BUILTIN_EMITTERS } from './emitters/index.js';
-export { formatDiagnostic, formatLocation, type LoadOptions, loadSchemas, SchemaError } from './loaders/index.js';
+export {
+  formatDiagnostic,
+  formatLocation,
+  type LoadOptions,
+  loadSchemas,
+  memoryFileSystem,
+  NODE_FILE_SYSTEM,
+  SchemaError,
+  type SchemaFileSystem,
+} from './loaders/index.js';
 export type * from './model/model.js';
 export { GeneratedFile, type ImportSymbol, importSymbol, isIdentifier, type Printable, stringLiteral } from './printer/generated-file.js';
 export { BUILTIN_TEMPLATES_DIR, loadTemplates, type Templates } from './templates.js';

@@ -108,7 +108,7 @@ export function loadTemplates(
         const source = sources.get(name);
         const spec = source === undefined ? precompiled?.[name] : undefined;
         if (source === undefined && spec === undefined)
-          throw new Error(`no template named '${name}' (looked in ${[builtinDir, ...overrideDirs].join(', ')})`);
+          throw templateError(`no template named '${name}' (looked in ${[builtinDir, ...overrideDirs].join(', ')})`);
         template = spec !== undefined ? hbs.template(spec) : hbs.compile(source!, { ...TEMPLATE_OPTIONS });
         compiled.set(name, template);
       }
@@ -116,7 +116,7 @@ export function loadTemplates(
         return template(view);
       } catch (e) {
         // Handlebars compiles lazily, so syntax errors surface here too: name the file to fix.
-        throw new Error(`template ${origins.get(name)}: ${(e as Error).message}`);
+        throw templateError(`template ${origins.get(name)}: ${(e as Error).message}`);
       }
     },
     names() {
@@ -131,4 +131,9 @@ function* walk(dir: string): Generator<string> {
     if (entry.isDirectory()) yield* walk(full);
     else yield full;
   }
+}
+
+/** An error in a template (the user's, through `--templates`): reported as it is, not as a failure of the emitter that rendered it. */
+function templateError(message: string): Error {
+  return Object.assign(new Error(message), { name: 'TemplateError' });
 }

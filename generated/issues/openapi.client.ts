@@ -6,9 +6,12 @@
 import { HttpClient } from '../../runtime/entries/client.js';
 import type {
   ApiResponse,
+  BasicCredential,
+  Credential,
   HttpClientOptions,
   OperationSpec,
   RequestOptions,
+  SecuritySchemeSpec,
 } from '../../runtime/entries/client.js';
 import type {
   AdminCreateUserInput,
@@ -46,6 +49,42 @@ import type {
   User,
 } from './openapi.types.js';
 
+/** How each security scheme of the description authenticates a request. */
+const securitySchemes: Readonly<Record<string, SecuritySchemeSpec>> = {
+  BasicAuth: { type: 'http', scheme: 'basic' },
+  Token: { type: 'apiKey', in: 'query', name: 'token' },
+  AccessToken: { type: 'apiKey', in: 'query', name: 'access_token' },
+  AuthorizationHeaderToken: { type: 'apiKey', in: 'header', name: 'Authorization' },
+};
+
+/** The credentials a client is given, by security scheme: each request sends those its operation asks for. */
+export interface Credentials {
+  /**
+   * A user name and password (or their base64 text).
+   *
+   * User name and password, or an access token as the user name (empty password or `x-oauth-basic`), or the password field holding a token.
+   */
+  BasicAuth?: BasicCredential | string;
+  /**
+   * The key, sent in the query `token`.
+   *
+   * Deprecated by Gitea; prefer AuthorizationHeaderToken.
+   */
+  Token?: Credential;
+  /**
+   * The key, sent in the query `access_token`.
+   *
+   * Deprecated by Gitea; prefer AuthorizationHeaderToken.
+   */
+  AccessToken?: Credential;
+  /**
+   * The key, sent in the header `Authorization`.
+   *
+   * API tokens must be prepended with "token" or "Bearer" followed by a space.
+   */
+  AuthorizationHeaderToken?: Credential;
+}
+
 const adminCreateUserOperation: OperationSpec = {
   name: 'adminCreateUser',
   method: 'POST',
@@ -53,6 +92,7 @@ const adminCreateUserOperation: OperationSpec = {
   params: [],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 /**
@@ -64,8 +104,8 @@ const adminCreateUserOperation: OperationSpec = {
 export class AdminClient {
   readonly #http: HttpClient;
 
-  constructor(options: HttpClientOptions) {
-    this.#http = new HttpClient(options);
+  constructor(options: HttpClientOptions & { readonly credentials?: Credentials }) {
+    this.#http = new HttpClient({ ...options, securitySchemes });
   }
 
   /**
@@ -90,6 +130,7 @@ const orgCreateOperation: OperationSpec = {
   params: [],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const createOrgRepoOperation: OperationSpec = {
@@ -101,6 +142,7 @@ const createOrgRepoOperation: OperationSpec = {
   ],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 /**
@@ -112,8 +154,8 @@ const createOrgRepoOperation: OperationSpec = {
 export class OrganizationClient {
   readonly #http: HttpClient;
 
-  constructor(options: HttpClientOptions) {
-    this.#http = new HttpClient(options);
+  constructor(options: HttpClientOptions & { readonly credentials?: Credentials }) {
+    this.#http = new HttpClient({ ...options, securitySchemes });
   }
 
   /**
@@ -169,6 +211,7 @@ const issueSearchIssuesOperation: OperationSpec = {
     { name: 'limit', key: 'limit', in: 'query' },
   ],
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueListIssuesOperation: OperationSpec = {
@@ -192,6 +235,7 @@ const issueListIssuesOperation: OperationSpec = {
     { name: 'limit', key: 'limit', in: 'query' },
   ],
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueCreateIssueOperation: OperationSpec = {
@@ -204,6 +248,7 @@ const issueCreateIssueOperation: OperationSpec = {
   ],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueGetIssueOperation: OperationSpec = {
@@ -216,6 +261,7 @@ const issueGetIssueOperation: OperationSpec = {
     { name: 'index', key: 'index', in: 'path' },
   ],
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueEditIssueOperation: OperationSpec = {
@@ -229,6 +275,7 @@ const issueEditIssueOperation: OperationSpec = {
   ],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueEditIssueDeadlineOperation: OperationSpec = {
@@ -242,6 +289,7 @@ const issueEditIssueDeadlineOperation: OperationSpec = {
   ],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueListIssueDependenciesOperation: OperationSpec = {
@@ -256,6 +304,7 @@ const issueListIssueDependenciesOperation: OperationSpec = {
     { name: 'limit', key: 'limit', in: 'query' },
   ],
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueCreateIssueDependenciesOperation: OperationSpec = {
@@ -269,6 +318,7 @@ const issueCreateIssueDependenciesOperation: OperationSpec = {
   ],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueListLabelsOperation: OperationSpec = {
@@ -282,6 +332,7 @@ const issueListLabelsOperation: OperationSpec = {
     { name: 'limit', key: 'limit', in: 'query' },
   ],
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueCreateLabelOperation: OperationSpec = {
@@ -294,6 +345,7 @@ const issueCreateLabelOperation: OperationSpec = {
   ],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueGetMilestonesListOperation: OperationSpec = {
@@ -309,6 +361,7 @@ const issueGetMilestonesListOperation: OperationSpec = {
     { name: 'limit', key: 'limit', in: 'query' },
   ],
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const issueCreateMilestoneOperation: OperationSpec = {
@@ -321,6 +374,7 @@ const issueCreateMilestoneOperation: OperationSpec = {
   ],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 /**
@@ -332,8 +386,8 @@ const issueCreateMilestoneOperation: OperationSpec = {
 export class IssueClient {
   readonly #http: HttpClient;
 
-  constructor(options: HttpClientOptions) {
-    this.#http = new HttpClient(options);
+  constructor(options: HttpClientOptions & { readonly credentials?: Credentials }) {
+    this.#http = new HttpClient({ ...options, securitySchemes });
   }
 
   /**
@@ -515,6 +569,7 @@ const repoAddCollaboratorOperation: OperationSpec = {
     { name: 'collaborator', key: 'collaborator', in: 'path' },
   ],
   body: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const repoCreatePullRequestOperation: OperationSpec = {
@@ -527,6 +582,7 @@ const repoCreatePullRequestOperation: OperationSpec = {
   ],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const repoCreatePullReviewRequestsOperation: OperationSpec = {
@@ -540,6 +596,7 @@ const repoCreatePullReviewRequestsOperation: OperationSpec = {
   ],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const createCurrentUserRepoOperation: OperationSpec = {
@@ -549,6 +606,7 @@ const createCurrentUserRepoOperation: OperationSpec = {
   params: [],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 /**
@@ -560,8 +618,8 @@ const createCurrentUserRepoOperation: OperationSpec = {
 export class RepositoryClient {
   readonly #http: HttpClient;
 
-  constructor(options: HttpClientOptions) {
-    this.#http = new HttpClient(options);
+  constructor(options: HttpClientOptions & { readonly credentials?: Credentials }) {
+    this.#http = new HttpClient({ ...options, securitySchemes });
   }
 
   /**
@@ -627,6 +685,7 @@ const userGetCurrentOperation: OperationSpec = {
   path: '/api/v1/user',
   params: [],
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 const userCreateTokenOperation: OperationSpec = {
@@ -638,6 +697,7 @@ const userCreateTokenOperation: OperationSpec = {
   ],
   body: 'application/json',
   accept: 'application/json',
+  security: [['BasicAuth'], ['Token'], ['AccessToken'], ['AuthorizationHeaderToken']],
 };
 
 /**
@@ -649,8 +709,8 @@ const userCreateTokenOperation: OperationSpec = {
 export class UserClient {
   readonly #http: HttpClient;
 
-  constructor(options: HttpClientOptions) {
-    this.#http = new HttpClient(options);
+  constructor(options: HttpClientOptions & { readonly credentials?: Credentials }) {
+    this.#http = new HttpClient({ ...options, securitySchemes });
   }
 
   /**

@@ -15,6 +15,7 @@ import {
   PathParam,
   Produces,
   QueryParam,
+  Security,
   Status,
 } from '../../runtime/entries/rest.js';
 import type { HandlerResult } from '../../runtime/entries/rest.js';
@@ -94,6 +95,7 @@ export class AdminRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   adminCreateUser(
     @BodyParam({ validate: validateAdminCreateUserBody, required: true }) body: CreateUserOption,
     @Context() ctx: Context,
@@ -149,6 +151,7 @@ export class OrganizationRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   orgCreate(
     @BodyParam({ validate: validateOrgCreateBody, required: true }) body: CreateOrgOption,
     @Context() ctx: Context,
@@ -161,6 +164,7 @@ export class OrganizationRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   createOrgRepo(
     @PathParam('org', { type: 'string', required: true }) org: string,
     @BodyParam({ validate: validateCreateOrgRepoBody, required: true }) body: CreateRepoOption,
@@ -446,6 +450,7 @@ export class IssueRoutes {
   @Path('/repos/issues/search')
   @Produces('application/json')
   @Status(200)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueSearchIssues(
     @QueryParam('state', { type: 'string', required: false }) state: string | undefined,
     @QueryParam('labels', { type: 'string', required: false }) labels: string | undefined,
@@ -473,6 +478,7 @@ export class IssueRoutes {
   @Path('/repos/{owner}/{repo}/issues')
   @Produces('application/json')
   @Status(200)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueListIssues(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -498,6 +504,7 @@ export class IssueRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueCreateIssue(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -511,6 +518,7 @@ export class IssueRoutes {
   @Path('/repos/{owner}/{repo}/issues/{index}')
   @Produces('application/json')
   @Status(200)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueGetIssue(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -525,6 +533,7 @@ export class IssueRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueEditIssue(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -540,6 +549,7 @@ export class IssueRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueEditIssueDeadline(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -554,6 +564,7 @@ export class IssueRoutes {
   @Path('/repos/{owner}/{repo}/issues/{index}/dependencies')
   @Produces('application/json')
   @Status(200)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueListIssueDependencies(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -570,6 +581,7 @@ export class IssueRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueCreateIssueDependencies(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -584,6 +596,7 @@ export class IssueRoutes {
   @Path('/repos/{owner}/{repo}/labels')
   @Produces('application/json')
   @Status(200)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueListLabels(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -599,6 +612,7 @@ export class IssueRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueCreateLabel(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -612,6 +626,7 @@ export class IssueRoutes {
   @Path('/repos/{owner}/{repo}/milestones')
   @Produces('application/json')
   @Status(200)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueGetMilestonesList(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -629,6 +644,7 @@ export class IssueRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   issueCreateMilestone(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -721,6 +737,7 @@ export class RepositoryRoutes {
   @Path('/repos/{owner}/{repo}/collaborators/{collaborator}')
   @Consumes('application/json')
   @Status(204)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   repoAddCollaborator(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -736,6 +753,7 @@ export class RepositoryRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   repoCreatePullRequest(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -750,6 +768,7 @@ export class RepositoryRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   repoCreatePullReviewRequests(
     @PathParam('owner', { type: 'string', required: true }) owner: string,
     @PathParam('repo', { type: 'string', required: true }) repo: string,
@@ -765,6 +784,7 @@ export class RepositoryRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   createCurrentUserRepo(
     @BodyParam({ validate: validateCreateCurrentUserRepoBody, required: true }) body: CreateRepoOption,
     @Context() ctx: Context,
@@ -818,6 +838,7 @@ export class UserRoutes {
   @Path('/user')
   @Produces('application/json')
   @Status(200)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   userGetCurrent(
     @Context() ctx: Context,
   ): Promise<HandlerResult<User>> {
@@ -829,6 +850,7 @@ export class UserRoutes {
   @Consumes('application/json')
   @Produces('application/json')
   @Status(201)
+  @Security([{ BasicAuth: [] }, { Token: [] }, { AccessToken: [] }, { AuthorizationHeaderToken: [] }])
   userCreateToken(
     @PathParam('username', { type: 'string', required: true }) username: string,
     @BodyParam({ validate: validateUserCreateTokenBody, required: true }) body: CreateAccessTokenOption,

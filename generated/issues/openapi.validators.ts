@@ -2,7 +2,7 @@
 // from issues/openapi.yaml
 // Do not edit: run `loom generate` to change this file.
 /* eslint-disable */
-// ajv standalone validators, compiled at generation time from the schemas in the `.schemas.ts` beside this file.
+// Validators compiled at generation time from the schemas in the `.schemas.ts` beside this file.
 // The compiled code is plain JavaScript, so the file is not type-checked; its exports carry their types.
 // @ts-nocheck
 
@@ -74,7 +74,6 @@ const loomFormats = {
   "email": { type: "string", validate: (s) => /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(s) },
   "int64": { type: "string", validate: (s) => /^-?[0-9]{1,19}$/.test(s) && BigInt(s) >= -9223372036854775808n && BigInt(s) <= 9223372036854775807n },
 };
-function ucs2length(s) { let n = 0; for (const _ of s) n++; return n; }
 function deepEqual(a, b) {
   if (a === b) return true;
   if (a && b && typeof a === 'object' && typeof b === 'object') {
@@ -84,4310 +83,1930 @@ function deepEqual(a, b) {
   }
   return a !== a && b !== b;
 }
-/** Appends one error (the object ajv builds) to the list, which is null until the first error. */
-function pushError(list, instancePath, schemaPath, keyword, params, message) {
-  const error = { instancePath, schemaPath, keyword, params, message };
-  if (list === null) return [error];
-  list.push(error);
-  return list;
+function ucs2length(s) { let n = 0; for (const _ of s) n++; return n; }
+/** Records one error (ajv's error object) in `e`, up to 100; past that marks the list truncated, which stops the checks. */
+function E(e, instancePath, schemaPath, keyword, params, message) {
+  if (e.length < 100) e.push({ instancePath, schemaPath, keyword, params, message });
+  else e.truncated = true;
+}
+/** A `type` error. */
+function T(e, p, s, type) {
+  E(e, p, s, 'type', { type }, 'must be ' + type);
+}
+/** A `required` error. */
+function R(e, p, s, missingProperty) {
+  E(e, p, s, 'required', { missingProperty }, "must have required property '" + missingProperty + "'");
+}
+/** An `additionalProperties` error. */
+function A(e, p, s, additionalProperty) {
+  E(e, p, s, 'additionalProperties', { additionalProperty }, 'must NOT have additional properties');
+}
+/** An `enum` error. */
+function N(e, p, s, allowedValues) {
+  E(e, p, s, 'enum', { allowedValues }, 'must be equal to one of the allowed values');
+}
+/** A `format` error. */
+function F(e, p, s, format) {
+  E(e, p, s, 'format', { format }, 'must match format "' + format + '"');
+}
+/** A JSON Pointer segment of a property name. */
+function K(key) {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+const H = Object.prototype.hasOwnProperty;
+/** An own property's value, or undefined. */
+function P(o, k) {
+  return H.call(o, k) ? o[k] : undefined;
+}
+/** Appends the errors of a branch that failed, as far as the cap allows. */
+function M(e, list) {
+  for (const x of list) {
+    if (e.length < 100) e.push(x);
+    else e.truncated = true;
+  }
+  if (list.truncated) e.truncated = true;
+}
+/** The indices of two equal items (the last such pair), or undefined. */
+function U(items) {
+  const seen = new Map();
+  for (let i = items.length; i--; ) {
+    const item = items[i];
+    if (item === null || typeof item !== 'object') {
+      const key = typeof item + ':' + String(item);
+      const j = seen.get(key);
+      if (j !== undefined) return [i, j];
+      seen.set(key, i);
+    } else for (let j = i; j--; ) if (deepEqual(item, items[j])) return [i, j];
+  }
+  return undefined;
+}
+/** A validator as callers use it: a guard that leaves its errors on `errors`; `check` is what other validators call. */
+function X(check) {
+  const validate = (data) => {
+    const e = [];
+    check(data, '', e);
+    if (e.truncated) e.push({ instancePath: '', schemaPath: '#', keyword: 'truncated', params: { limit: 100 }, message: 'has more problems than the first 100, which are reported' });
+    validate.errors = e.length === 0 ? null : e;
+    return e.length === 0;
+  };
+  validate.errors = null;
+  validate.check = check;
+  return validate;
+}
+const enum0 = ["read","write","admin",null];
+const keys1 = new Set(["assignee","assignees","body","closed","due_date","labels","milestone","ref","title"]);
+const enum2 = ["open","closed",null];
+const enum3 = ["public","limited","private",null];
+const keys4 = new Set(["assignee","assignees","base","body","due_date","head","labels","milestone","reviewers","team_reviewers","title"]);
+const keys5 = new Set(["auto_init","default_branch","description","gitignores","issue_labels","license","name","object_format_name","private","readme","template","trust_model"]);
+const enum6 = ["sha1","sha256",null];
+const enum7 = ["default","collaborator","committer","collaboratorcommitter",null];
+const keys8 = new Set(["created_at","email","full_name","login_name","must_change_password","password","restricted","send_notify","source_id","username","visibility"]);
+const keys9 = new Set(["assignee","assignees","body","due_date","milestone","ref","state","title","unset_due_date"]);
+const enum10 = ["sha1","sha256"];
+const enum11 = ["none","read","write","admin","owner"];
+function v0(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "message"), d1 = P(d, "url");
+  if (d0 !== undefined) if (!(typeof d0 == "string")) T(e, p + '/message', '#/properties/message/type', 'string');
+  if (d1 !== undefined) if (!(typeof d1 == "string")) T(e, p + '/url', '#/properties/url/type', 'string');
+ } else T(e, p, '#/type', 'object');
+}
+function v1(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "created_at"), d1 = P(d, "id"), d2 = P(d, "last_used_at"), d3 = P(d, "name"), d4 = P(d, "scopes"), d8 = P(d, "sha1"), d9 = P(d, "token_last_eight");
+  if (d0 !== undefined) {
+   if (typeof d0 == "string") {
+    if (!loomFormats["date-time"].validate(d0)) F(e, p + '/created_at', '#/properties/created_at/format', "date-time");
+   } else T(e, p + '/created_at', '#/properties/created_at/type', 'string');
+  }
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "number" && !(d1 % 1) && !isNaN(d1))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d1 == "string") {
+    if (!loomFormats["int64"].validate(d1)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d2 !== undefined) {
+   if (typeof d2 == "string") {
+    if (!loomFormats["date-time"].validate(d2)) F(e, p + '/last_used_at', '#/properties/last_used_at/format', "date-time");
+   } else T(e, p + '/last_used_at', '#/properties/last_used_at/type', 'string');
+  }
+  if (d3 !== undefined) if (!(typeof d3 == "string")) T(e, p + '/name', '#/properties/name/type', 'string');
+  if (d4 !== undefined) {
+   if (Array.isArray(d4)) {
+    for (let i5 = 0; i5 < d4.length && !e.truncated; i5++) {
+      const d6 = d4[i5];
+      const p7 = p + '/scopes' + '/' + i5;
+     if (!(typeof d6 == "string")) T(e, p7, '#/properties/scopes/items/type', 'string');
+    }
+   } else T(e, p + '/scopes', '#/properties/scopes/type', 'array');
+  }
+  if (d8 !== undefined) if (!(typeof d8 == "string")) T(e, p + '/sha1', '#/properties/sha1/type', 'string');
+  if (d9 !== undefined) if (!(typeof d9 == "string")) T(e, p + '/token_last_eight', '#/properties/token_last_eight/type', 'string');
+ } else T(e, p, '#/type', 'object');
+}
+function v2(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "permission") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "permission");
+  if (d1 !== undefined) if (d1 !== "read" && d1 !== "write" && d1 !== "admin" && d1 !== null) N(e, p + '/permission', '#/properties/permission/enum', enum0);
+ } else T(e, p, '#/type', 'object');
+}
+function v3(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "browser_download_url"), d1 = P(d, "created_at"), d2 = P(d, "download_count"), d3 = P(d, "id"), d4 = P(d, "name"), d5 = P(d, "size"), d6 = P(d, "uuid");
+  if (d0 !== undefined) if (!(typeof d0 == "string")) T(e, p + '/browser_download_url', '#/properties/browser_download_url/type', 'string');
+  if (d1 !== undefined) {
+   if (typeof d1 == "string") {
+    if (!loomFormats["date-time"].validate(d1)) F(e, p + '/created_at', '#/properties/created_at/format', "date-time");
+   } else T(e, p + '/created_at', '#/properties/created_at/type', 'string');
+  }
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "number" && !(d2 % 1) && !isNaN(d2))) T(e, p + '/download_count', '#/properties/download_count/type', 'integer');
+   if (typeof d2 == "string") {
+    if (!loomFormats["int64"].validate(d2)) F(e, p + '/download_count', '#/properties/download_count/format', "int64");
+   }
+  }
+  if (d3 !== undefined) {
+   if (!(typeof d3 == "number" && !(d3 % 1) && !isNaN(d3))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d3 == "string") {
+    if (!loomFormats["int64"].validate(d3)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d4 !== undefined) if (!(typeof d4 == "string")) T(e, p + '/name', '#/properties/name/type', 'string');
+  if (d5 !== undefined) {
+   if (!(typeof d5 == "number" && !(d5 % 1) && !isNaN(d5))) T(e, p + '/size', '#/properties/size/type', 'integer');
+   if (typeof d5 == "string") {
+    if (!loomFormats["int64"].validate(d5)) F(e, p + '/size', '#/properties/size/format', "int64");
+   }
+  }
+  if (d6 !== undefined) if (!(typeof d6 == "string")) T(e, p + '/uuid', '#/properties/uuid/type', 'string');
+ } else T(e, p, '#/type', 'object');
+}
+function v4(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  if (d["name"] === undefined || !H.call(d, "name")) R(e, p, '#/required', "name");
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "name" && k0 !== "scopes") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "name"), d2 = P(d, "scopes");
+  if (d1 !== undefined) {
+   if (typeof d1 == "string") {
+    if (ucs2length(d1) > 255) E(e, p + '/name', '#/properties/name/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   } else T(e, p + '/name', '#/properties/name/type', 'string');
+  }
+  if (d2 !== undefined) {
+   if (!(Array.isArray(d2) || d2 === null)) T(e, p + '/scopes', '#/properties/scopes/type', 'array,null');
+   if (Array.isArray(d2)) {
+    if (d2.length > 1000) E(e, p + '/scopes', '#/properties/scopes/maxItems', 'maxItems', { limit: 1000 }, 'must NOT have more than 1000 items');
+    for (let i3 = 0; i3 < d2.length && !e.truncated; i3++) {
+      const d4 = d2[i3];
+      const p5 = p + '/scopes' + '/' + i3;
+     if (typeof d4 == "string") {
+      if (ucs2length(d4) > 255) E(e, p5, '#/properties/scopes/items/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+     } else T(e, p5, '#/properties/scopes/items/type', 'string');
+    }
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v5(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  if (d["title"] === undefined || !H.call(d, "title")) R(e, p, '#/required', "title");
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (!keys1.has(k0)) A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "assignee"), d2 = P(d, "assignees"), d6 = P(d, "body"), d7 = P(d, "closed"), d8 = P(d, "due_date"), d9 = P(d, "labels"), d13 = P(d, "milestone"), d14 = P(d, "ref"), d15 = P(d, "title");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/assignee', '#/properties/assignee/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (ucs2length(d1) > 40) E(e, p + '/assignee', '#/properties/assignee/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+   }
+  }
+  if (d2 !== undefined) {
+   if (!(Array.isArray(d2) || d2 === null)) T(e, p + '/assignees', '#/properties/assignees/type', 'array,null');
+   if (Array.isArray(d2)) {
+    if (d2.length > 1000) E(e, p + '/assignees', '#/properties/assignees/maxItems', 'maxItems', { limit: 1000 }, 'must NOT have more than 1000 items');
+    for (let i3 = 0; i3 < d2.length && !e.truncated; i3++) {
+      const d4 = d2[i3];
+      const p5 = p + '/assignees' + '/' + i3;
+     if (typeof d4 == "string") {
+      if (ucs2length(d4) > 40) E(e, p5, '#/properties/assignees/items/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+     } else T(e, p5, '#/properties/assignees/items/type', 'string');
+    }
+   }
+  }
+  if (d6 !== undefined) if (!(typeof d6 == "string" || d6 === null)) T(e, p + '/body', '#/properties/body/type', 'string,null');
+  if (d7 !== undefined) if (!(typeof d7 == "boolean" || d7 === null)) T(e, p + '/closed', '#/properties/closed/type', 'boolean,null');
+  if (d8 !== undefined) {
+   if (!(typeof d8 == "string" || d8 === null)) T(e, p + '/due_date', '#/properties/due_date/type', 'string,null');
+   if (typeof d8 == "string") {
+    if (!loomFormats["date-time"].validate(d8)) F(e, p + '/due_date', '#/properties/due_date/format', "date-time");
+   }
+  }
+  if (d9 !== undefined) {
+   if (!(Array.isArray(d9) || d9 === null)) T(e, p + '/labels', '#/properties/labels/type', 'array,null');
+   if (Array.isArray(d9)) {
+    if (d9.length > 1000) E(e, p + '/labels', '#/properties/labels/maxItems', 'maxItems', { limit: 1000 }, 'must NOT have more than 1000 items');
+    for (let i10 = 0; i10 < d9.length && !e.truncated; i10++) {
+      const d11 = d9[i10];
+      const p12 = p + '/labels' + '/' + i10;
+     if (!(typeof d11 == "number" && !(d11 % 1) && !isNaN(d11))) T(e, p12, '#/properties/labels/items/type', 'integer');
+     if (typeof d11 == "string") {
+      if (!loomFormats["int64"].validate(d11)) F(e, p12, '#/properties/labels/items/format', "int64");
+     }
+    }
+   }
+  }
+  if (d13 !== undefined) {
+   if (!((typeof d13 == "number" && !(d13 % 1) && !isNaN(d13)) || d13 === null)) T(e, p + '/milestone', '#/properties/milestone/type', 'integer,null');
+   if (typeof d13 == "string") {
+    if (!loomFormats["int64"].validate(d13)) F(e, p + '/milestone', '#/properties/milestone/format', "int64");
+   }
+  }
+  if (d14 !== undefined) {
+   if (!(typeof d14 == "string" || d14 === null)) T(e, p + '/ref', '#/properties/ref/type', 'string,null');
+   if (typeof d14 == "string") {
+    if (ucs2length(d14) > 255) E(e, p + '/ref', '#/properties/ref/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d15 !== undefined) {
+   if (typeof d15 == "string") {
+    if (ucs2length(d15) > 255) E(e, p + '/title', '#/properties/title/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   } else T(e, p + '/title', '#/properties/title/type', 'string');
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v6(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  if (d["color"] === undefined || !H.call(d, "color")) R(e, p, '#/required', "color");
+  if (d["name"] === undefined || !H.call(d, "name")) R(e, p, '#/required', "name");
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "color" && k0 !== "description" && k0 !== "exclusive" && k0 !== "is_archived" && k0 !== "name") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "color"), d2 = P(d, "description"), d3 = P(d, "exclusive"), d4 = P(d, "is_archived"), d5 = P(d, "name");
+  if (d1 !== undefined) {
+   if (typeof d1 == "string") {
+    if (ucs2length(d1) > 7) E(e, p + '/color', '#/properties/color/maxLength', 'maxLength', { limit: 7 }, 'must NOT have more than 7 characters');
+   } else T(e, p + '/color', '#/properties/color/type', 'string');
+  }
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "string" || d2 === null)) T(e, p + '/description', '#/properties/description/type', 'string,null');
+   if (typeof d2 == "string") {
+    if (ucs2length(d2) > 255) E(e, p + '/description', '#/properties/description/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d3 !== undefined) if (!(typeof d3 == "boolean" || d3 === null)) T(e, p + '/exclusive', '#/properties/exclusive/type', 'boolean,null');
+  if (d4 !== undefined) if (!(typeof d4 == "boolean" || d4 === null)) T(e, p + '/is_archived', '#/properties/is_archived/type', 'boolean,null');
+  if (d5 !== undefined) {
+   if (typeof d5 == "string") {
+    if (ucs2length(d5) > 255) E(e, p + '/name', '#/properties/name/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   } else T(e, p + '/name', '#/properties/name/type', 'string');
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v7(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "description" && k0 !== "due_on" && k0 !== "state" && k0 !== "title") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "description"), d2 = P(d, "due_on"), d3 = P(d, "state"), d4 = P(d, "title");
+  if (d1 !== undefined) if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/description', '#/properties/description/type', 'string,null');
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "string" || d2 === null)) T(e, p + '/due_on', '#/properties/due_on/type', 'string,null');
+   if (typeof d2 == "string") {
+    if (!loomFormats["date-time"].validate(d2)) F(e, p + '/due_on', '#/properties/due_on/format', "date-time");
+   }
+  }
+  if (d3 !== undefined) if (d3 !== "open" && d3 !== "closed" && d3 !== null) N(e, p + '/state', '#/properties/state/enum', enum2);
+  if (d4 !== undefined) {
+   if (!(typeof d4 == "string" || d4 === null)) T(e, p + '/title', '#/properties/title/type', 'string,null');
+   if (typeof d4 == "string") {
+    if (ucs2length(d4) > 255) E(e, p + '/title', '#/properties/title/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v8(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  if (d["username"] === undefined || !H.call(d, "username")) R(e, p, '#/required', "username");
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "description" && k0 !== "email" && k0 !== "full_name" && k0 !== "location" && k0 !== "repo_admin_change_team_access" && k0 !== "username" && k0 !== "visibility" && k0 !== "website") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "description"), d2 = P(d, "email"), d3 = P(d, "full_name"), d4 = P(d, "location"), d5 = P(d, "repo_admin_change_team_access"), d6 = P(d, "username"), d7 = P(d, "visibility"), d8 = P(d, "website");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/description', '#/properties/description/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (ucs2length(d1) > 255) E(e, p + '/description', '#/properties/description/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "string" || d2 === null)) T(e, p + '/email', '#/properties/email/type', 'string,null');
+   if (typeof d2 == "string") {
+    if (ucs2length(d2) > 255) E(e, p + '/email', '#/properties/email/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d3 !== undefined) {
+   if (!(typeof d3 == "string" || d3 === null)) T(e, p + '/full_name', '#/properties/full_name/type', 'string,null');
+   if (typeof d3 == "string") {
+    if (ucs2length(d3) > 100) E(e, p + '/full_name', '#/properties/full_name/maxLength', 'maxLength', { limit: 100 }, 'must NOT have more than 100 characters');
+   }
+  }
+  if (d4 !== undefined) {
+   if (!(typeof d4 == "string" || d4 === null)) T(e, p + '/location', '#/properties/location/type', 'string,null');
+   if (typeof d4 == "string") {
+    if (ucs2length(d4) > 50) E(e, p + '/location', '#/properties/location/maxLength', 'maxLength', { limit: 50 }, 'must NOT have more than 50 characters');
+   }
+  }
+  if (d5 !== undefined) if (!(typeof d5 == "boolean" || d5 === null)) T(e, p + '/repo_admin_change_team_access', '#/properties/repo_admin_change_team_access/type', 'boolean,null');
+  if (d6 !== undefined) {
+   if (typeof d6 == "string") {
+    if (ucs2length(d6) > 40) E(e, p + '/username', '#/properties/username/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+   } else T(e, p + '/username', '#/properties/username/type', 'string');
+  }
+  if (d7 !== undefined) if (d7 !== "public" && d7 !== "limited" && d7 !== "private" && d7 !== null) N(e, p + '/visibility', '#/properties/visibility/enum', enum3);
+  if (d8 !== undefined) {
+   if (!(typeof d8 == "string" || d8 === null)) T(e, p + '/website', '#/properties/website/type', 'string,null');
+   if (typeof d8 == "string") {
+    if (ucs2length(d8) > 255) E(e, p + '/website', '#/properties/website/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v9(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (!keys4.has(k0)) A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "assignee"), d2 = P(d, "assignees"), d6 = P(d, "base"), d7 = P(d, "body"), d8 = P(d, "due_date"), d9 = P(d, "head"), d10 = P(d, "labels"), d14 = P(d, "milestone"), d15 = P(d, "reviewers"), d19 = P(d, "team_reviewers"), d23 = P(d, "title");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/assignee', '#/properties/assignee/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (ucs2length(d1) > 40) E(e, p + '/assignee', '#/properties/assignee/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+   }
+  }
+  if (d2 !== undefined) {
+   if (!(Array.isArray(d2) || d2 === null)) T(e, p + '/assignees', '#/properties/assignees/type', 'array,null');
+   if (Array.isArray(d2)) {
+    if (d2.length > 1000) E(e, p + '/assignees', '#/properties/assignees/maxItems', 'maxItems', { limit: 1000 }, 'must NOT have more than 1000 items');
+    for (let i3 = 0; i3 < d2.length && !e.truncated; i3++) {
+      const d4 = d2[i3];
+      const p5 = p + '/assignees' + '/' + i3;
+     if (typeof d4 == "string") {
+      if (ucs2length(d4) > 40) E(e, p5, '#/properties/assignees/items/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+     } else T(e, p5, '#/properties/assignees/items/type', 'string');
+    }
+   }
+  }
+  if (d6 !== undefined) {
+   if (!(typeof d6 == "string" || d6 === null)) T(e, p + '/base', '#/properties/base/type', 'string,null');
+   if (typeof d6 == "string") {
+    if (ucs2length(d6) > 255) E(e, p + '/base', '#/properties/base/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d7 !== undefined) if (!(typeof d7 == "string" || d7 === null)) T(e, p + '/body', '#/properties/body/type', 'string,null');
+  if (d8 !== undefined) {
+   if (!(typeof d8 == "string" || d8 === null)) T(e, p + '/due_date', '#/properties/due_date/type', 'string,null');
+   if (typeof d8 == "string") {
+    if (!loomFormats["date-time"].validate(d8)) F(e, p + '/due_date', '#/properties/due_date/format', "date-time");
+   }
+  }
+  if (d9 !== undefined) {
+   if (!(typeof d9 == "string" || d9 === null)) T(e, p + '/head', '#/properties/head/type', 'string,null');
+   if (typeof d9 == "string") {
+    if (ucs2length(d9) > 255) E(e, p + '/head', '#/properties/head/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d10 !== undefined) {
+   if (!(Array.isArray(d10) || d10 === null)) T(e, p + '/labels', '#/properties/labels/type', 'array,null');
+   if (Array.isArray(d10)) {
+    if (d10.length > 1000) E(e, p + '/labels', '#/properties/labels/maxItems', 'maxItems', { limit: 1000 }, 'must NOT have more than 1000 items');
+    for (let i11 = 0; i11 < d10.length && !e.truncated; i11++) {
+      const d12 = d10[i11];
+      const p13 = p + '/labels' + '/' + i11;
+     if (!(typeof d12 == "number" && !(d12 % 1) && !isNaN(d12))) T(e, p13, '#/properties/labels/items/type', 'integer');
+     if (typeof d12 == "string") {
+      if (!loomFormats["int64"].validate(d12)) F(e, p13, '#/properties/labels/items/format', "int64");
+     }
+    }
+   }
+  }
+  if (d14 !== undefined) {
+   if (!((typeof d14 == "number" && !(d14 % 1) && !isNaN(d14)) || d14 === null)) T(e, p + '/milestone', '#/properties/milestone/type', 'integer,null');
+   if (typeof d14 == "string") {
+    if (!loomFormats["int64"].validate(d14)) F(e, p + '/milestone', '#/properties/milestone/format', "int64");
+   }
+  }
+  if (d15 !== undefined) {
+   if (!(Array.isArray(d15) || d15 === null)) T(e, p + '/reviewers', '#/properties/reviewers/type', 'array,null');
+   if (Array.isArray(d15)) {
+    if (d15.length > 1000) E(e, p + '/reviewers', '#/properties/reviewers/maxItems', 'maxItems', { limit: 1000 }, 'must NOT have more than 1000 items');
+    for (let i16 = 0; i16 < d15.length && !e.truncated; i16++) {
+      const d17 = d15[i16];
+      const p18 = p + '/reviewers' + '/' + i16;
+     if (typeof d17 == "string") {
+      if (ucs2length(d17) > 40) E(e, p18, '#/properties/reviewers/items/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+     } else T(e, p18, '#/properties/reviewers/items/type', 'string');
+    }
+   }
+  }
+  if (d19 !== undefined) {
+   if (!(Array.isArray(d19) || d19 === null)) T(e, p + '/team_reviewers', '#/properties/team_reviewers/type', 'array,null');
+   if (Array.isArray(d19)) {
+    if (d19.length > 1000) E(e, p + '/team_reviewers', '#/properties/team_reviewers/maxItems', 'maxItems', { limit: 1000 }, 'must NOT have more than 1000 items');
+    for (let i20 = 0; i20 < d19.length && !e.truncated; i20++) {
+      const d21 = d19[i20];
+      const p22 = p + '/team_reviewers' + '/' + i20;
+     if (typeof d21 == "string") {
+      if (ucs2length(d21) > 255) E(e, p22, '#/properties/team_reviewers/items/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+     } else T(e, p22, '#/properties/team_reviewers/items/type', 'string');
+    }
+   }
+  }
+  if (d23 !== undefined) {
+   if (!(typeof d23 == "string" || d23 === null)) T(e, p + '/title', '#/properties/title/type', 'string,null');
+   if (typeof d23 == "string") {
+    if (ucs2length(d23) > 255) E(e, p + '/title', '#/properties/title/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v10(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  if (d["name"] === undefined || !H.call(d, "name")) R(e, p, '#/required', "name");
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (!keys5.has(k0)) A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "auto_init"), d2 = P(d, "default_branch"), d3 = P(d, "description"), d4 = P(d, "gitignores"), d5 = P(d, "issue_labels"), d6 = P(d, "license"), d7 = P(d, "name"), d9 = P(d, "object_format_name"), d10 = P(d, "private"), d11 = P(d, "readme"), d12 = P(d, "template"), d13 = P(d, "trust_model");
+  if (d1 !== undefined) if (!(typeof d1 == "boolean" || d1 === null)) T(e, p + '/auto_init', '#/properties/auto_init/type', 'boolean,null');
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "string" || d2 === null)) T(e, p + '/default_branch', '#/properties/default_branch/type', 'string,null');
+   if (typeof d2 == "string") {
+    if (ucs2length(d2) > 100) E(e, p + '/default_branch', '#/properties/default_branch/maxLength', 'maxLength', { limit: 100 }, 'must NOT have more than 100 characters');
+   }
+  }
+  if (d3 !== undefined) {
+   if (!(typeof d3 == "string" || d3 === null)) T(e, p + '/description', '#/properties/description/type', 'string,null');
+   if (typeof d3 == "string") {
+    if (ucs2length(d3) > 2048) E(e, p + '/description', '#/properties/description/maxLength', 'maxLength', { limit: 2048 }, 'must NOT have more than 2048 characters');
+   }
+  }
+  if (d4 !== undefined) {
+   if (!(typeof d4 == "string" || d4 === null)) T(e, p + '/gitignores', '#/properties/gitignores/type', 'string,null');
+   if (typeof d4 == "string") {
+    if (ucs2length(d4) > 255) E(e, p + '/gitignores', '#/properties/gitignores/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d5 !== undefined) {
+   if (!(typeof d5 == "string" || d5 === null)) T(e, p + '/issue_labels', '#/properties/issue_labels/type', 'string,null');
+   if (typeof d5 == "string") {
+    if (ucs2length(d5) > 255) E(e, p + '/issue_labels', '#/properties/issue_labels/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d6 !== undefined) {
+   if (!(typeof d6 == "string" || d6 === null)) T(e, p + '/license', '#/properties/license/type', 'string,null');
+   if (typeof d6 == "string") {
+    if (ucs2length(d6) > 255) E(e, p + '/license', '#/properties/license/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d7 !== undefined) {
+   if (typeof d7 == "string") {
+    if (ucs2length(d7) > 100) E(e, p + '/name', '#/properties/name/maxLength', 'maxLength', { limit: 100 }, 'must NOT have more than 100 characters');
+   } else T(e, p + '/name', '#/properties/name/type', 'string');
+   if (Array.isArray(d7)) {
+    {
+      const u8 = U(d7);
+      if (u8 !== undefined) E(e, p + '/name', '#/properties/name/uniqueItems', 'uniqueItems', { i: u8[0], j: u8[1] }, 'must NOT have duplicate items (items ## ' + u8[1] + ' and ' + u8[0] + ' are identical)');
+    }
+   }
+  }
+  if (d9 !== undefined) if (d9 !== "sha1" && d9 !== "sha256" && d9 !== null) N(e, p + '/object_format_name', '#/properties/object_format_name/enum', enum6);
+  if (d10 !== undefined) if (!(typeof d10 == "boolean" || d10 === null)) T(e, p + '/private', '#/properties/private/type', 'boolean,null');
+  if (d11 !== undefined) {
+   if (!(typeof d11 == "string" || d11 === null)) T(e, p + '/readme', '#/properties/readme/type', 'string,null');
+   if (typeof d11 == "string") {
+    if (ucs2length(d11) > 255) E(e, p + '/readme', '#/properties/readme/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d12 !== undefined) if (!(typeof d12 == "boolean" || d12 === null)) T(e, p + '/template', '#/properties/template/type', 'boolean,null');
+  if (d13 !== undefined) if (!enum7.includes(d13)) N(e, p + '/trust_model', '#/properties/trust_model/enum', enum7);
+ } else T(e, p, '#/type', 'object');
+}
+function v11(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  if (d["email"] === undefined || !H.call(d, "email")) R(e, p, '#/required', "email");
+  if (d["username"] === undefined || !H.call(d, "username")) R(e, p, '#/required', "username");
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (!keys8.has(k0)) A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "created_at"), d2 = P(d, "email"), d3 = P(d, "full_name"), d4 = P(d, "login_name"), d5 = P(d, "must_change_password"), d6 = P(d, "password"), d7 = P(d, "restricted"), d8 = P(d, "send_notify"), d9 = P(d, "source_id"), d10 = P(d, "username"), d11 = P(d, "visibility");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/created_at', '#/properties/created_at/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["date-time"].validate(d1)) F(e, p + '/created_at', '#/properties/created_at/format', "date-time");
+   }
+  }
+  if (d2 !== undefined) {
+   if (typeof d2 == "string") {
+    if (ucs2length(d2) > 254) E(e, p + '/email', '#/properties/email/maxLength', 'maxLength', { limit: 254 }, 'must NOT have more than 254 characters');
+    if (!loomFormats["email"].validate(d2)) F(e, p + '/email', '#/properties/email/format', "email");
+   } else T(e, p + '/email', '#/properties/email/type', 'string');
+  }
+  if (d3 !== undefined) {
+   if (!(typeof d3 == "string" || d3 === null)) T(e, p + '/full_name', '#/properties/full_name/type', 'string,null');
+   if (typeof d3 == "string") {
+    if (ucs2length(d3) > 100) E(e, p + '/full_name', '#/properties/full_name/maxLength', 'maxLength', { limit: 100 }, 'must NOT have more than 100 characters');
+   }
+  }
+  if (d4 !== undefined) {
+   if (!(typeof d4 == "string" || d4 === null)) T(e, p + '/login_name', '#/properties/login_name/type', 'string,null');
+   if (typeof d4 == "string") {
+    if (ucs2length(d4) > 255) E(e, p + '/login_name', '#/properties/login_name/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d5 !== undefined) if (!(typeof d5 == "boolean" || d5 === null)) T(e, p + '/must_change_password', '#/properties/must_change_password/type', 'boolean,null');
+  if (d6 !== undefined) {
+   if (!(typeof d6 == "string" || d6 === null)) T(e, p + '/password', '#/properties/password/type', 'string,null');
+   if (typeof d6 == "string") {
+    if (ucs2length(d6) > 255) E(e, p + '/password', '#/properties/password/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d7 !== undefined) if (!(typeof d7 == "boolean" || d7 === null)) T(e, p + '/restricted', '#/properties/restricted/type', 'boolean,null');
+  if (d8 !== undefined) if (!(typeof d8 == "boolean" || d8 === null)) T(e, p + '/send_notify', '#/properties/send_notify/type', 'boolean,null');
+  if (d9 !== undefined) {
+   if (!((typeof d9 == "number" && !(d9 % 1) && !isNaN(d9)) || d9 === null)) T(e, p + '/source_id', '#/properties/source_id/type', 'integer,null');
+   if (typeof d9 == "string") {
+    if (!loomFormats["int64"].validate(d9)) F(e, p + '/source_id', '#/properties/source_id/format', "int64");
+   }
+  }
+  if (d10 !== undefined) {
+   if (typeof d10 == "string") {
+    if (ucs2length(d10) > 40) E(e, p + '/username', '#/properties/username/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+   } else T(e, p + '/username', '#/properties/username/type', 'string');
+  }
+  if (d11 !== undefined) {
+   if (!(typeof d11 == "string" || d11 === null)) T(e, p + '/visibility', '#/properties/visibility/type', 'string,null');
+   if (typeof d11 == "string") {
+    if (ucs2length(d11) > 255) E(e, p + '/visibility', '#/properties/visibility/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v12(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  if (d["due_date"] === undefined || !H.call(d, "due_date")) R(e, p, '#/required', "due_date");
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "due_date") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "due_date");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/due_date', '#/properties/due_date/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["date-time"].validate(d1)) F(e, p + '/due_date', '#/properties/due_date/format', "date-time");
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v13(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (!keys9.has(k0)) A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "assignee"), d2 = P(d, "assignees"), d6 = P(d, "body"), d7 = P(d, "due_date"), d8 = P(d, "milestone"), d9 = P(d, "ref"), d10 = P(d, "state"), d11 = P(d, "title"), d12 = P(d, "unset_due_date");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/assignee', '#/properties/assignee/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (ucs2length(d1) > 40) E(e, p + '/assignee', '#/properties/assignee/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+   }
+  }
+  if (d2 !== undefined) {
+   if (!(Array.isArray(d2) || d2 === null)) T(e, p + '/assignees', '#/properties/assignees/type', 'array,null');
+   if (Array.isArray(d2)) {
+    if (d2.length > 1000) E(e, p + '/assignees', '#/properties/assignees/maxItems', 'maxItems', { limit: 1000 }, 'must NOT have more than 1000 items');
+    for (let i3 = 0; i3 < d2.length && !e.truncated; i3++) {
+      const d4 = d2[i3];
+      const p5 = p + '/assignees' + '/' + i3;
+     if (typeof d4 == "string") {
+      if (ucs2length(d4) > 40) E(e, p5, '#/properties/assignees/items/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+     } else T(e, p5, '#/properties/assignees/items/type', 'string');
+    }
+   }
+  }
+  if (d6 !== undefined) if (!(typeof d6 == "string" || d6 === null)) T(e, p + '/body', '#/properties/body/type', 'string,null');
+  if (d7 !== undefined) {
+   if (!(typeof d7 == "string" || d7 === null)) T(e, p + '/due_date', '#/properties/due_date/type', 'string,null');
+   if (typeof d7 == "string") {
+    if (!loomFormats["date-time"].validate(d7)) F(e, p + '/due_date', '#/properties/due_date/format', "date-time");
+   }
+  }
+  if (d8 !== undefined) {
+   if (!((typeof d8 == "number" && !(d8 % 1) && !isNaN(d8)) || d8 === null)) T(e, p + '/milestone', '#/properties/milestone/type', 'integer,null');
+   if (typeof d8 == "string") {
+    if (!loomFormats["int64"].validate(d8)) F(e, p + '/milestone', '#/properties/milestone/format', "int64");
+   }
+  }
+  if (d9 !== undefined) {
+   if (!(typeof d9 == "string" || d9 === null)) T(e, p + '/ref', '#/properties/ref/type', 'string,null');
+   if (typeof d9 == "string") {
+    if (ucs2length(d9) > 255) E(e, p + '/ref', '#/properties/ref/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d10 !== undefined) {
+   if (!(typeof d10 == "string" || d10 === null)) T(e, p + '/state', '#/properties/state/type', 'string,null');
+   if (typeof d10 == "string") {
+    if (ucs2length(d10) > 255) E(e, p + '/state', '#/properties/state/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d11 !== undefined) {
+   if (!(typeof d11 == "string" || d11 === null)) T(e, p + '/title', '#/properties/title/type', 'string,null');
+   if (typeof d11 == "string") {
+    if (ucs2length(d11) > 255) E(e, p + '/title', '#/properties/title/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+   }
+  }
+  if (d12 !== undefined) if (!(typeof d12 == "boolean" || d12 === null)) T(e, p + '/unset_due_date', '#/properties/unset_due_date/type', 'boolean,null');
+ } else T(e, p, '#/type', 'object');
+}
+function v14(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "external_tracker_format"), d1 = P(d, "external_tracker_regexp_pattern"), d2 = P(d, "external_tracker_style"), d3 = P(d, "external_tracker_url");
+  if (d0 !== undefined) if (!(typeof d0 == "string")) T(e, p + '/external_tracker_format', '#/properties/external_tracker_format/type', 'string');
+  if (d1 !== undefined) if (!(typeof d1 == "string")) T(e, p + '/external_tracker_regexp_pattern', '#/properties/external_tracker_regexp_pattern/type', 'string');
+  if (d2 !== undefined) if (!(typeof d2 == "string")) T(e, p + '/external_tracker_style', '#/properties/external_tracker_style/type', 'string');
+  if (d3 !== undefined) if (!(typeof d3 == "string")) T(e, p + '/external_tracker_url', '#/properties/external_tracker_url/type', 'string');
+ } else T(e, p, '#/type', 'object');
+}
+function v15(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "external_wiki_url");
+  if (d0 !== undefined) if (!(typeof d0 == "string")) T(e, p + '/external_wiki_url', '#/properties/external_wiki_url/type', 'string');
+ } else T(e, p, '#/type', 'object');
+}
+function v16(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "allow_only_contributors_to_track_time"), d1 = P(d, "enable_issue_dependencies"), d2 = P(d, "enable_time_tracker");
+  if (d0 !== undefined) if (!(typeof d0 == "boolean")) T(e, p + '/allow_only_contributors_to_track_time', '#/properties/allow_only_contributors_to_track_time/type', 'boolean');
+  if (d1 !== undefined) if (!(typeof d1 == "boolean")) T(e, p + '/enable_issue_dependencies', '#/properties/enable_issue_dependencies/type', 'boolean');
+  if (d2 !== undefined) if (!(typeof d2 == "boolean")) T(e, p + '/enable_time_tracker', '#/properties/enable_time_tracker/type', 'boolean');
+ } else T(e, p, '#/type', 'object');
+}
+function v17(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "assets"), d4 = P(d, "assignee"), d9 = P(d, "assignees"), d13 = P(d, "body"), d14 = P(d, "closed_at"), d15 = P(d, "comments"), d16 = P(d, "created_at"), d17 = P(d, "due_date"), d18 = P(d, "html_url"), d19 = P(d, "id"), d20 = P(d, "is_locked"), d21 = P(d, "labels"), d25 = P(d, "milestone"), d30 = P(d, "number"), d31 = P(d, "original_author"), d32 = P(d, "original_author_id"), d33 = P(d, "pin_order"), d34 = P(d, "pull_request"), d39 = P(d, "ref"), d40 = P(d, "repository"), d41 = P(d, "state"), d42 = P(d, "time_estimate"), d43 = P(d, "title"), d44 = P(d, "updated_at"), d45 = P(d, "url"), d46 = P(d, "user");
+  if (d0 !== undefined) {
+   if (Array.isArray(d0)) {
+    for (let i1 = 0; i1 < d0.length && !e.truncated; i1++) {
+      const d2 = d0[i1];
+      const p3 = p + '/assets' + '/' + i1;
+     v3(d2, p3, e);
+    }
+   } else T(e, p + '/assets', '#/properties/assets/type', 'array');
+  }
+  if (d4 !== undefined) {
+   {
+     let a5 = false;
+     const ae6 = [];
+     if (!a5) {
+       const b7 = [];
+     {
+       const e = b7;
+      v35(d4, p + '/assignee', e);
+     }
+       if (b7.length === 0) a5 = true;
+       else M(ae6, b7);
+     }
+     if (!a5) {
+       const b8 = [];
+     {
+       const e = b8;
+      if (!(d4 === null)) T(e, p + '/assignee', '#/properties/assignee/anyOf/1/type', 'null');
+     }
+       if (b8.length === 0) a5 = true;
+       else M(ae6, b8);
+     }
+     if (!a5) {
+       M(e, ae6);
+       E(e, p + '/assignee', '#/properties/assignee/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d9 !== undefined) {
+   if (!(Array.isArray(d9) || d9 === null)) T(e, p + '/assignees', '#/properties/assignees/type', 'array,null');
+   if (Array.isArray(d9)) {
+    for (let i10 = 0; i10 < d9.length && !e.truncated; i10++) {
+      const d11 = d9[i10];
+      const p12 = p + '/assignees' + '/' + i10;
+     v35(d11, p12, e);
+    }
+   }
+  }
+  if (d13 !== undefined) if (!(typeof d13 == "string")) T(e, p + '/body', '#/properties/body/type', 'string');
+  if (d14 !== undefined) {
+   if (!(typeof d14 == "string" || d14 === null)) T(e, p + '/closed_at', '#/properties/closed_at/type', 'string,null');
+   if (typeof d14 == "string") {
+    if (!loomFormats["date-time"].validate(d14)) F(e, p + '/closed_at', '#/properties/closed_at/format', "date-time");
+   }
+  }
+  if (d15 !== undefined) {
+   if (!(typeof d15 == "number" && !(d15 % 1) && !isNaN(d15))) T(e, p + '/comments', '#/properties/comments/type', 'integer');
+   if (typeof d15 == "string") {
+    if (!loomFormats["int64"].validate(d15)) F(e, p + '/comments', '#/properties/comments/format', "int64");
+   }
+  }
+  if (d16 !== undefined) {
+   if (typeof d16 == "string") {
+    if (!loomFormats["date-time"].validate(d16)) F(e, p + '/created_at', '#/properties/created_at/format', "date-time");
+   } else T(e, p + '/created_at', '#/properties/created_at/type', 'string');
+  }
+  if (d17 !== undefined) {
+   if (!(typeof d17 == "string" || d17 === null)) T(e, p + '/due_date', '#/properties/due_date/type', 'string,null');
+   if (typeof d17 == "string") {
+    if (!loomFormats["date-time"].validate(d17)) F(e, p + '/due_date', '#/properties/due_date/format', "date-time");
+   }
+  }
+  if (d18 !== undefined) if (!(typeof d18 == "string")) T(e, p + '/html_url', '#/properties/html_url/type', 'string');
+  if (d19 !== undefined) {
+   if (!(typeof d19 == "number" && !(d19 % 1) && !isNaN(d19))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d19 == "string") {
+    if (!loomFormats["int64"].validate(d19)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d20 !== undefined) if (!(typeof d20 == "boolean")) T(e, p + '/is_locked', '#/properties/is_locked/type', 'boolean');
+  if (d21 !== undefined) {
+   if (Array.isArray(d21)) {
+    for (let i22 = 0; i22 < d21.length && !e.truncated; i22++) {
+      const d23 = d21[i22];
+      const p24 = p + '/labels' + '/' + i22;
+     v20(d23, p24, e);
+    }
+   } else T(e, p + '/labels', '#/properties/labels/type', 'array');
+  }
+  if (d25 !== undefined) {
+   {
+     let a26 = false;
+     const ae27 = [];
+     if (!a26) {
+       const b28 = [];
+     {
+       const e = b28;
+      v21(d25, p + '/milestone', e);
+     }
+       if (b28.length === 0) a26 = true;
+       else M(ae27, b28);
+     }
+     if (!a26) {
+       const b29 = [];
+     {
+       const e = b29;
+      if (!(d25 === null)) T(e, p + '/milestone', '#/properties/milestone/anyOf/1/type', 'null');
+     }
+       if (b29.length === 0) a26 = true;
+       else M(ae27, b29);
+     }
+     if (!a26) {
+       M(e, ae27);
+       E(e, p + '/milestone', '#/properties/milestone/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d30 !== undefined) {
+   if (!(typeof d30 == "number" && !(d30 % 1) && !isNaN(d30))) T(e, p + '/number', '#/properties/number/type', 'integer');
+   if (typeof d30 == "string") {
+    if (!loomFormats["int64"].validate(d30)) F(e, p + '/number', '#/properties/number/format', "int64");
+   }
+  }
+  if (d31 !== undefined) if (!(typeof d31 == "string")) T(e, p + '/original_author', '#/properties/original_author/type', 'string');
+  if (d32 !== undefined) {
+   if (!(typeof d32 == "number" && !(d32 % 1) && !isNaN(d32))) T(e, p + '/original_author_id', '#/properties/original_author_id/type', 'integer');
+   if (typeof d32 == "string") {
+    if (!loomFormats["int64"].validate(d32)) F(e, p + '/original_author_id', '#/properties/original_author_id/format', "int64");
+   }
+  }
+  if (d33 !== undefined) {
+   if (!(typeof d33 == "number" && !(d33 % 1) && !isNaN(d33))) T(e, p + '/pin_order', '#/properties/pin_order/type', 'integer');
+   if (typeof d33 == "string") {
+    if (!loomFormats["int64"].validate(d33)) F(e, p + '/pin_order', '#/properties/pin_order/format', "int64");
+   }
+  }
+  if (d34 !== undefined) {
+   {
+     let a35 = false;
+     const ae36 = [];
+     if (!a35) {
+       const b37 = [];
+     {
+       const e = b37;
+      v26(d34, p + '/pull_request', e);
+     }
+       if (b37.length === 0) a35 = true;
+       else M(ae36, b37);
+     }
+     if (!a35) {
+       const b38 = [];
+     {
+       const e = b38;
+      if (!(d34 === null)) T(e, p + '/pull_request', '#/properties/pull_request/anyOf/1/type', 'null');
+     }
+       if (b38.length === 0) a35 = true;
+       else M(ae36, b38);
+     }
+     if (!a35) {
+       M(e, ae36);
+       E(e, p + '/pull_request', '#/properties/pull_request/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d39 !== undefined) if (!(typeof d39 == "string")) T(e, p + '/ref', '#/properties/ref/type', 'string');
+  if (d40 !== undefined) v31(d40, p + '/repository', e);
+  if (d41 !== undefined) v33(d41, p + '/state', e);
+  if (d42 !== undefined) {
+   if (!(typeof d42 == "number" && !(d42 % 1) && !isNaN(d42))) T(e, p + '/time_estimate', '#/properties/time_estimate/type', 'integer');
+   if (typeof d42 == "string") {
+    if (!loomFormats["int64"].validate(d42)) F(e, p + '/time_estimate', '#/properties/time_estimate/format', "int64");
+   }
+  }
+  if (d43 !== undefined) if (!(typeof d43 == "string")) T(e, p + '/title', '#/properties/title/type', 'string');
+  if (d44 !== undefined) {
+   if (typeof d44 == "string") {
+    if (!loomFormats["date-time"].validate(d44)) F(e, p + '/updated_at', '#/properties/updated_at/format', "date-time");
+   } else T(e, p + '/updated_at', '#/properties/updated_at/type', 'string');
+  }
+  if (d45 !== undefined) if (!(typeof d45 == "string")) T(e, p + '/url', '#/properties/url/type', 'string');
+  if (d46 !== undefined) v35(d46, p + '/user', e);
+ } else T(e, p, '#/type', 'object');
+}
+function v18(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "due_date");
+  if (d0 !== undefined) {
+   if (typeof d0 == "string") {
+    if (!loomFormats["date-time"].validate(d0)) F(e, p + '/due_date', '#/properties/due_date/format', "date-time");
+   } else T(e, p + '/due_date', '#/properties/due_date/type', 'string');
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v19(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "index" && k0 !== "owner" && k0 !== "repo") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "index"), d2 = P(d, "owner"), d3 = P(d, "repo");
+  if (d1 !== undefined) {
+   if (!((typeof d1 == "number" && !(d1 % 1) && !isNaN(d1)) || d1 === null)) T(e, p + '/index', '#/properties/index/type', 'integer,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["int64"].validate(d1)) F(e, p + '/index', '#/properties/index/format', "int64");
+   }
+  }
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "string" || d2 === null)) T(e, p + '/owner', '#/properties/owner/type', 'string,null');
+   if (typeof d2 == "string") {
+    if (ucs2length(d2) > 40) E(e, p + '/owner', '#/properties/owner/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+   }
+  }
+  if (d3 !== undefined) {
+   if (!(typeof d3 == "string" || d3 === null)) T(e, p + '/repo', '#/properties/repo/type', 'string,null');
+   if (typeof d3 == "string") {
+    if (ucs2length(d3) > 100) E(e, p + '/repo', '#/properties/repo/maxLength', 'maxLength', { limit: 100 }, 'must NOT have more than 100 characters');
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v20(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "color"), d1 = P(d, "description"), d2 = P(d, "exclusive"), d3 = P(d, "id"), d4 = P(d, "is_archived"), d5 = P(d, "name"), d6 = P(d, "url");
+  if (d0 !== undefined) if (!(typeof d0 == "string")) T(e, p + '/color', '#/properties/color/type', 'string');
+  if (d1 !== undefined) if (!(typeof d1 == "string")) T(e, p + '/description', '#/properties/description/type', 'string');
+  if (d2 !== undefined) if (!(typeof d2 == "boolean")) T(e, p + '/exclusive', '#/properties/exclusive/type', 'boolean');
+  if (d3 !== undefined) {
+   if (!(typeof d3 == "number" && !(d3 % 1) && !isNaN(d3))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d3 == "string") {
+    if (!loomFormats["int64"].validate(d3)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d4 !== undefined) if (!(typeof d4 == "boolean")) T(e, p + '/is_archived', '#/properties/is_archived/type', 'boolean');
+  if (d5 !== undefined) if (!(typeof d5 == "string")) T(e, p + '/name', '#/properties/name/type', 'string');
+  if (d6 !== undefined) if (!(typeof d6 == "string")) T(e, p + '/url', '#/properties/url/type', 'string');
+ } else T(e, p, '#/type', 'object');
+}
+function v21(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "closed_at"), d1 = P(d, "closed_issues"), d2 = P(d, "created_at"), d3 = P(d, "description"), d4 = P(d, "due_on"), d5 = P(d, "id"), d6 = P(d, "open_issues"), d7 = P(d, "state"), d8 = P(d, "title"), d9 = P(d, "updated_at");
+  if (d0 !== undefined) {
+   if (!(typeof d0 == "string" || d0 === null)) T(e, p + '/closed_at', '#/properties/closed_at/type', 'string,null');
+   if (typeof d0 == "string") {
+    if (!loomFormats["date-time"].validate(d0)) F(e, p + '/closed_at', '#/properties/closed_at/format', "date-time");
+   }
+  }
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "number" && !(d1 % 1) && !isNaN(d1))) T(e, p + '/closed_issues', '#/properties/closed_issues/type', 'integer');
+   if (typeof d1 == "string") {
+    if (!loomFormats["int64"].validate(d1)) F(e, p + '/closed_issues', '#/properties/closed_issues/format', "int64");
+   }
+  }
+  if (d2 !== undefined) {
+   if (typeof d2 == "string") {
+    if (!loomFormats["date-time"].validate(d2)) F(e, p + '/created_at', '#/properties/created_at/format', "date-time");
+   } else T(e, p + '/created_at', '#/properties/created_at/type', 'string');
+  }
+  if (d3 !== undefined) if (!(typeof d3 == "string")) T(e, p + '/description', '#/properties/description/type', 'string');
+  if (d4 !== undefined) {
+   if (!(typeof d4 == "string" || d4 === null)) T(e, p + '/due_on', '#/properties/due_on/type', 'string,null');
+   if (typeof d4 == "string") {
+    if (!loomFormats["date-time"].validate(d4)) F(e, p + '/due_on', '#/properties/due_on/format', "date-time");
+   }
+  }
+  if (d5 !== undefined) {
+   if (!(typeof d5 == "number" && !(d5 % 1) && !isNaN(d5))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d5 == "string") {
+    if (!loomFormats["int64"].validate(d5)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d6 !== undefined) {
+   if (!(typeof d6 == "number" && !(d6 % 1) && !isNaN(d6))) T(e, p + '/open_issues', '#/properties/open_issues/type', 'integer');
+   if (typeof d6 == "string") {
+    if (!loomFormats["int64"].validate(d6)) F(e, p + '/open_issues', '#/properties/open_issues/format', "int64");
+   }
+  }
+  if (d7 !== undefined) v33(d7, p + '/state', e);
+  if (d8 !== undefined) if (!(typeof d8 == "string")) T(e, p + '/title', '#/properties/title/type', 'string');
+  if (d9 !== undefined) {
+   if (typeof d9 == "string") {
+    if (!loomFormats["date-time"].validate(d9)) F(e, p + '/updated_at', '#/properties/updated_at/format', "date-time");
+   } else T(e, p + '/updated_at', '#/properties/updated_at/type', 'string');
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v22(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "avatar_url"), d1 = P(d, "description"), d2 = P(d, "email"), d3 = P(d, "full_name"), d4 = P(d, "id"), d5 = P(d, "location"), d6 = P(d, "name"), d7 = P(d, "repo_admin_change_team_access"), d8 = P(d, "username"), d9 = P(d, "visibility"), d10 = P(d, "website");
+  if (d0 !== undefined) if (!(typeof d0 == "string")) T(e, p + '/avatar_url', '#/properties/avatar_url/type', 'string');
+  if (d1 !== undefined) if (!(typeof d1 == "string")) T(e, p + '/description', '#/properties/description/type', 'string');
+  if (d2 !== undefined) if (!(typeof d2 == "string")) T(e, p + '/email', '#/properties/email/type', 'string');
+  if (d3 !== undefined) if (!(typeof d3 == "string")) T(e, p + '/full_name', '#/properties/full_name/type', 'string');
+  if (d4 !== undefined) {
+   if (!(typeof d4 == "number" && !(d4 % 1) && !isNaN(d4))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d4 == "string") {
+    if (!loomFormats["int64"].validate(d4)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d5 !== undefined) if (!(typeof d5 == "string")) T(e, p + '/location', '#/properties/location/type', 'string');
+  if (d6 !== undefined) if (!(typeof d6 == "string")) T(e, p + '/name', '#/properties/name/type', 'string');
+  if (d7 !== undefined) if (!(typeof d7 == "boolean")) T(e, p + '/repo_admin_change_team_access', '#/properties/repo_admin_change_team_access/type', 'boolean');
+  if (d8 !== undefined) if (!(typeof d8 == "string")) T(e, p + '/username', '#/properties/username/type', 'string');
+  if (d9 !== undefined) if (!(typeof d9 == "string")) T(e, p + '/visibility', '#/properties/visibility/type', 'string');
+  if (d10 !== undefined) if (!(typeof d10 == "string")) T(e, p + '/website', '#/properties/website/type', 'string');
+ } else T(e, p, '#/type', 'object');
+}
+function v23(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "label"), d1 = P(d, "ref"), d2 = P(d, "repo"), d3 = P(d, "repo_id"), d4 = P(d, "sha");
+  if (d0 !== undefined) if (!(typeof d0 == "string")) T(e, p + '/label', '#/properties/label/type', 'string');
+  if (d1 !== undefined) if (!(typeof d1 == "string")) T(e, p + '/ref', '#/properties/ref/type', 'string');
+  if (d2 !== undefined) v30(d2, p + '/repo', e);
+  if (d3 !== undefined) {
+   if (!(typeof d3 == "number" && !(d3 % 1) && !isNaN(d3))) T(e, p + '/repo_id', '#/properties/repo_id/type', 'integer');
+   if (typeof d3 == "string") {
+    if (!loomFormats["int64"].validate(d3)) F(e, p + '/repo_id', '#/properties/repo_id/format', "int64");
+   }
+  }
+  if (d4 !== undefined) if (!(typeof d4 == "string")) T(e, p + '/sha', '#/properties/sha/type', 'string');
+ } else T(e, p, '#/type', 'object');
+}
+function v24(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "admin"), d1 = P(d, "pull"), d2 = P(d, "push");
+  if (d0 !== undefined) if (!(typeof d0 == "boolean")) T(e, p + '/admin', '#/properties/admin/type', 'boolean');
+  if (d1 !== undefined) if (!(typeof d1 == "boolean")) T(e, p + '/pull', '#/properties/pull/type', 'boolean');
+  if (d2 !== undefined) if (!(typeof d2 == "boolean")) T(e, p + '/push', '#/properties/push/type', 'boolean');
+ } else T(e, p, '#/type', 'object');
+}
+function v25(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "additions"), d1 = P(d, "allow_maintainer_edit"), d2 = P(d, "assignee"), d7 = P(d, "assignees"), d11 = P(d, "base"), d12 = P(d, "body"), d13 = P(d, "changed_files"), d14 = P(d, "closed_at"), d15 = P(d, "comments"), d16 = P(d, "created_at"), d17 = P(d, "deletions"), d18 = P(d, "diff_url"), d19 = P(d, "draft"), d20 = P(d, "due_date"), d21 = P(d, "head"), d22 = P(d, "html_url"), d23 = P(d, "id"), d24 = P(d, "is_locked"), d25 = P(d, "labels"), d29 = P(d, "merge_base"), d30 = P(d, "merge_commit_sha"), d31 = P(d, "mergeable"), d32 = P(d, "merged"), d33 = P(d, "merged_at"), d34 = P(d, "merged_by"), d39 = P(d, "milestone"), d44 = P(d, "number"), d45 = P(d, "patch_url"), d46 = P(d, "pin_order"), d47 = P(d, "requested_reviewers"), d51 = P(d, "requested_reviewers_teams"), d55 = P(d, "review_comments"), d56 = P(d, "state"), d57 = P(d, "title"), d58 = P(d, "updated_at"), d59 = P(d, "url"), d60 = P(d, "user");
+  if (d0 !== undefined) {
+   if (!(typeof d0 == "number" && !(d0 % 1) && !isNaN(d0))) T(e, p + '/additions', '#/properties/additions/type', 'integer');
+   if (typeof d0 == "string") {
+    if (!loomFormats["int64"].validate(d0)) F(e, p + '/additions', '#/properties/additions/format', "int64");
+   }
+  }
+  if (d1 !== undefined) if (!(typeof d1 == "boolean")) T(e, p + '/allow_maintainer_edit', '#/properties/allow_maintainer_edit/type', 'boolean');
+  if (d2 !== undefined) {
+   {
+     let a3 = false;
+     const ae4 = [];
+     if (!a3) {
+       const b5 = [];
+     {
+       const e = b5;
+      v35(d2, p + '/assignee', e);
+     }
+       if (b5.length === 0) a3 = true;
+       else M(ae4, b5);
+     }
+     if (!a3) {
+       const b6 = [];
+     {
+       const e = b6;
+      if (!(d2 === null)) T(e, p + '/assignee', '#/properties/assignee/anyOf/1/type', 'null');
+     }
+       if (b6.length === 0) a3 = true;
+       else M(ae4, b6);
+     }
+     if (!a3) {
+       M(e, ae4);
+       E(e, p + '/assignee', '#/properties/assignee/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d7 !== undefined) {
+   if (!(Array.isArray(d7) || d7 === null)) T(e, p + '/assignees', '#/properties/assignees/type', 'array,null');
+   if (Array.isArray(d7)) {
+    for (let i8 = 0; i8 < d7.length && !e.truncated; i8++) {
+      const d9 = d7[i8];
+      const p10 = p + '/assignees' + '/' + i8;
+     v35(d9, p10, e);
+    }
+   }
+  }
+  if (d11 !== undefined) v23(d11, p + '/base', e);
+  if (d12 !== undefined) if (!(typeof d12 == "string")) T(e, p + '/body', '#/properties/body/type', 'string');
+  if (d13 !== undefined) {
+   if (!(typeof d13 == "number" && !(d13 % 1) && !isNaN(d13))) T(e, p + '/changed_files', '#/properties/changed_files/type', 'integer');
+   if (typeof d13 == "string") {
+    if (!loomFormats["int64"].validate(d13)) F(e, p + '/changed_files', '#/properties/changed_files/format', "int64");
+   }
+  }
+  if (d14 !== undefined) {
+   if (!(typeof d14 == "string" || d14 === null)) T(e, p + '/closed_at', '#/properties/closed_at/type', 'string,null');
+   if (typeof d14 == "string") {
+    if (!loomFormats["date-time"].validate(d14)) F(e, p + '/closed_at', '#/properties/closed_at/format', "date-time");
+   }
+  }
+  if (d15 !== undefined) {
+   if (!(typeof d15 == "number" && !(d15 % 1) && !isNaN(d15))) T(e, p + '/comments', '#/properties/comments/type', 'integer');
+   if (typeof d15 == "string") {
+    if (!loomFormats["int64"].validate(d15)) F(e, p + '/comments', '#/properties/comments/format', "int64");
+   }
+  }
+  if (d16 !== undefined) {
+   if (typeof d16 == "string") {
+    if (!loomFormats["date-time"].validate(d16)) F(e, p + '/created_at', '#/properties/created_at/format', "date-time");
+   } else T(e, p + '/created_at', '#/properties/created_at/type', 'string');
+  }
+  if (d17 !== undefined) {
+   if (!(typeof d17 == "number" && !(d17 % 1) && !isNaN(d17))) T(e, p + '/deletions', '#/properties/deletions/type', 'integer');
+   if (typeof d17 == "string") {
+    if (!loomFormats["int64"].validate(d17)) F(e, p + '/deletions', '#/properties/deletions/format', "int64");
+   }
+  }
+  if (d18 !== undefined) if (!(typeof d18 == "string")) T(e, p + '/diff_url', '#/properties/diff_url/type', 'string');
+  if (d19 !== undefined) if (!(typeof d19 == "boolean")) T(e, p + '/draft', '#/properties/draft/type', 'boolean');
+  if (d20 !== undefined) {
+   if (!(typeof d20 == "string" || d20 === null)) T(e, p + '/due_date', '#/properties/due_date/type', 'string,null');
+   if (typeof d20 == "string") {
+    if (!loomFormats["date-time"].validate(d20)) F(e, p + '/due_date', '#/properties/due_date/format', "date-time");
+   }
+  }
+  if (d21 !== undefined) v23(d21, p + '/head', e);
+  if (d22 !== undefined) if (!(typeof d22 == "string")) T(e, p + '/html_url', '#/properties/html_url/type', 'string');
+  if (d23 !== undefined) {
+   if (!(typeof d23 == "number" && !(d23 % 1) && !isNaN(d23))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d23 == "string") {
+    if (!loomFormats["int64"].validate(d23)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d24 !== undefined) if (!(typeof d24 == "boolean")) T(e, p + '/is_locked', '#/properties/is_locked/type', 'boolean');
+  if (d25 !== undefined) {
+   if (Array.isArray(d25)) {
+    for (let i26 = 0; i26 < d25.length && !e.truncated; i26++) {
+      const d27 = d25[i26];
+      const p28 = p + '/labels' + '/' + i26;
+     v20(d27, p28, e);
+    }
+   } else T(e, p + '/labels', '#/properties/labels/type', 'array');
+  }
+  if (d29 !== undefined) if (!(typeof d29 == "string")) T(e, p + '/merge_base', '#/properties/merge_base/type', 'string');
+  if (d30 !== undefined) if (!(typeof d30 == "string" || d30 === null)) T(e, p + '/merge_commit_sha', '#/properties/merge_commit_sha/type', 'string,null');
+  if (d31 !== undefined) if (!(typeof d31 == "boolean")) T(e, p + '/mergeable', '#/properties/mergeable/type', 'boolean');
+  if (d32 !== undefined) if (!(typeof d32 == "boolean")) T(e, p + '/merged', '#/properties/merged/type', 'boolean');
+  if (d33 !== undefined) {
+   if (!(typeof d33 == "string" || d33 === null)) T(e, p + '/merged_at', '#/properties/merged_at/type', 'string,null');
+   if (typeof d33 == "string") {
+    if (!loomFormats["date-time"].validate(d33)) F(e, p + '/merged_at', '#/properties/merged_at/format', "date-time");
+   }
+  }
+  if (d34 !== undefined) {
+   {
+     let a35 = false;
+     const ae36 = [];
+     if (!a35) {
+       const b37 = [];
+     {
+       const e = b37;
+      v35(d34, p + '/merged_by', e);
+     }
+       if (b37.length === 0) a35 = true;
+       else M(ae36, b37);
+     }
+     if (!a35) {
+       const b38 = [];
+     {
+       const e = b38;
+      if (!(d34 === null)) T(e, p + '/merged_by', '#/properties/merged_by/anyOf/1/type', 'null');
+     }
+       if (b38.length === 0) a35 = true;
+       else M(ae36, b38);
+     }
+     if (!a35) {
+       M(e, ae36);
+       E(e, p + '/merged_by', '#/properties/merged_by/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d39 !== undefined) {
+   {
+     let a40 = false;
+     const ae41 = [];
+     if (!a40) {
+       const b42 = [];
+     {
+       const e = b42;
+      v21(d39, p + '/milestone', e);
+     }
+       if (b42.length === 0) a40 = true;
+       else M(ae41, b42);
+     }
+     if (!a40) {
+       const b43 = [];
+     {
+       const e = b43;
+      if (!(d39 === null)) T(e, p + '/milestone', '#/properties/milestone/anyOf/1/type', 'null');
+     }
+       if (b43.length === 0) a40 = true;
+       else M(ae41, b43);
+     }
+     if (!a40) {
+       M(e, ae41);
+       E(e, p + '/milestone', '#/properties/milestone/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d44 !== undefined) {
+   if (!(typeof d44 == "number" && !(d44 % 1) && !isNaN(d44))) T(e, p + '/number', '#/properties/number/type', 'integer');
+   if (typeof d44 == "string") {
+    if (!loomFormats["int64"].validate(d44)) F(e, p + '/number', '#/properties/number/format', "int64");
+   }
+  }
+  if (d45 !== undefined) if (!(typeof d45 == "string")) T(e, p + '/patch_url', '#/properties/patch_url/type', 'string');
+  if (d46 !== undefined) {
+   if (!(typeof d46 == "number" && !(d46 % 1) && !isNaN(d46))) T(e, p + '/pin_order', '#/properties/pin_order/type', 'integer');
+   if (typeof d46 == "string") {
+    if (!loomFormats["int64"].validate(d46)) F(e, p + '/pin_order', '#/properties/pin_order/format', "int64");
+   }
+  }
+  if (d47 !== undefined) {
+   if (!(Array.isArray(d47) || d47 === null)) T(e, p + '/requested_reviewers', '#/properties/requested_reviewers/type', 'array,null');
+   if (Array.isArray(d47)) {
+    for (let i48 = 0; i48 < d47.length && !e.truncated; i48++) {
+      const d49 = d47[i48];
+      const p50 = p + '/requested_reviewers' + '/' + i48;
+     v35(d49, p50, e);
+    }
+   }
+  }
+  if (d51 !== undefined) {
+   if (!(Array.isArray(d51) || d51 === null)) T(e, p + '/requested_reviewers_teams', '#/properties/requested_reviewers_teams/type', 'array,null');
+   if (Array.isArray(d51)) {
+    for (let i52 = 0; i52 < d51.length && !e.truncated; i52++) {
+      const d53 = d51[i52];
+      const p54 = p + '/requested_reviewers_teams' + '/' + i52;
+     v34(d53, p54, e);
+    }
+   }
+  }
+  if (d55 !== undefined) {
+   if (!(typeof d55 == "number" && !(d55 % 1) && !isNaN(d55))) T(e, p + '/review_comments', '#/properties/review_comments/type', 'integer');
+   if (typeof d55 == "string") {
+    if (!loomFormats["int64"].validate(d55)) F(e, p + '/review_comments', '#/properties/review_comments/format', "int64");
+   }
+  }
+  if (d56 !== undefined) v33(d56, p + '/state', e);
+  if (d57 !== undefined) if (!(typeof d57 == "string")) T(e, p + '/title', '#/properties/title/type', 'string');
+  if (d58 !== undefined) {
+   if (typeof d58 == "string") {
+    if (!loomFormats["date-time"].validate(d58)) F(e, p + '/updated_at', '#/properties/updated_at/format', "date-time");
+   } else T(e, p + '/updated_at', '#/properties/updated_at/type', 'string');
+  }
+  if (d59 !== undefined) if (!(typeof d59 == "string")) T(e, p + '/url', '#/properties/url/type', 'string');
+  if (d60 !== undefined) v35(d60, p + '/user', e);
+ } else T(e, p, '#/type', 'object');
+}
+function v26(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "draft"), d1 = P(d, "html_url"), d2 = P(d, "merged"), d3 = P(d, "merged_at");
+  if (d0 !== undefined) if (!(typeof d0 == "boolean")) T(e, p + '/draft', '#/properties/draft/type', 'boolean');
+  if (d1 !== undefined) if (!(typeof d1 == "string")) T(e, p + '/html_url', '#/properties/html_url/type', 'string');
+  if (d2 !== undefined) if (!(typeof d2 == "boolean")) T(e, p + '/merged', '#/properties/merged/type', 'boolean');
+  if (d3 !== undefined) {
+   if (!(typeof d3 == "string" || d3 === null)) T(e, p + '/merged_at', '#/properties/merged_at/type', 'string,null');
+   if (typeof d3 == "string") {
+    if (!loomFormats["date-time"].validate(d3)) F(e, p + '/merged_at', '#/properties/merged_at/format', "date-time");
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v27(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "body"), d1 = P(d, "comments_count"), d2 = P(d, "commit_id"), d3 = P(d, "dismissed"), d4 = P(d, "html_url"), d5 = P(d, "id"), d6 = P(d, "official"), d7 = P(d, "pull_request_url"), d8 = P(d, "stale"), d9 = P(d, "state"), d10 = P(d, "submitted_at"), d11 = P(d, "team"), d16 = P(d, "updated_at"), d17 = P(d, "user");
+  if (d0 !== undefined) if (!(typeof d0 == "string")) T(e, p + '/body', '#/properties/body/type', 'string');
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "number" && !(d1 % 1) && !isNaN(d1))) T(e, p + '/comments_count', '#/properties/comments_count/type', 'integer');
+   if (typeof d1 == "string") {
+    if (!loomFormats["int64"].validate(d1)) F(e, p + '/comments_count', '#/properties/comments_count/format', "int64");
+   }
+  }
+  if (d2 !== undefined) if (!(typeof d2 == "string")) T(e, p + '/commit_id', '#/properties/commit_id/type', 'string');
+  if (d3 !== undefined) if (!(typeof d3 == "boolean")) T(e, p + '/dismissed', '#/properties/dismissed/type', 'boolean');
+  if (d4 !== undefined) if (!(typeof d4 == "string")) T(e, p + '/html_url', '#/properties/html_url/type', 'string');
+  if (d5 !== undefined) {
+   if (!(typeof d5 == "number" && !(d5 % 1) && !isNaN(d5))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d5 == "string") {
+    if (!loomFormats["int64"].validate(d5)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d6 !== undefined) if (!(typeof d6 == "boolean")) T(e, p + '/official', '#/properties/official/type', 'boolean');
+  if (d7 !== undefined) if (!(typeof d7 == "string")) T(e, p + '/pull_request_url', '#/properties/pull_request_url/type', 'string');
+  if (d8 !== undefined) if (!(typeof d8 == "boolean")) T(e, p + '/stale', '#/properties/stale/type', 'boolean');
+  if (d9 !== undefined) v32(d9, p + '/state', e);
+  if (d10 !== undefined) {
+   if (typeof d10 == "string") {
+    if (!loomFormats["date-time"].validate(d10)) F(e, p + '/submitted_at', '#/properties/submitted_at/format', "date-time");
+   } else T(e, p + '/submitted_at', '#/properties/submitted_at/type', 'string');
+  }
+  if (d11 !== undefined) {
+   {
+     let a12 = false;
+     const ae13 = [];
+     if (!a12) {
+       const b14 = [];
+     {
+       const e = b14;
+      v34(d11, p + '/team', e);
+     }
+       if (b14.length === 0) a12 = true;
+       else M(ae13, b14);
+     }
+     if (!a12) {
+       const b15 = [];
+     {
+       const e = b15;
+      if (!(d11 === null)) T(e, p + '/team', '#/properties/team/anyOf/1/type', 'null');
+     }
+       if (b15.length === 0) a12 = true;
+       else M(ae13, b15);
+     }
+     if (!a12) {
+       M(e, ae13);
+       E(e, p + '/team', '#/properties/team/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d16 !== undefined) {
+   if (typeof d16 == "string") {
+    if (!loomFormats["date-time"].validate(d16)) F(e, p + '/updated_at', '#/properties/updated_at/format', "date-time");
+   } else T(e, p + '/updated_at', '#/properties/updated_at/type', 'string');
+  }
+  if (d17 !== undefined) {
+   {
+     let a18 = false;
+     const ae19 = [];
+     if (!a18) {
+       const b20 = [];
+     {
+       const e = b20;
+      v35(d17, p + '/user', e);
+     }
+       if (b20.length === 0) a18 = true;
+       else M(ae19, b20);
+     }
+     if (!a18) {
+       const b21 = [];
+     {
+       const e = b21;
+      if (!(d17 === null)) T(e, p + '/user', '#/properties/user/anyOf/1/type', 'null');
+     }
+       if (b21.length === 0) a18 = true;
+       else M(ae19, b21);
+     }
+     if (!a18) {
+       M(e, ae19);
+       E(e, p + '/user', '#/properties/user/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v28(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "reviewers" && k0 !== "team_reviewers") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "reviewers"), d5 = P(d, "team_reviewers");
+  if (d1 !== undefined) {
+   if (!(Array.isArray(d1) || d1 === null)) T(e, p + '/reviewers', '#/properties/reviewers/type', 'array,null');
+   if (Array.isArray(d1)) {
+    if (d1.length > 1000) E(e, p + '/reviewers', '#/properties/reviewers/maxItems', 'maxItems', { limit: 1000 }, 'must NOT have more than 1000 items');
+    for (let i2 = 0; i2 < d1.length && !e.truncated; i2++) {
+      const d3 = d1[i2];
+      const p4 = p + '/reviewers' + '/' + i2;
+     if (typeof d3 == "string") {
+      if (ucs2length(d3) > 40) E(e, p4, '#/properties/reviewers/items/maxLength', 'maxLength', { limit: 40 }, 'must NOT have more than 40 characters');
+     } else T(e, p4, '#/properties/reviewers/items/type', 'string');
+    }
+   }
+  }
+  if (d5 !== undefined) {
+   if (!(Array.isArray(d5) || d5 === null)) T(e, p + '/team_reviewers', '#/properties/team_reviewers/type', 'array,null');
+   if (Array.isArray(d5)) {
+    if (d5.length > 1000) E(e, p + '/team_reviewers', '#/properties/team_reviewers/maxItems', 'maxItems', { limit: 1000 }, 'must NOT have more than 1000 items');
+    for (let i6 = 0; i6 < d5.length && !e.truncated; i6++) {
+      const d7 = d5[i6];
+      const p8 = p + '/team_reviewers' + '/' + i6;
+     if (typeof d7 == "string") {
+      if (ucs2length(d7) > 255) E(e, p8, '#/properties/team_reviewers/items/maxLength', 'maxLength', { limit: 255 }, 'must NOT have more than 255 characters');
+     } else T(e, p8, '#/properties/team_reviewers/items/type', 'string');
+    }
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v29(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "doer"), d1 = P(d, "recipient"), d2 = P(d, "teams");
+  if (d0 !== undefined) v35(d0, p + '/doer', e);
+  if (d1 !== undefined) v35(d1, p + '/recipient', e);
+  if (d2 !== undefined) {
+   if (Array.isArray(d2)) {
+    for (let i3 = 0; i3 < d2.length && !e.truncated; i3++) {
+      const d4 = d2[i3];
+      const p5 = p + '/teams' + '/' + i3;
+     v34(d4, p5, e);
+    }
+   } else T(e, p + '/teams', '#/properties/teams/type', 'array');
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v30(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "allow_fast_forward_only_merge"), d1 = P(d, "allow_manual_merge"), d2 = P(d, "allow_merge_commits"), d3 = P(d, "allow_rebase"), d4 = P(d, "allow_rebase_explicit"), d5 = P(d, "allow_rebase_update"), d6 = P(d, "allow_squash_merge"), d7 = P(d, "archived"), d8 = P(d, "archived_at"), d9 = P(d, "autodetect_manual_merge"), d10 = P(d, "avatar_url"), d11 = P(d, "clone_url"), d12 = P(d, "created_at"), d13 = P(d, "default_allow_maintainer_edit"), d14 = P(d, "default_branch"), d15 = P(d, "default_delete_branch_after_merge"), d16 = P(d, "default_merge_style"), d17 = P(d, "description"), d18 = P(d, "empty"), d19 = P(d, "external_tracker"), d20 = P(d, "external_wiki"), d21 = P(d, "fork"), d22 = P(d, "forks_count"), d23 = P(d, "full_name"), d24 = P(d, "has_actions"), d25 = P(d, "has_code"), d26 = P(d, "has_issues"), d27 = P(d, "has_packages"), d28 = P(d, "has_projects"), d29 = P(d, "has_pull_requests"), d30 = P(d, "has_releases"), d31 = P(d, "has_wiki"), d32 = P(d, "html_url"), d33 = P(d, "id"), d34 = P(d, "ignore_whitespace_conflicts"), d35 = P(d, "internal"), d36 = P(d, "internal_tracker"), d37 = P(d, "language"), d38 = P(d, "languages_url"), d39 = P(d, "licenses"), d43 = P(d, "link"), d44 = P(d, "mirror"), d45 = P(d, "mirror_interval"), d46 = P(d, "mirror_updated"), d47 = P(d, "name"), d48 = P(d, "object_format_name"), d49 = P(d, "open_issues_count"), d50 = P(d, "open_pr_counter"), d51 = P(d, "original_url"), d52 = P(d, "owner"), d53 = P(d, "parent"), d58 = P(d, "permissions"), d59 = P(d, "private"), d60 = P(d, "projects_mode"), d61 = P(d, "release_counter"), d62 = P(d, "repo_transfer"), d67 = P(d, "size"), d68 = P(d, "ssh_url"), d69 = P(d, "stars_count"), d70 = P(d, "template"), d71 = P(d, "topics"), d75 = P(d, "updated_at"), d76 = P(d, "url"), d77 = P(d, "watchers_count"), d78 = P(d, "website");
+  if (d0 !== undefined) if (!(typeof d0 == "boolean")) T(e, p + '/allow_fast_forward_only_merge', '#/properties/allow_fast_forward_only_merge/type', 'boolean');
+  if (d1 !== undefined) if (!(typeof d1 == "boolean")) T(e, p + '/allow_manual_merge', '#/properties/allow_manual_merge/type', 'boolean');
+  if (d2 !== undefined) if (!(typeof d2 == "boolean")) T(e, p + '/allow_merge_commits', '#/properties/allow_merge_commits/type', 'boolean');
+  if (d3 !== undefined) if (!(typeof d3 == "boolean")) T(e, p + '/allow_rebase', '#/properties/allow_rebase/type', 'boolean');
+  if (d4 !== undefined) if (!(typeof d4 == "boolean")) T(e, p + '/allow_rebase_explicit', '#/properties/allow_rebase_explicit/type', 'boolean');
+  if (d5 !== undefined) if (!(typeof d5 == "boolean")) T(e, p + '/allow_rebase_update', '#/properties/allow_rebase_update/type', 'boolean');
+  if (d6 !== undefined) if (!(typeof d6 == "boolean")) T(e, p + '/allow_squash_merge', '#/properties/allow_squash_merge/type', 'boolean');
+  if (d7 !== undefined) if (!(typeof d7 == "boolean")) T(e, p + '/archived', '#/properties/archived/type', 'boolean');
+  if (d8 !== undefined) {
+   if (typeof d8 == "string") {
+    if (!loomFormats["date-time"].validate(d8)) F(e, p + '/archived_at', '#/properties/archived_at/format', "date-time");
+   } else T(e, p + '/archived_at', '#/properties/archived_at/type', 'string');
+  }
+  if (d9 !== undefined) if (!(typeof d9 == "boolean")) T(e, p + '/autodetect_manual_merge', '#/properties/autodetect_manual_merge/type', 'boolean');
+  if (d10 !== undefined) if (!(typeof d10 == "string")) T(e, p + '/avatar_url', '#/properties/avatar_url/type', 'string');
+  if (d11 !== undefined) if (!(typeof d11 == "string")) T(e, p + '/clone_url', '#/properties/clone_url/type', 'string');
+  if (d12 !== undefined) {
+   if (typeof d12 == "string") {
+    if (!loomFormats["date-time"].validate(d12)) F(e, p + '/created_at', '#/properties/created_at/format', "date-time");
+   } else T(e, p + '/created_at', '#/properties/created_at/type', 'string');
+  }
+  if (d13 !== undefined) if (!(typeof d13 == "boolean")) T(e, p + '/default_allow_maintainer_edit', '#/properties/default_allow_maintainer_edit/type', 'boolean');
+  if (d14 !== undefined) if (!(typeof d14 == "string")) T(e, p + '/default_branch', '#/properties/default_branch/type', 'string');
+  if (d15 !== undefined) if (!(typeof d15 == "boolean")) T(e, p + '/default_delete_branch_after_merge', '#/properties/default_delete_branch_after_merge/type', 'boolean');
+  if (d16 !== undefined) if (!(typeof d16 == "string")) T(e, p + '/default_merge_style', '#/properties/default_merge_style/type', 'string');
+  if (d17 !== undefined) if (!(typeof d17 == "string")) T(e, p + '/description', '#/properties/description/type', 'string');
+  if (d18 !== undefined) if (!(typeof d18 == "boolean")) T(e, p + '/empty', '#/properties/empty/type', 'boolean');
+  if (d19 !== undefined) v14(d19, p + '/external_tracker', e);
+  if (d20 !== undefined) v15(d20, p + '/external_wiki', e);
+  if (d21 !== undefined) if (!(typeof d21 == "boolean")) T(e, p + '/fork', '#/properties/fork/type', 'boolean');
+  if (d22 !== undefined) {
+   if (!(typeof d22 == "number" && !(d22 % 1) && !isNaN(d22))) T(e, p + '/forks_count', '#/properties/forks_count/type', 'integer');
+   if (typeof d22 == "string") {
+    if (!loomFormats["int64"].validate(d22)) F(e, p + '/forks_count', '#/properties/forks_count/format', "int64");
+   }
+  }
+  if (d23 !== undefined) if (!(typeof d23 == "string")) T(e, p + '/full_name', '#/properties/full_name/type', 'string');
+  if (d24 !== undefined) if (!(typeof d24 == "boolean")) T(e, p + '/has_actions', '#/properties/has_actions/type', 'boolean');
+  if (d25 !== undefined) if (!(typeof d25 == "boolean")) T(e, p + '/has_code', '#/properties/has_code/type', 'boolean');
+  if (d26 !== undefined) if (!(typeof d26 == "boolean")) T(e, p + '/has_issues', '#/properties/has_issues/type', 'boolean');
+  if (d27 !== undefined) if (!(typeof d27 == "boolean")) T(e, p + '/has_packages', '#/properties/has_packages/type', 'boolean');
+  if (d28 !== undefined) if (!(typeof d28 == "boolean")) T(e, p + '/has_projects', '#/properties/has_projects/type', 'boolean');
+  if (d29 !== undefined) if (!(typeof d29 == "boolean")) T(e, p + '/has_pull_requests', '#/properties/has_pull_requests/type', 'boolean');
+  if (d30 !== undefined) if (!(typeof d30 == "boolean")) T(e, p + '/has_releases', '#/properties/has_releases/type', 'boolean');
+  if (d31 !== undefined) if (!(typeof d31 == "boolean")) T(e, p + '/has_wiki', '#/properties/has_wiki/type', 'boolean');
+  if (d32 !== undefined) if (!(typeof d32 == "string")) T(e, p + '/html_url', '#/properties/html_url/type', 'string');
+  if (d33 !== undefined) {
+   if (!(typeof d33 == "number" && !(d33 % 1) && !isNaN(d33))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d33 == "string") {
+    if (!loomFormats["int64"].validate(d33)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d34 !== undefined) if (!(typeof d34 == "boolean")) T(e, p + '/ignore_whitespace_conflicts', '#/properties/ignore_whitespace_conflicts/type', 'boolean');
+  if (d35 !== undefined) if (!(typeof d35 == "boolean")) T(e, p + '/internal', '#/properties/internal/type', 'boolean');
+  if (d36 !== undefined) v16(d36, p + '/internal_tracker', e);
+  if (d37 !== undefined) if (!(typeof d37 == "string")) T(e, p + '/language', '#/properties/language/type', 'string');
+  if (d38 !== undefined) if (!(typeof d38 == "string")) T(e, p + '/languages_url', '#/properties/languages_url/type', 'string');
+  if (d39 !== undefined) {
+   if (!(Array.isArray(d39) || d39 === null)) T(e, p + '/licenses', '#/properties/licenses/type', 'array,null');
+   if (Array.isArray(d39)) {
+    for (let i40 = 0; i40 < d39.length && !e.truncated; i40++) {
+      const d41 = d39[i40];
+      const p42 = p + '/licenses' + '/' + i40;
+     if (!(typeof d41 == "string")) T(e, p42, '#/properties/licenses/items/type', 'string');
+    }
+   }
+  }
+  if (d43 !== undefined) if (!(typeof d43 == "string")) T(e, p + '/link', '#/properties/link/type', 'string');
+  if (d44 !== undefined) if (!(typeof d44 == "boolean")) T(e, p + '/mirror', '#/properties/mirror/type', 'boolean');
+  if (d45 !== undefined) if (!(typeof d45 == "string")) T(e, p + '/mirror_interval', '#/properties/mirror_interval/type', 'string');
+  if (d46 !== undefined) {
+   if (typeof d46 == "string") {
+    if (!loomFormats["date-time"].validate(d46)) F(e, p + '/mirror_updated', '#/properties/mirror_updated/format', "date-time");
+   } else T(e, p + '/mirror_updated', '#/properties/mirror_updated/type', 'string');
+  }
+  if (d47 !== undefined) if (!(typeof d47 == "string")) T(e, p + '/name', '#/properties/name/type', 'string');
+  if (d48 !== undefined) if (d48 !== "sha1" && d48 !== "sha256") N(e, p + '/object_format_name', '#/properties/object_format_name/enum', enum10);
+  if (d49 !== undefined) {
+   if (!(typeof d49 == "number" && !(d49 % 1) && !isNaN(d49))) T(e, p + '/open_issues_count', '#/properties/open_issues_count/type', 'integer');
+   if (typeof d49 == "string") {
+    if (!loomFormats["int64"].validate(d49)) F(e, p + '/open_issues_count', '#/properties/open_issues_count/format', "int64");
+   }
+  }
+  if (d50 !== undefined) {
+   if (!(typeof d50 == "number" && !(d50 % 1) && !isNaN(d50))) T(e, p + '/open_pr_counter', '#/properties/open_pr_counter/type', 'integer');
+   if (typeof d50 == "string") {
+    if (!loomFormats["int64"].validate(d50)) F(e, p + '/open_pr_counter', '#/properties/open_pr_counter/format', "int64");
+   }
+  }
+  if (d51 !== undefined) if (!(typeof d51 == "string")) T(e, p + '/original_url', '#/properties/original_url/type', 'string');
+  if (d52 !== undefined) v35(d52, p + '/owner', e);
+  if (d53 !== undefined) {
+   {
+     let a54 = false;
+     const ae55 = [];
+     if (!a54) {
+       const b56 = [];
+     {
+       const e = b56;
+      v30(d53, p + '/parent', e);
+     }
+       if (b56.length === 0) a54 = true;
+       else M(ae55, b56);
+     }
+     if (!a54) {
+       const b57 = [];
+     {
+       const e = b57;
+      if (!(d53 === null)) T(e, p + '/parent', '#/properties/parent/anyOf/1/type', 'null');
+     }
+       if (b57.length === 0) a54 = true;
+       else M(ae55, b57);
+     }
+     if (!a54) {
+       M(e, ae55);
+       E(e, p + '/parent', '#/properties/parent/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d58 !== undefined) v24(d58, p + '/permissions', e);
+  if (d59 !== undefined) if (!(typeof d59 == "boolean")) T(e, p + '/private', '#/properties/private/type', 'boolean');
+  if (d60 !== undefined) if (!(typeof d60 == "string")) T(e, p + '/projects_mode', '#/properties/projects_mode/type', 'string');
+  if (d61 !== undefined) {
+   if (!(typeof d61 == "number" && !(d61 % 1) && !isNaN(d61))) T(e, p + '/release_counter', '#/properties/release_counter/type', 'integer');
+   if (typeof d61 == "string") {
+    if (!loomFormats["int64"].validate(d61)) F(e, p + '/release_counter', '#/properties/release_counter/format', "int64");
+   }
+  }
+  if (d62 !== undefined) {
+   {
+     let a63 = false;
+     const ae64 = [];
+     if (!a63) {
+       const b65 = [];
+     {
+       const e = b65;
+      v29(d62, p + '/repo_transfer', e);
+     }
+       if (b65.length === 0) a63 = true;
+       else M(ae64, b65);
+     }
+     if (!a63) {
+       const b66 = [];
+     {
+       const e = b66;
+      if (!(d62 === null)) T(e, p + '/repo_transfer', '#/properties/repo_transfer/anyOf/1/type', 'null');
+     }
+       if (b66.length === 0) a63 = true;
+       else M(ae64, b66);
+     }
+     if (!a63) {
+       M(e, ae64);
+       E(e, p + '/repo_transfer', '#/properties/repo_transfer/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d67 !== undefined) {
+   if (!(typeof d67 == "number" && !(d67 % 1) && !isNaN(d67))) T(e, p + '/size', '#/properties/size/type', 'integer');
+   if (typeof d67 == "string") {
+    if (!loomFormats["int64"].validate(d67)) F(e, p + '/size', '#/properties/size/format', "int64");
+   }
+  }
+  if (d68 !== undefined) if (!(typeof d68 == "string")) T(e, p + '/ssh_url', '#/properties/ssh_url/type', 'string');
+  if (d69 !== undefined) {
+   if (!(typeof d69 == "number" && !(d69 % 1) && !isNaN(d69))) T(e, p + '/stars_count', '#/properties/stars_count/type', 'integer');
+   if (typeof d69 == "string") {
+    if (!loomFormats["int64"].validate(d69)) F(e, p + '/stars_count', '#/properties/stars_count/format', "int64");
+   }
+  }
+  if (d70 !== undefined) if (!(typeof d70 == "boolean")) T(e, p + '/template', '#/properties/template/type', 'boolean');
+  if (d71 !== undefined) {
+   if (!(Array.isArray(d71) || d71 === null)) T(e, p + '/topics', '#/properties/topics/type', 'array,null');
+   if (Array.isArray(d71)) {
+    for (let i72 = 0; i72 < d71.length && !e.truncated; i72++) {
+      const d73 = d71[i72];
+      const p74 = p + '/topics' + '/' + i72;
+     if (!(typeof d73 == "string")) T(e, p74, '#/properties/topics/items/type', 'string');
+    }
+   }
+  }
+  if (d75 !== undefined) {
+   if (typeof d75 == "string") {
+    if (!loomFormats["date-time"].validate(d75)) F(e, p + '/updated_at', '#/properties/updated_at/format', "date-time");
+   } else T(e, p + '/updated_at', '#/properties/updated_at/type', 'string');
+  }
+  if (d76 !== undefined) if (!(typeof d76 == "string")) T(e, p + '/url', '#/properties/url/type', 'string');
+  if (d77 !== undefined) {
+   if (!(typeof d77 == "number" && !(d77 % 1) && !isNaN(d77))) T(e, p + '/watchers_count', '#/properties/watchers_count/type', 'integer');
+   if (typeof d77 == "string") {
+    if (!loomFormats["int64"].validate(d77)) F(e, p + '/watchers_count', '#/properties/watchers_count/format', "int64");
+   }
+  }
+  if (d78 !== undefined) if (!(typeof d78 == "string")) T(e, p + '/website', '#/properties/website/type', 'string');
+ } else T(e, p, '#/type', 'object');
+}
+function v31(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "full_name"), d1 = P(d, "id"), d2 = P(d, "name"), d3 = P(d, "owner");
+  if (d0 !== undefined) if (!(typeof d0 == "string")) T(e, p + '/full_name', '#/properties/full_name/type', 'string');
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "number" && !(d1 % 1) && !isNaN(d1))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d1 == "string") {
+    if (!loomFormats["int64"].validate(d1)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d2 !== undefined) if (!(typeof d2 == "string")) T(e, p + '/name', '#/properties/name/type', 'string');
+  if (d3 !== undefined) if (!(typeof d3 == "string")) T(e, p + '/owner', '#/properties/owner/type', 'string');
+ } else T(e, p, '#/type', 'object');
+}
+function v32(d, p, e) {
+ if (!(typeof d == "string")) T(e, p, '#/type', 'string');
+}
+function v33(d, p, e) {
+ if (!(typeof d == "string")) T(e, p, '#/type', 'string');
+}
+function v34(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "can_create_org_repo"), d1 = P(d, "description"), d2 = P(d, "id"), d3 = P(d, "includes_all_repositories"), d4 = P(d, "name"), d5 = P(d, "organization"), d6 = P(d, "permission"), d7 = P(d, "units"), d11 = P(d, "units_map");
+  if (d0 !== undefined) if (!(typeof d0 == "boolean")) T(e, p + '/can_create_org_repo', '#/properties/can_create_org_repo/type', 'boolean');
+  if (d1 !== undefined) if (!(typeof d1 == "string")) T(e, p + '/description', '#/properties/description/type', 'string');
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "number" && !(d2 % 1) && !isNaN(d2))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d2 == "string") {
+    if (!loomFormats["int64"].validate(d2)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d3 !== undefined) if (!(typeof d3 == "boolean")) T(e, p + '/includes_all_repositories', '#/properties/includes_all_repositories/type', 'boolean');
+  if (d4 !== undefined) if (!(typeof d4 == "string")) T(e, p + '/name', '#/properties/name/type', 'string');
+  if (d5 !== undefined) v22(d5, p + '/organization', e);
+  if (d6 !== undefined) if (!enum11.includes(d6)) N(e, p + '/permission', '#/properties/permission/enum', enum11);
+  if (d7 !== undefined) {
+   if (Array.isArray(d7)) {
+    for (let i8 = 0; i8 < d7.length && !e.truncated; i8++) {
+      const d9 = d7[i8];
+      const p10 = p + '/units' + '/' + i8;
+     if (!(typeof d9 == "string")) T(e, p10, '#/properties/units/items/type', 'string');
+    }
+   } else T(e, p + '/units', '#/properties/units/type', 'array');
+  }
+  if (d11 !== undefined) {
+   if ((d11 && typeof d11 == "object" && !Array.isArray(d11))) {
+    for (const k12 of Object.keys(d11)) {
+      if (e.truncated) break;
+      if (true) {
+        const d13 = d11[k12];
+        const p14 = p + '/units_map' + '/' + K(k12);
+      if (!(typeof d13 == "string")) T(e, p14, '#/properties/units_map/additionalProperties/type', 'string');
+      }
+    }
+   } else T(e, p + '/units_map', '#/properties/units_map/type', 'object');
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v35(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  const d0 = P(d, "active"), d1 = P(d, "avatar_url"), d2 = P(d, "created"), d3 = P(d, "description"), d4 = P(d, "email"), d5 = P(d, "followers_count"), d6 = P(d, "following_count"), d7 = P(d, "full_name"), d8 = P(d, "html_url"), d9 = P(d, "id"), d10 = P(d, "is_admin"), d11 = P(d, "language"), d12 = P(d, "last_login"), d13 = P(d, "location"), d14 = P(d, "login"), d15 = P(d, "login_name"), d16 = P(d, "prohibit_login"), d17 = P(d, "restricted"), d18 = P(d, "source_id"), d19 = P(d, "starred_repos_count"), d20 = P(d, "visibility"), d21 = P(d, "website"), d22 = P(d, "username");
+  if (d0 !== undefined) if (!(typeof d0 == "boolean")) T(e, p + '/active', '#/properties/active/type', 'boolean');
+  if (d1 !== undefined) if (!(typeof d1 == "string")) T(e, p + '/avatar_url', '#/properties/avatar_url/type', 'string');
+  if (d2 !== undefined) {
+   if (typeof d2 == "string") {
+    if (!loomFormats["date-time"].validate(d2)) F(e, p + '/created', '#/properties/created/format', "date-time");
+   } else T(e, p + '/created', '#/properties/created/type', 'string');
+  }
+  if (d3 !== undefined) if (!(typeof d3 == "string")) T(e, p + '/description', '#/properties/description/type', 'string');
+  if (d4 !== undefined) {
+   if (typeof d4 == "string") {
+    if (!loomFormats["email"].validate(d4)) F(e, p + '/email', '#/properties/email/format', "email");
+   } else T(e, p + '/email', '#/properties/email/type', 'string');
+  }
+  if (d5 !== undefined) {
+   if (!(typeof d5 == "number" && !(d5 % 1) && !isNaN(d5))) T(e, p + '/followers_count', '#/properties/followers_count/type', 'integer');
+   if (typeof d5 == "string") {
+    if (!loomFormats["int64"].validate(d5)) F(e, p + '/followers_count', '#/properties/followers_count/format', "int64");
+   }
+  }
+  if (d6 !== undefined) {
+   if (!(typeof d6 == "number" && !(d6 % 1) && !isNaN(d6))) T(e, p + '/following_count', '#/properties/following_count/type', 'integer');
+   if (typeof d6 == "string") {
+    if (!loomFormats["int64"].validate(d6)) F(e, p + '/following_count', '#/properties/following_count/format', "int64");
+   }
+  }
+  if (d7 !== undefined) if (!(typeof d7 == "string")) T(e, p + '/full_name', '#/properties/full_name/type', 'string');
+  if (d8 !== undefined) if (!(typeof d8 == "string")) T(e, p + '/html_url', '#/properties/html_url/type', 'string');
+  if (d9 !== undefined) {
+   if (!(typeof d9 == "number" && !(d9 % 1) && !isNaN(d9))) T(e, p + '/id', '#/properties/id/type', 'integer');
+   if (typeof d9 == "string") {
+    if (!loomFormats["int64"].validate(d9)) F(e, p + '/id', '#/properties/id/format', "int64");
+   }
+  }
+  if (d10 !== undefined) if (!(typeof d10 == "boolean")) T(e, p + '/is_admin', '#/properties/is_admin/type', 'boolean');
+  if (d11 !== undefined) if (!(typeof d11 == "string")) T(e, p + '/language', '#/properties/language/type', 'string');
+  if (d12 !== undefined) {
+   if (typeof d12 == "string") {
+    if (!loomFormats["date-time"].validate(d12)) F(e, p + '/last_login', '#/properties/last_login/format', "date-time");
+   } else T(e, p + '/last_login', '#/properties/last_login/type', 'string');
+  }
+  if (d13 !== undefined) if (!(typeof d13 == "string")) T(e, p + '/location', '#/properties/location/type', 'string');
+  if (d14 !== undefined) if (!(typeof d14 == "string")) T(e, p + '/login', '#/properties/login/type', 'string');
+  if (d15 !== undefined) if (!(typeof d15 == "string")) T(e, p + '/login_name', '#/properties/login_name/type', 'string');
+  if (d16 !== undefined) if (!(typeof d16 == "boolean")) T(e, p + '/prohibit_login', '#/properties/prohibit_login/type', 'boolean');
+  if (d17 !== undefined) if (!(typeof d17 == "boolean")) T(e, p + '/restricted', '#/properties/restricted/type', 'boolean');
+  if (d18 !== undefined) {
+   if (!(typeof d18 == "number" && !(d18 % 1) && !isNaN(d18))) T(e, p + '/source_id', '#/properties/source_id/type', 'integer');
+   if (typeof d18 == "string") {
+    if (!loomFormats["int64"].validate(d18)) F(e, p + '/source_id', '#/properties/source_id/format', "int64");
+   }
+  }
+  if (d19 !== undefined) {
+   if (!(typeof d19 == "number" && !(d19 % 1) && !isNaN(d19))) T(e, p + '/starred_repos_count', '#/properties/starred_repos_count/type', 'integer');
+   if (typeof d19 == "string") {
+    if (!loomFormats["int64"].validate(d19)) F(e, p + '/starred_repos_count', '#/properties/starred_repos_count/format', "int64");
+   }
+  }
+  if (d20 !== undefined) if (!(typeof d20 == "string")) T(e, p + '/visibility', '#/properties/visibility/type', 'string');
+  if (d21 !== undefined) if (!(typeof d21 == "string")) T(e, p + '/website', '#/properties/website/type', 'string');
+  if (d22 !== undefined) if (!(typeof d22 == "string")) T(e, p + '/username', '#/properties/username/type', 'string');
+ } else T(e, p, '#/type', 'object');
 }
 /**
  * Validates the JSON form of {@link APIError}.
  *
  * @generated from #/components/schemas/APIError
  */
-export const validateAPIError: Validator<APIError> = validate22;
-const func0 = Object.prototype.hasOwnProperty;
-
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.message !== undefined && func0.call(data, "message")){
-if(typeof data.message !== "string"){
-vErrors = pushError(vErrors, instancePath+"/message", "#/properties/message/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.url !== undefined && func0.call(data, "url")){
-if(typeof data.url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate22.errors = vErrors;
-return errors === 0;
-}
-
+export const validateAPIError: Validator<APIError> = X(v0);
 /**
  * Validates the JSON form of {@link AccessToken}.
  *
  * @generated from #/components/schemas/AccessToken
  */
-export const validateAccessToken: Validator<AccessToken> = validate23;
-const formats0 = loomFormats["date-time"];
-const formats2 = loomFormats.int64;
-
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.created_at !== undefined && func0.call(data, "created_at")){
-let data0 = data.created_at;
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data1 = data.id;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data1 === "string"){
-if(!(formats2.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.last_used_at !== undefined && func0.call(data, "last_used_at")){
-let data2 = data.last_used_at;
-if(typeof data2 === "string"){
-if(!(formats0.validate(data2))){
-vErrors = pushError(vErrors, instancePath+"/last_used_at", "#/properties/last_used_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/last_used_at", "#/properties/last_used_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.scopes !== undefined && func0.call(data, "scopes")){
-let data4 = data.scopes;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data4[i0] !== "string"){
-vErrors = pushError(vErrors, instancePath+"/scopes/" + i0, "#/properties/scopes/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/scopes", "#/properties/scopes/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-if(data.sha1 !== undefined && func0.call(data, "sha1")){
-if(typeof data.sha1 !== "string"){
-vErrors = pushError(vErrors, instancePath+"/sha1", "#/properties/sha1/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.token_last_eight !== undefined && func0.call(data, "token_last_eight")){
-if(typeof data.token_last_eight !== "string"){
-vErrors = pushError(vErrors, instancePath+"/token_last_eight", "#/properties/token_last_eight/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate23.errors = vErrors;
-return errors === 0;
-}
-
+export const validateAccessToken: Validator<AccessToken> = X(v1);
 /**
  * Validates the JSON form of {@link AddCollaboratorOption}.
  *
  * @generated from #/components/schemas/AddCollaboratorOption
  */
-export const validateAddCollaboratorOption: Validator<AddCollaboratorOption> = validate24;
-const schema9 = {"type":"object","properties":{"permission":{"enum":["read","write","admin",null]}},"additionalProperties":false,"description":"AddCollaboratorOption options when adding a user as a collaborator of a repository"};
-
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!(key0 === "permission")){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.permission !== undefined && func0.call(data, "permission")){
-let data0 = data.permission;
-if(!((((data0 === "read") || (data0 === "write")) || (data0 === "admin")) || (data0 === null))){
-vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema9.properties.permission.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-
+export const validateAddCollaboratorOption: Validator<AddCollaboratorOption> = X(v2);
 /**
  * Validates the JSON form of {@link Attachment}.
  *
  * @generated from #/components/schemas/Attachment
  */
-export const validateAttachment: Validator<Attachment> = validate25;
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.browser_download_url !== undefined && func0.call(data, "browser_download_url")){
-if(typeof data.browser_download_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/browser_download_url", "#/properties/browser_download_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.created_at !== undefined && func0.call(data, "created_at")){
-let data1 = data.created_at;
-if(typeof data1 === "string"){
-if(!(formats0.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.download_count !== undefined && func0.call(data, "download_count")){
-let data2 = data.download_count;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-vErrors = pushError(vErrors, instancePath+"/download_count", "#/properties/download_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data2 === "string"){
-if(!(formats2.validate(data2))){
-vErrors = pushError(vErrors, instancePath+"/download_count", "#/properties/download_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data3 = data.id;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data3 === "string"){
-if(!(formats2.validate(data3))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.size !== undefined && func0.call(data, "size")){
-let data5 = data.size;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data5 === "string"){
-if(!(formats2.validate(data5))){
-vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.uuid !== undefined && func0.call(data, "uuid")){
-if(typeof data.uuid !== "string"){
-vErrors = pushError(vErrors, instancePath+"/uuid", "#/properties/uuid/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate25.errors = vErrors;
-return errors === 0;
-}
-
+export const validateAttachment: Validator<Attachment> = X(v3);
 /**
  * Validates the JSON form of {@link CreateAccessTokenOption}.
  *
  * @generated from #/components/schemas/CreateAccessTokenOption
  */
-export const validateCreateAccessTokenOption: Validator<CreateAccessTokenOption> = validate26;
-const schema11 = {"type":"object","properties":{"name":{"type":"string","maxLength":255},"scopes":{"type":["array","null"],"items":{"type":"string","maxLength":255},"maxItems":1000}},"required":["name"],"additionalProperties":false,"description":"CreateAccessTokenOption options when create access token"};
-const func64 = ucs2length;
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.name === undefined) || (!(func0.call(data, "name")))){
-vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
-errors++;
-}
-for(const key0 of Object.keys(data)){
-if(!((key0 === "name") || (key0 === "scopes"))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-let data0 = data.name;
-if(typeof data0 === "string"){
-if(func64(data0) > 255){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.scopes !== undefined && func0.call(data, "scopes")){
-let data1 = data.scopes;
-if((!(Array.isArray(data1))) && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/scopes", "#/properties/scopes/type", "type", {type: schema11.properties.scopes.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data1)){
-if(data1.length > 1000){
-vErrors = pushError(vErrors, instancePath+"/scopes", "#/properties/scopes/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
-errors++;
-}
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 === "string"){
-if(func64(data2) > 255){
-vErrors = pushError(vErrors, instancePath+"/scopes/" + i0, "#/properties/scopes/items/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/scopes/" + i0, "#/properties/scopes/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate26.errors = vErrors;
-return errors === 0;
-}
-
+export const validateCreateAccessTokenOption: Validator<CreateAccessTokenOption> = X(v4);
 /**
  * Validates the JSON form of {@link CreateIssueOption}.
  *
  * @generated from #/components/schemas/CreateIssueOption
  */
-export const validateCreateIssueOption: Validator<CreateIssueOption> = validate27;
-const schema12 = {"type":"object","properties":{"assignee":{"type":["string","null"],"maxLength":40,"description":"deprecated"},"assignees":{"type":["array","null"],"items":{"type":"string","maxLength":40},"maxItems":1000},"body":{"type":["string","null"]},"closed":{"type":["boolean","null"]},"due_date":{"type":["string","null"],"format":"date-time"},"labels":{"type":["array","null"],"items":{"type":"integer","format":"int64"},"maxItems":1000,"description":"list of label ids"},"milestone":{"type":["integer","null"],"format":"int64","description":"milestone id"},"ref":{"type":["string","null"],"maxLength":255},"title":{"type":"string","maxLength":255}},"required":["title"],"additionalProperties":false,"description":"CreateIssueOption options to create one issue"};
-
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.title === undefined) || (!(func0.call(data, "title")))){
-vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "title"}, "must have required property '"+"title"+"'");
-errors++;
-}
-for(const key0 of Object.keys(data)){
-if(!(func0.call(schema12.properties, key0))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.assignee !== undefined && func0.call(data, "assignee")){
-let data0 = data.assignee;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema12.properties.assignee.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(func64(data0) > 40){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-}
-if(data.assignees !== undefined && func0.call(data, "assignees")){
-let data1 = data.assignees;
-if((!(Array.isArray(data1))) && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema12.properties.assignees.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data1)){
-if(data1.length > 1000){
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
-errors++;
-}
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 === "string"){
-if(func64(data2) > 40){
-vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-if(data.body !== undefined && func0.call(data, "body")){
-let data3 = data.body;
-if((typeof data3 !== "string") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: schema12.properties.body.type}, "must be string,null");
-errors++;
-}
-}
-if(data.closed !== undefined && func0.call(data, "closed")){
-let data4 = data.closed;
-if((typeof data4 !== "boolean") && (data4 !== null)){
-vErrors = pushError(vErrors, instancePath+"/closed", "#/properties/closed/type", "type", {type: schema12.properties.closed.type}, "must be boolean,null");
-errors++;
-}
-}
-if(data.due_date !== undefined && func0.call(data, "due_date")){
-let data5 = data.due_date;
-if((typeof data5 !== "string") && (data5 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema12.properties.due_date.type}, "must be string,null");
-errors++;
-}
-if(typeof data5 === "string"){
-if(!(formats0.validate(data5))){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.labels !== undefined && func0.call(data, "labels")){
-let data6 = data.labels;
-if((!(Array.isArray(data6))) && (data6 !== null)){
-vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: schema12.properties.labels.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data6)){
-if(data6.length > 1000){
-vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
-errors++;
-}
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-vErrors = pushError(vErrors, instancePath+"/labels/" + i1, "#/properties/labels/items/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data7 === "string"){
-if(!(formats2.validate(data7))){
-vErrors = pushError(vErrors, instancePath+"/labels/" + i1, "#/properties/labels/items/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-}
-}
-if(data.milestone !== undefined && func0.call(data, "milestone")){
-let data8 = data.milestone;
-if((!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) && (data8 !== null)){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: schema12.properties.milestone.type}, "must be integer,null");
-errors++;
-}
-if(typeof data8 === "string"){
-if(!(formats2.validate(data8))){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.ref !== undefined && func0.call(data, "ref")){
-let data9 = data.ref;
-if((typeof data9 !== "string") && (data9 !== null)){
-vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: schema12.properties.ref.type}, "must be string,null");
-errors++;
-}
-if(typeof data9 === "string"){
-if(func64(data9) > 255){
-vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.title !== undefined && func0.call(data, "title")){
-let data10 = data.title;
-if(typeof data10 === "string"){
-if(func64(data10) > 255){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate27.errors = vErrors;
-return errors === 0;
-}
-
+export const validateCreateIssueOption: Validator<CreateIssueOption> = X(v5);
 /**
  * Validates the JSON form of {@link CreateLabelOption}.
  *
  * @generated from #/components/schemas/CreateLabelOption
  */
-export const validateCreateLabelOption: Validator<CreateLabelOption> = validate28;
-const schema13 = {"type":"object","properties":{"color":{"type":"string","maxLength":7},"description":{"type":["string","null"],"maxLength":255,"description":"Description provides additional context about the label's purpose"},"exclusive":{"type":["boolean","null"]},"is_archived":{"type":["boolean","null"]},"name":{"type":"string","maxLength":255}},"required":["color","name"],"additionalProperties":false,"description":"CreateLabelOption options for creating a label"};
-
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.color === undefined) || (!(func0.call(data, "color")))){
-vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "color"}, "must have required property '"+"color"+"'");
-errors++;
-}
-if((data.name === undefined) || (!(func0.call(data, "name")))){
-vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
-errors++;
-}
-for(const key0 of Object.keys(data)){
-if(!(((((key0 === "color") || (key0 === "description")) || (key0 === "exclusive")) || (key0 === "is_archived")) || (key0 === "name"))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.color !== undefined && func0.call(data, "color")){
-let data0 = data.color;
-if(typeof data0 === "string"){
-if(func64(data0) > 7){
-vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/maxLength", "maxLength", {limit: 7}, "must NOT have more than 7 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.description !== undefined && func0.call(data, "description")){
-let data1 = data.description;
-if((typeof data1 !== "string") && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema13.properties.description.type}, "must be string,null");
-errors++;
-}
-if(typeof data1 === "string"){
-if(func64(data1) > 255){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.exclusive !== undefined && func0.call(data, "exclusive")){
-let data2 = data.exclusive;
-if((typeof data2 !== "boolean") && (data2 !== null)){
-vErrors = pushError(vErrors, instancePath+"/exclusive", "#/properties/exclusive/type", "type", {type: schema13.properties.exclusive.type}, "must be boolean,null");
-errors++;
-}
-}
-if(data.is_archived !== undefined && func0.call(data, "is_archived")){
-let data3 = data.is_archived;
-if((typeof data3 !== "boolean") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/is_archived", "#/properties/is_archived/type", "type", {type: schema13.properties.is_archived.type}, "must be boolean,null");
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-let data4 = data.name;
-if(typeof data4 === "string"){
-if(func64(data4) > 255){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate28.errors = vErrors;
-return errors === 0;
-}
-
+export const validateCreateLabelOption: Validator<CreateLabelOption> = X(v6);
 /**
  * Validates the JSON form of {@link CreateMilestoneOption}.
  *
  * @generated from #/components/schemas/CreateMilestoneOption
  */
-export const validateCreateMilestoneOption: Validator<CreateMilestoneOption> = validate29;
-const schema14 = {"type":"object","properties":{"description":{"type":["string","null"],"description":"Description provides details about the milestone"},"due_on":{"type":["string","null"],"format":"date-time"},"state":{"enum":["open","closed",null]},"title":{"type":["string","null"],"maxLength":255,"description":"Title is the title of the new milestone"}},"additionalProperties":false,"description":"CreateMilestoneOption options for creating a milestone"};
-
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!((((key0 === "description") || (key0 === "due_on")) || (key0 === "state")) || (key0 === "title"))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.description !== undefined && func0.call(data, "description")){
-let data0 = data.description;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema14.properties.description.type}, "must be string,null");
-errors++;
-}
-}
-if(data.due_on !== undefined && func0.call(data, "due_on")){
-let data1 = data.due_on;
-if((typeof data1 !== "string") && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/type", "type", {type: schema14.properties.due_on.type}, "must be string,null");
-errors++;
-}
-if(typeof data1 === "string"){
-if(!(formats0.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.state !== undefined && func0.call(data, "state")){
-let data2 = data.state;
-if(!(((data2 === "open") || (data2 === "closed")) || (data2 === null))){
-vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/enum", "enum", {allowedValues: schema14.properties.state.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-if(data.title !== undefined && func0.call(data, "title")){
-let data3 = data.title;
-if((typeof data3 !== "string") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema14.properties.title.type}, "must be string,null");
-errors++;
-}
-if(typeof data3 === "string"){
-if(func64(data3) > 255){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate29.errors = vErrors;
-return errors === 0;
-}
-
+export const validateCreateMilestoneOption: Validator<CreateMilestoneOption> = X(v7);
 /**
  * Validates the JSON form of {@link CreateOrgOption}.
  *
  * @generated from #/components/schemas/CreateOrgOption
  */
-export const validateCreateOrgOption: Validator<CreateOrgOption> = validate30;
-const schema15 = {"type":"object","properties":{"description":{"type":["string","null"],"maxLength":255,"description":"The description of the organization"},"email":{"type":["string","null"],"maxLength":255,"description":"The email address of the organization"},"full_name":{"type":["string","null"],"maxLength":100,"description":"The full display name of the organization"},"location":{"type":["string","null"],"maxLength":50,"description":"The location of the organization"},"repo_admin_change_team_access":{"type":["boolean","null"],"description":"Whether repository administrators can change team access"},"username":{"type":"string","maxLength":40,"description":"username of the organization"},"visibility":{"enum":["public","limited","private",null],"description":"possible values are `public` (default), `limited` or `private`"},"website":{"type":["string","null"],"maxLength":255,"description":"The website URL of the organization"}},"required":["username"],"additionalProperties":false,"description":"CreateOrgOption options for creating an organization"};
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.username === undefined) || (!(func0.call(data, "username")))){
-vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "username"}, "must have required property '"+"username"+"'");
-errors++;
-}
-for(const key0 of Object.keys(data)){
-if(!((((((((key0 === "description") || (key0 === "email")) || (key0 === "full_name")) || (key0 === "location")) || (key0 === "repo_admin_change_team_access")) || (key0 === "username")) || (key0 === "visibility")) || (key0 === "website"))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.description !== undefined && func0.call(data, "description")){
-let data0 = data.description;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema15.properties.description.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(func64(data0) > 255){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.email !== undefined && func0.call(data, "email")){
-let data1 = data.email;
-if((typeof data1 !== "string") && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: schema15.properties.email.type}, "must be string,null");
-errors++;
-}
-if(typeof data1 === "string"){
-if(func64(data1) > 255){
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.full_name !== undefined && func0.call(data, "full_name")){
-let data2 = data.full_name;
-if((typeof data2 !== "string") && (data2 !== null)){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: schema15.properties.full_name.type}, "must be string,null");
-errors++;
-}
-if(typeof data2 === "string"){
-if(func64(data2) > 100){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/maxLength", "maxLength", {limit: 100}, "must NOT have more than 100 characters");
-errors++;
-}
-}
-}
-if(data.location !== undefined && func0.call(data, "location")){
-let data3 = data.location;
-if((typeof data3 !== "string") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: schema15.properties.location.type}, "must be string,null");
-errors++;
-}
-if(typeof data3 === "string"){
-if(func64(data3) > 50){
-vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/maxLength", "maxLength", {limit: 50}, "must NOT have more than 50 characters");
-errors++;
-}
-}
-}
-if(data.repo_admin_change_team_access !== undefined && func0.call(data, "repo_admin_change_team_access")){
-let data4 = data.repo_admin_change_team_access;
-if((typeof data4 !== "boolean") && (data4 !== null)){
-vErrors = pushError(vErrors, instancePath+"/repo_admin_change_team_access", "#/properties/repo_admin_change_team_access/type", "type", {type: schema15.properties.repo_admin_change_team_access.type}, "must be boolean,null");
-errors++;
-}
-}
-if(data.username !== undefined && func0.call(data, "username")){
-let data5 = data.username;
-if(typeof data5 === "string"){
-if(func64(data5) > 40){
-vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.visibility !== undefined && func0.call(data, "visibility")){
-let data6 = data.visibility;
-if(!((((data6 === "public") || (data6 === "limited")) || (data6 === "private")) || (data6 === null))){
-vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/enum", "enum", {allowedValues: schema15.properties.visibility.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-if(data.website !== undefined && func0.call(data, "website")){
-let data7 = data.website;
-if((typeof data7 !== "string") && (data7 !== null)){
-vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: schema15.properties.website.type}, "must be string,null");
-errors++;
-}
-if(typeof data7 === "string"){
-if(func64(data7) > 255){
-vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate30.errors = vErrors;
-return errors === 0;
-}
-
+export const validateCreateOrgOption: Validator<CreateOrgOption> = X(v8);
 /**
  * Validates the JSON form of {@link CreatePullRequestOption}.
  *
  * @generated from #/components/schemas/CreatePullRequestOption
  */
-export const validateCreatePullRequestOption: Validator<CreatePullRequestOption> = validate31;
-const schema16 = {"type":"object","properties":{"assignee":{"type":["string","null"],"maxLength":40,"description":"The primary assignee username"},"assignees":{"type":["array","null"],"items":{"type":"string","maxLength":40},"maxItems":1000,"description":"The list of assignee usernames"},"base":{"type":["string","null"],"maxLength":255,"description":"The base branch for the pull request"},"body":{"type":["string","null"],"description":"The description body of the pull request"},"due_date":{"type":["string","null"],"format":"date-time"},"head":{"type":["string","null"],"maxLength":255,"description":"The head branch for the pull request, it could be a branch name on the base repository or\na form like `<username>:<branch>` which refers to the user's fork repository's branch."},"labels":{"type":["array","null"],"items":{"type":"integer","format":"int64"},"maxItems":1000,"description":"The list of label IDs to assign to the pull request"},"milestone":{"type":["integer","null"],"format":"int64","description":"The milestone ID to assign to the pull request"},"reviewers":{"type":["array","null"],"items":{"type":"string","maxLength":40},"maxItems":1000,"description":"The list of reviewer usernames"},"team_reviewers":{"type":["array","null"],"items":{"type":"string","maxLength":255},"maxItems":1000,"description":"The list of team reviewer names"},"title":{"type":["string","null"],"maxLength":255,"description":"The title of the pull request"}},"additionalProperties":false,"description":"CreatePullRequestOption options when creating a pull request"};
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!(func0.call(schema16.properties, key0))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.assignee !== undefined && func0.call(data, "assignee")){
-let data0 = data.assignee;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema16.properties.assignee.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(func64(data0) > 40){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-}
-if(data.assignees !== undefined && func0.call(data, "assignees")){
-let data1 = data.assignees;
-if((!(Array.isArray(data1))) && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema16.properties.assignees.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data1)){
-if(data1.length > 1000){
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
-errors++;
-}
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 === "string"){
-if(func64(data2) > 40){
-vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-if(data.base !== undefined && func0.call(data, "base")){
-let data3 = data.base;
-if((typeof data3 !== "string") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/base", "#/properties/base/type", "type", {type: schema16.properties.base.type}, "must be string,null");
-errors++;
-}
-if(typeof data3 === "string"){
-if(func64(data3) > 255){
-vErrors = pushError(vErrors, instancePath+"/base", "#/properties/base/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.body !== undefined && func0.call(data, "body")){
-let data4 = data.body;
-if((typeof data4 !== "string") && (data4 !== null)){
-vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: schema16.properties.body.type}, "must be string,null");
-errors++;
-}
-}
-if(data.due_date !== undefined && func0.call(data, "due_date")){
-let data5 = data.due_date;
-if((typeof data5 !== "string") && (data5 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema16.properties.due_date.type}, "must be string,null");
-errors++;
-}
-if(typeof data5 === "string"){
-if(!(formats0.validate(data5))){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.head !== undefined && func0.call(data, "head")){
-let data6 = data.head;
-if((typeof data6 !== "string") && (data6 !== null)){
-vErrors = pushError(vErrors, instancePath+"/head", "#/properties/head/type", "type", {type: schema16.properties.head.type}, "must be string,null");
-errors++;
-}
-if(typeof data6 === "string"){
-if(func64(data6) > 255){
-vErrors = pushError(vErrors, instancePath+"/head", "#/properties/head/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.labels !== undefined && func0.call(data, "labels")){
-let data7 = data.labels;
-if((!(Array.isArray(data7))) && (data7 !== null)){
-vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: schema16.properties.labels.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data7)){
-if(data7.length > 1000){
-vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
-errors++;
-}
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-vErrors = pushError(vErrors, instancePath+"/labels/" + i1, "#/properties/labels/items/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data8 === "string"){
-if(!(formats2.validate(data8))){
-vErrors = pushError(vErrors, instancePath+"/labels/" + i1, "#/properties/labels/items/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-}
-}
-if(data.milestone !== undefined && func0.call(data, "milestone")){
-let data9 = data.milestone;
-if((!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) && (data9 !== null)){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: schema16.properties.milestone.type}, "must be integer,null");
-errors++;
-}
-if(typeof data9 === "string"){
-if(!(formats2.validate(data9))){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.reviewers !== undefined && func0.call(data, "reviewers")){
-let data10 = data.reviewers;
-if((!(Array.isArray(data10))) && (data10 !== null)){
-vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/type", "type", {type: schema16.properties.reviewers.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data10)){
-if(data10.length > 1000){
-vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
-errors++;
-}
-const len2 = data10.length;
-for(let i2=0; i2<len2; i2++){
-let data11 = data10[i2];
-if(typeof data11 === "string"){
-if(func64(data11) > 40){
-vErrors = pushError(vErrors, instancePath+"/reviewers/" + i2, "#/properties/reviewers/items/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/reviewers/" + i2, "#/properties/reviewers/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-if(data.team_reviewers !== undefined && func0.call(data, "team_reviewers")){
-let data12 = data.team_reviewers;
-if((!(Array.isArray(data12))) && (data12 !== null)){
-vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/type", "type", {type: schema16.properties.team_reviewers.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data12)){
-if(data12.length > 1000){
-vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
-errors++;
-}
-const len3 = data12.length;
-for(let i3=0; i3<len3; i3++){
-let data13 = data12[i3];
-if(typeof data13 === "string"){
-if(func64(data13) > 255){
-vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i3, "#/properties/team_reviewers/items/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i3, "#/properties/team_reviewers/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-if(data.title !== undefined && func0.call(data, "title")){
-let data14 = data.title;
-if((typeof data14 !== "string") && (data14 !== null)){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema16.properties.title.type}, "must be string,null");
-errors++;
-}
-if(typeof data14 === "string"){
-if(func64(data14) > 255){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-
+export const validateCreatePullRequestOption: Validator<CreatePullRequestOption> = X(v9);
 /**
  * Validates the JSON form of {@link CreateRepoOption}.
  *
  * @generated from #/components/schemas/CreateRepoOption
  */
-export const validateCreateRepoOption: Validator<CreateRepoOption> = validate32;
-const schema17 = {"type":"object","properties":{"auto_init":{"type":["boolean","null"],"description":"Whether the repository should be auto-initialized?"},"default_branch":{"type":["string","null"],"maxLength":100,"description":"DefaultBranch of the repository (used when initializes and in template)"},"description":{"type":["string","null"],"maxLength":2048,"description":"Description of the repository to create"},"gitignores":{"type":["string","null"],"maxLength":255,"description":"Gitignores to use"},"issue_labels":{"type":["string","null"],"maxLength":255,"description":"Label-Set to use"},"license":{"type":["string","null"],"maxLength":255,"description":"License to use"},"name":{"type":"string","maxLength":100,"uniqueItems":true,"description":"Name of the repository to create"},"object_format_name":{"enum":["sha1","sha256",null],"description":"ObjectFormatName of the underlying git repository"},"private":{"type":["boolean","null"],"description":"Whether the repository is private"},"readme":{"type":["string","null"],"maxLength":255,"description":"Readme of the repository to create"},"template":{"type":["boolean","null"],"description":"Whether the repository is template"},"trust_model":{"enum":["default","collaborator","committer","collaboratorcommitter",null],"description":"TrustModel of the repository"}},"required":["name"],"additionalProperties":false,"description":"CreateRepoOption options when creating repository"};
-const func32 = deepEqual;
-
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.name === undefined) || (!(func0.call(data, "name")))){
-vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "name"}, "must have required property '"+"name"+"'");
-errors++;
-}
-for(const key0 of Object.keys(data)){
-if(!(func0.call(schema17.properties, key0))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.auto_init !== undefined && func0.call(data, "auto_init")){
-let data0 = data.auto_init;
-if((typeof data0 !== "boolean") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/auto_init", "#/properties/auto_init/type", "type", {type: schema17.properties.auto_init.type}, "must be boolean,null");
-errors++;
-}
-}
-if(data.default_branch !== undefined && func0.call(data, "default_branch")){
-let data1 = data.default_branch;
-if((typeof data1 !== "string") && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: schema17.properties.default_branch.type}, "must be string,null");
-errors++;
-}
-if(typeof data1 === "string"){
-if(func64(data1) > 100){
-vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/maxLength", "maxLength", {limit: 100}, "must NOT have more than 100 characters");
-errors++;
-}
-}
-}
-if(data.description !== undefined && func0.call(data, "description")){
-let data2 = data.description;
-if((typeof data2 !== "string") && (data2 !== null)){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: schema17.properties.description.type}, "must be string,null");
-errors++;
-}
-if(typeof data2 === "string"){
-if(func64(data2) > 2048){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/maxLength", "maxLength", {limit: 2048}, "must NOT have more than 2048 characters");
-errors++;
-}
-}
-}
-if(data.gitignores !== undefined && func0.call(data, "gitignores")){
-let data3 = data.gitignores;
-if((typeof data3 !== "string") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/gitignores", "#/properties/gitignores/type", "type", {type: schema17.properties.gitignores.type}, "must be string,null");
-errors++;
-}
-if(typeof data3 === "string"){
-if(func64(data3) > 255){
-vErrors = pushError(vErrors, instancePath+"/gitignores", "#/properties/gitignores/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.issue_labels !== undefined && func0.call(data, "issue_labels")){
-let data4 = data.issue_labels;
-if((typeof data4 !== "string") && (data4 !== null)){
-vErrors = pushError(vErrors, instancePath+"/issue_labels", "#/properties/issue_labels/type", "type", {type: schema17.properties.issue_labels.type}, "must be string,null");
-errors++;
-}
-if(typeof data4 === "string"){
-if(func64(data4) > 255){
-vErrors = pushError(vErrors, instancePath+"/issue_labels", "#/properties/issue_labels/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.license !== undefined && func0.call(data, "license")){
-let data5 = data.license;
-if((typeof data5 !== "string") && (data5 !== null)){
-vErrors = pushError(vErrors, instancePath+"/license", "#/properties/license/type", "type", {type: schema17.properties.license.type}, "must be string,null");
-errors++;
-}
-if(typeof data5 === "string"){
-if(func64(data5) > 255){
-vErrors = pushError(vErrors, instancePath+"/license", "#/properties/license/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-let data6 = data.name;
-if(typeof data6 === "string"){
-if(func64(data6) > 100){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/maxLength", "maxLength", {limit: 100}, "must NOT have more than 100 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-if(Array.isArray(data6)){
-let i0 = data6.length;
-let j0;
-if(i0 > 1){
-outer0:
-for(;i0--;){
-for(j0 = i0; j0--;){
-if(func32(data6[i0], data6[j0])){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/uniqueItems", "uniqueItems", {i: i0, j: j0}, "must NOT have duplicate items (items ## "+j0+" and "+i0+" are identical)");
-errors++;
-break outer0;
-}
-}
-}
-}
-}
-}
-if(data.object_format_name !== undefined && func0.call(data, "object_format_name")){
-let data7 = data.object_format_name;
-if(!(((data7 === "sha1") || (data7 === "sha256")) || (data7 === null))){
-vErrors = pushError(vErrors, instancePath+"/object_format_name", "#/properties/object_format_name/enum", "enum", {allowedValues: schema17.properties.object_format_name.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-if(data.private !== undefined && func0.call(data, "private")){
-let data8 = data.private;
-if((typeof data8 !== "boolean") && (data8 !== null)){
-vErrors = pushError(vErrors, instancePath+"/private", "#/properties/private/type", "type", {type: schema17.properties.private.type}, "must be boolean,null");
-errors++;
-}
-}
-if(data.readme !== undefined && func0.call(data, "readme")){
-let data9 = data.readme;
-if((typeof data9 !== "string") && (data9 !== null)){
-vErrors = pushError(vErrors, instancePath+"/readme", "#/properties/readme/type", "type", {type: schema17.properties.readme.type}, "must be string,null");
-errors++;
-}
-if(typeof data9 === "string"){
-if(func64(data9) > 255){
-vErrors = pushError(vErrors, instancePath+"/readme", "#/properties/readme/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.template !== undefined && func0.call(data, "template")){
-let data10 = data.template;
-if((typeof data10 !== "boolean") && (data10 !== null)){
-vErrors = pushError(vErrors, instancePath+"/template", "#/properties/template/type", "type", {type: schema17.properties.template.type}, "must be boolean,null");
-errors++;
-}
-}
-if(data.trust_model !== undefined && func0.call(data, "trust_model")){
-let data11 = data.trust_model;
-if(!(((((data11 === "default") || (data11 === "collaborator")) || (data11 === "committer")) || (data11 === "collaboratorcommitter")) || (data11 === null))){
-vErrors = pushError(vErrors, instancePath+"/trust_model", "#/properties/trust_model/enum", "enum", {allowedValues: schema17.properties.trust_model.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
-
+export const validateCreateRepoOption: Validator<CreateRepoOption> = X(v10);
 /**
  * Validates the JSON form of {@link CreateUserOption}.
  *
  * @generated from #/components/schemas/CreateUserOption
  */
-export const validateCreateUserOption: Validator<CreateUserOption> = validate33;
-const schema18 = {"type":"object","properties":{"created_at":{"type":["string","null"],"format":"date-time","description":"For explicitly setting the user creation timestamp. Useful when users are\nmigrated from other systems. When omitted, the user's creation timestamp\nwill be set to \"now\"."},"email":{"type":"string","format":"email","maxLength":254},"full_name":{"type":["string","null"],"maxLength":100,"description":"The full display name of the user"},"login_name":{"type":["string","null"],"maxLength":255,"description":"identifier of the user, provided by the external authenticator (if configured)","default":"empty"},"must_change_password":{"type":["boolean","null"],"description":"Whether the user must change password on first login"},"password":{"type":["string","null"],"maxLength":255,"description":"The plain text password for the user"},"restricted":{"type":["boolean","null"],"description":"Whether the user has restricted access privileges"},"send_notify":{"type":["boolean","null"],"description":"Whether to send welcome notification email to the user"},"source_id":{"type":["integer","null"],"format":"int64","description":"The authentication source ID to associate with the user"},"username":{"type":"string","maxLength":40,"description":"username of the user"},"visibility":{"type":["string","null"],"maxLength":255,"description":"User visibility level: public, limited, or private"}},"required":["email","username"],"additionalProperties":false,"description":"CreateUserOption create user options"};
-const formats30 = loomFormats.email;
-
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.email === undefined) || (!(func0.call(data, "email")))){
-vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "email"}, "must have required property '"+"email"+"'");
-errors++;
-}
-if((data.username === undefined) || (!(func0.call(data, "username")))){
-vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "username"}, "must have required property '"+"username"+"'");
-errors++;
-}
-for(const key0 of Object.keys(data)){
-if(!(func0.call(schema18.properties, key0))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.created_at !== undefined && func0.call(data, "created_at")){
-let data0 = data.created_at;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: schema18.properties.created_at.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.email !== undefined && func0.call(data, "email")){
-let data1 = data.email;
-if(typeof data1 === "string"){
-if(func64(data1) > 254){
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/maxLength", "maxLength", {limit: 254}, "must NOT have more than 254 characters");
-errors++;
-}
-if(!(formats30.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/format", "format", {format: "email"}, "must match format \""+"email"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.full_name !== undefined && func0.call(data, "full_name")){
-let data2 = data.full_name;
-if((typeof data2 !== "string") && (data2 !== null)){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: schema18.properties.full_name.type}, "must be string,null");
-errors++;
-}
-if(typeof data2 === "string"){
-if(func64(data2) > 100){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/maxLength", "maxLength", {limit: 100}, "must NOT have more than 100 characters");
-errors++;
-}
-}
-}
-if(data.login_name !== undefined && func0.call(data, "login_name")){
-let data3 = data.login_name;
-if((typeof data3 !== "string") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: schema18.properties.login_name.type}, "must be string,null");
-errors++;
-}
-if(typeof data3 === "string"){
-if(func64(data3) > 255){
-vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.must_change_password !== undefined && func0.call(data, "must_change_password")){
-let data4 = data.must_change_password;
-if((typeof data4 !== "boolean") && (data4 !== null)){
-vErrors = pushError(vErrors, instancePath+"/must_change_password", "#/properties/must_change_password/type", "type", {type: schema18.properties.must_change_password.type}, "must be boolean,null");
-errors++;
-}
-}
-if(data.password !== undefined && func0.call(data, "password")){
-let data5 = data.password;
-if((typeof data5 !== "string") && (data5 !== null)){
-vErrors = pushError(vErrors, instancePath+"/password", "#/properties/password/type", "type", {type: schema18.properties.password.type}, "must be string,null");
-errors++;
-}
-if(typeof data5 === "string"){
-if(func64(data5) > 255){
-vErrors = pushError(vErrors, instancePath+"/password", "#/properties/password/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.restricted !== undefined && func0.call(data, "restricted")){
-let data6 = data.restricted;
-if((typeof data6 !== "boolean") && (data6 !== null)){
-vErrors = pushError(vErrors, instancePath+"/restricted", "#/properties/restricted/type", "type", {type: schema18.properties.restricted.type}, "must be boolean,null");
-errors++;
-}
-}
-if(data.send_notify !== undefined && func0.call(data, "send_notify")){
-let data7 = data.send_notify;
-if((typeof data7 !== "boolean") && (data7 !== null)){
-vErrors = pushError(vErrors, instancePath+"/send_notify", "#/properties/send_notify/type", "type", {type: schema18.properties.send_notify.type}, "must be boolean,null");
-errors++;
-}
-}
-if(data.source_id !== undefined && func0.call(data, "source_id")){
-let data8 = data.source_id;
-if((!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) && (data8 !== null)){
-vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/type", "type", {type: schema18.properties.source_id.type}, "must be integer,null");
-errors++;
-}
-if(typeof data8 === "string"){
-if(!(formats2.validate(data8))){
-vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.username !== undefined && func0.call(data, "username")){
-let data9 = data.username;
-if(typeof data9 === "string"){
-if(func64(data9) > 40){
-vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.visibility !== undefined && func0.call(data, "visibility")){
-let data10 = data.visibility;
-if((typeof data10 !== "string") && (data10 !== null)){
-vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: schema18.properties.visibility.type}, "must be string,null");
-errors++;
-}
-if(typeof data10 === "string"){
-if(func64(data10) > 255){
-vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
-
+export const validateCreateUserOption: Validator<CreateUserOption> = X(v11);
 /**
  * Validates the JSON form of {@link EditDeadlineOption}.
  *
  * @generated from #/components/schemas/EditDeadlineOption
  */
-export const validateEditDeadlineOption: Validator<EditDeadlineOption> = validate34;
-const schema19 = {"type":"object","properties":{"due_date":{"type":["string","null"],"format":"date-time"}},"required":["due_date"],"additionalProperties":false,"description":"EditDeadlineOption options for creating a deadline"};
-
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.due_date === undefined) || (!(func0.call(data, "due_date")))){
-vErrors = pushError(vErrors, instancePath, "#/required", "required", {missingProperty: "due_date"}, "must have required property '"+"due_date"+"'");
-errors++;
-}
-for(const key0 of Object.keys(data)){
-if(!(key0 === "due_date")){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.due_date !== undefined && func0.call(data, "due_date")){
-let data0 = data.due_date;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema19.properties.due_date.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate34.errors = vErrors;
-return errors === 0;
-}
-
+export const validateEditDeadlineOption: Validator<EditDeadlineOption> = X(v12);
 /**
  * Validates the JSON form of {@link EditIssueOption}.
  *
  * @generated from #/components/schemas/EditIssueOption
  */
-export const validateEditIssueOption: Validator<EditIssueOption> = validate35;
-const schema20 = {"type":"object","properties":{"assignee":{"type":["string","null"],"maxLength":40,"description":"deprecated"},"assignees":{"type":["array","null"],"items":{"type":"string","maxLength":40},"maxItems":1000},"body":{"type":["string","null"]},"due_date":{"type":["string","null"],"format":"date-time"},"milestone":{"type":["integer","null"],"format":"int64"},"ref":{"type":["string","null"],"maxLength":255},"state":{"type":["string","null"],"maxLength":255},"title":{"type":["string","null"],"maxLength":255},"unset_due_date":{"type":["boolean","null"]}},"additionalProperties":false,"description":"EditIssueOption options for editing an issue"};
-
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!(func0.call(schema20.properties, key0))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.assignee !== undefined && func0.call(data, "assignee")){
-let data0 = data.assignee;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/type", "type", {type: schema20.properties.assignee.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(func64(data0) > 40){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-}
-if(data.assignees !== undefined && func0.call(data, "assignees")){
-let data1 = data.assignees;
-if((!(Array.isArray(data1))) && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema20.properties.assignees.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data1)){
-if(data1.length > 1000){
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
-errors++;
-}
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 === "string"){
-if(func64(data2) > 40){
-vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/assignees/" + i0, "#/properties/assignees/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-if(data.body !== undefined && func0.call(data, "body")){
-let data3 = data.body;
-if((typeof data3 !== "string") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: schema20.properties.body.type}, "must be string,null");
-errors++;
-}
-}
-if(data.due_date !== undefined && func0.call(data, "due_date")){
-let data4 = data.due_date;
-if((typeof data4 !== "string") && (data4 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema20.properties.due_date.type}, "must be string,null");
-errors++;
-}
-if(typeof data4 === "string"){
-if(!(formats0.validate(data4))){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.milestone !== undefined && func0.call(data, "milestone")){
-let data5 = data.milestone;
-if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/type", "type", {type: schema20.properties.milestone.type}, "must be integer,null");
-errors++;
-}
-if(typeof data5 === "string"){
-if(!(formats2.validate(data5))){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.ref !== undefined && func0.call(data, "ref")){
-let data6 = data.ref;
-if((typeof data6 !== "string") && (data6 !== null)){
-vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: schema20.properties.ref.type}, "must be string,null");
-errors++;
-}
-if(typeof data6 === "string"){
-if(func64(data6) > 255){
-vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.state !== undefined && func0.call(data, "state")){
-let data7 = data.state;
-if((typeof data7 !== "string") && (data7 !== null)){
-vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/type", "type", {type: schema20.properties.state.type}, "must be string,null");
-errors++;
-}
-if(typeof data7 === "string"){
-if(func64(data7) > 255){
-vErrors = pushError(vErrors, instancePath+"/state", "#/properties/state/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.title !== undefined && func0.call(data, "title")){
-let data8 = data.title;
-if((typeof data8 !== "string") && (data8 !== null)){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: schema20.properties.title.type}, "must be string,null");
-errors++;
-}
-if(typeof data8 === "string"){
-if(func64(data8) > 255){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-}
-if(data.unset_due_date !== undefined && func0.call(data, "unset_due_date")){
-let data9 = data.unset_due_date;
-if((typeof data9 !== "boolean") && (data9 !== null)){
-vErrors = pushError(vErrors, instancePath+"/unset_due_date", "#/properties/unset_due_date/type", "type", {type: schema20.properties.unset_due_date.type}, "must be boolean,null");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-
+export const validateEditIssueOption: Validator<EditIssueOption> = X(v13);
 /**
  * Validates the JSON form of {@link ExternalTracker}.
  *
  * @generated from #/components/schemas/ExternalTracker
  */
-export const validateExternalTracker: Validator<ExternalTracker> = validate36;
-
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.external_tracker_format !== undefined && func0.call(data, "external_tracker_format")){
-if(typeof data.external_tracker_format !== "string"){
-vErrors = pushError(vErrors, instancePath+"/external_tracker_format", "#/properties/external_tracker_format/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.external_tracker_regexp_pattern !== undefined && func0.call(data, "external_tracker_regexp_pattern")){
-if(typeof data.external_tracker_regexp_pattern !== "string"){
-vErrors = pushError(vErrors, instancePath+"/external_tracker_regexp_pattern", "#/properties/external_tracker_regexp_pattern/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.external_tracker_style !== undefined && func0.call(data, "external_tracker_style")){
-if(typeof data.external_tracker_style !== "string"){
-vErrors = pushError(vErrors, instancePath+"/external_tracker_style", "#/properties/external_tracker_style/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.external_tracker_url !== undefined && func0.call(data, "external_tracker_url")){
-if(typeof data.external_tracker_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/external_tracker_url", "#/properties/external_tracker_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate36.errors = vErrors;
-return errors === 0;
-}
-
+export const validateExternalTracker: Validator<ExternalTracker> = X(v14);
 /**
  * Validates the JSON form of {@link ExternalWiki}.
  *
  * @generated from #/components/schemas/ExternalWiki
  */
-export const validateExternalWiki: Validator<ExternalWiki> = validate37;
-
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.external_wiki_url !== undefined && func0.call(data, "external_wiki_url")){
-if(typeof data.external_wiki_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/external_wiki_url", "#/properties/external_wiki_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-
+export const validateExternalWiki: Validator<ExternalWiki> = X(v15);
 /**
  * Validates the JSON form of {@link InternalTracker}.
  *
  * @generated from #/components/schemas/InternalTracker
  */
-export const validateInternalTracker: Validator<InternalTracker> = validate38;
-
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.allow_only_contributors_to_track_time !== undefined && func0.call(data, "allow_only_contributors_to_track_time")){
-if(typeof data.allow_only_contributors_to_track_time !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_only_contributors_to_track_time", "#/properties/allow_only_contributors_to_track_time/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.enable_issue_dependencies !== undefined && func0.call(data, "enable_issue_dependencies")){
-if(typeof data.enable_issue_dependencies !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/enable_issue_dependencies", "#/properties/enable_issue_dependencies/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.enable_time_tracker !== undefined && func0.call(data, "enable_time_tracker")){
-if(typeof data.enable_time_tracker !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/enable_time_tracker", "#/properties/enable_time_tracker/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate38.errors = vErrors;
-return errors === 0;
-}
-
+export const validateInternalTracker: Validator<InternalTracker> = X(v16);
 /**
  * Validates the JSON form of {@link Issue}.
  *
  * @generated from #/components/schemas/Issue
  */
-export const validateIssue: Validator<Issue> = validate46;
-const schema30 = {"type":"object","properties":{"assets":{"type":"array","items":{"$ref":"#/$defs/Attachment"}},"assignee":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]},"assignees":{"type":["array","null"],"items":{"$ref":"#/$defs/User"}},"body":{"type":"string"},"closed_at":{"type":["string","null"],"format":"date-time"},"comments":{"type":"integer","format":"int64"},"created_at":{"type":"string","format":"date-time"},"due_date":{"type":["string","null"],"format":"date-time"},"html_url":{"type":"string"},"id":{"type":"integer","format":"int64"},"is_locked":{"type":"boolean"},"labels":{"type":"array","items":{"$ref":"#/$defs/Label"}},"milestone":{"anyOf":[{"$ref":"#/$defs/Milestone"},{"type":"null"}]},"number":{"type":"integer","format":"int64"},"original_author":{"type":"string"},"original_author_id":{"type":"integer","format":"int64"},"pin_order":{"type":"integer","format":"int64"},"pull_request":{"anyOf":[{"$ref":"#/$defs/PullRequestMeta"},{"type":"null"}]},"ref":{"type":"string"},"repository":{"$ref":"#/$defs/RepositoryMeta"},"state":{"$ref":"#/$defs/StateType"},"time_estimate":{"type":"integer","format":"int64"},"title":{"type":"string"},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string"},"user":{"$ref":"#/$defs/User"}},"description":"Issue represents an issue in a repository"};
-
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.active !== undefined && func0.call(data, "active")){
-if(typeof data.active !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/active", "#/properties/active/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.avatar_url !== undefined && func0.call(data, "avatar_url")){
-if(typeof data.avatar_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.created !== undefined && func0.call(data, "created")){
-let data2 = data.created;
-if(typeof data2 === "string"){
-if(!(formats0.validate(data2))){
-vErrors = pushError(vErrors, instancePath+"/created", "#/properties/created/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created", "#/properties/created/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.description !== undefined && func0.call(data, "description")){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.email !== undefined && func0.call(data, "email")){
-let data4 = data.email;
-if(typeof data4 === "string"){
-if(!(formats30.validate(data4))){
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/format", "format", {format: "email"}, "must match format \""+"email"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.followers_count !== undefined && func0.call(data, "followers_count")){
-let data5 = data.followers_count;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-vErrors = pushError(vErrors, instancePath+"/followers_count", "#/properties/followers_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data5 === "string"){
-if(!(formats2.validate(data5))){
-vErrors = pushError(vErrors, instancePath+"/followers_count", "#/properties/followers_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.following_count !== undefined && func0.call(data, "following_count")){
-let data6 = data.following_count;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-vErrors = pushError(vErrors, instancePath+"/following_count", "#/properties/following_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data6 === "string"){
-if(!(formats2.validate(data6))){
-vErrors = pushError(vErrors, instancePath+"/following_count", "#/properties/following_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.full_name !== undefined && func0.call(data, "full_name")){
-if(typeof data.full_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.html_url !== undefined && func0.call(data, "html_url")){
-if(typeof data.html_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data9 = data.id;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data9 === "string"){
-if(!(formats2.validate(data9))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.is_admin !== undefined && func0.call(data, "is_admin")){
-if(typeof data.is_admin !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/is_admin", "#/properties/is_admin/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.language !== undefined && func0.call(data, "language")){
-if(typeof data.language !== "string"){
-vErrors = pushError(vErrors, instancePath+"/language", "#/properties/language/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.last_login !== undefined && func0.call(data, "last_login")){
-let data12 = data.last_login;
-if(typeof data12 === "string"){
-if(!(formats0.validate(data12))){
-vErrors = pushError(vErrors, instancePath+"/last_login", "#/properties/last_login/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/last_login", "#/properties/last_login/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.location !== undefined && func0.call(data, "location")){
-if(typeof data.location !== "string"){
-vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.login !== undefined && func0.call(data, "login")){
-if(typeof data.login !== "string"){
-vErrors = pushError(vErrors, instancePath+"/login", "#/properties/login/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.login_name !== undefined && func0.call(data, "login_name")){
-if(typeof data.login_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/login_name", "#/properties/login_name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.prohibit_login !== undefined && func0.call(data, "prohibit_login")){
-if(typeof data.prohibit_login !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/prohibit_login", "#/properties/prohibit_login/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.restricted !== undefined && func0.call(data, "restricted")){
-if(typeof data.restricted !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/restricted", "#/properties/restricted/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.source_id !== undefined && func0.call(data, "source_id")){
-let data18 = data.source_id;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data18 === "string"){
-if(!(formats2.validate(data18))){
-vErrors = pushError(vErrors, instancePath+"/source_id", "#/properties/source_id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.starred_repos_count !== undefined && func0.call(data, "starred_repos_count")){
-let data19 = data.starred_repos_count;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-vErrors = pushError(vErrors, instancePath+"/starred_repos_count", "#/properties/starred_repos_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data19 === "string"){
-if(!(formats2.validate(data19))){
-vErrors = pushError(vErrors, instancePath+"/starred_repos_count", "#/properties/starred_repos_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.visibility !== undefined && func0.call(data, "visibility")){
-if(typeof data.visibility !== "string"){
-vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.website !== undefined && func0.call(data, "website")){
-if(typeof data.website !== "string"){
-vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.username !== undefined && func0.call(data, "username")){
-if(typeof data.username !== "string"){
-vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate39.errors = vErrors;
-return errors === 0;
-}
-
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.color !== undefined && func0.call(data, "color")){
-if(typeof data.color !== "string"){
-vErrors = pushError(vErrors, instancePath+"/color", "#/properties/color/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.description !== undefined && func0.call(data, "description")){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.exclusive !== undefined && func0.call(data, "exclusive")){
-if(typeof data.exclusive !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/exclusive", "#/properties/exclusive/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data3 = data.id;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data3 === "string"){
-if(!(formats2.validate(data3))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.is_archived !== undefined && func0.call(data, "is_archived")){
-if(typeof data.is_archived !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/is_archived", "#/properties/is_archived/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.url !== undefined && func0.call(data, "url")){
-if(typeof data.url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate40.errors = vErrors;
-return errors === 0;
-}
-
-const schema27 = {"type":"object","properties":{"closed_at":{"type":["string","null"],"format":"date-time"},"closed_issues":{"type":"integer","format":"int64","description":"ClosedIssues is the number of closed issues in this milestone"},"created_at":{"type":"string","format":"date-time"},"description":{"type":"string","description":"Description provides details about the milestone"},"due_on":{"type":["string","null"],"format":"date-time"},"id":{"type":"integer","format":"int64","description":"ID is the unique identifier for the milestone"},"open_issues":{"type":"integer","format":"int64","description":"OpenIssues is the number of open issues in this milestone"},"state":{"$ref":"#/$defs/StateType"},"title":{"type":"string","description":"Title is the title of the milestone"},"updated_at":{"type":"string","format":"date-time"}},"description":"Milestone milestone is a collection of issues on one repository"};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-validate41.errors = vErrors;
-return errors === 0;
-}
-
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.closed_at !== undefined && func0.call(data, "closed_at")){
-let data0 = data.closed_at;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema27.properties.closed_at.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.closed_issues !== undefined && func0.call(data, "closed_issues")){
-let data1 = data.closed_issues;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-vErrors = pushError(vErrors, instancePath+"/closed_issues", "#/properties/closed_issues/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data1 === "string"){
-if(!(formats2.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/closed_issues", "#/properties/closed_issues/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.created_at !== undefined && func0.call(data, "created_at")){
-let data2 = data.created_at;
-if(typeof data2 === "string"){
-if(!(formats0.validate(data2))){
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.description !== undefined && func0.call(data, "description")){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.due_on !== undefined && func0.call(data, "due_on")){
-let data4 = data.due_on;
-if((typeof data4 !== "string") && (data4 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/type", "type", {type: schema27.properties.due_on.type}, "must be string,null");
-errors++;
-}
-if(typeof data4 === "string"){
-if(!(formats0.validate(data4))){
-vErrors = pushError(vErrors, instancePath+"/due_on", "#/properties/due_on/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data5 = data.id;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data5 === "string"){
-if(!(formats2.validate(data5))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.open_issues !== undefined && func0.call(data, "open_issues")){
-let data6 = data.open_issues;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-vErrors = pushError(vErrors, instancePath+"/open_issues", "#/properties/open_issues/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data6 === "string"){
-if(!(formats2.validate(data6))){
-vErrors = pushError(vErrors, instancePath+"/open_issues", "#/properties/open_issues/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.state !== undefined && func0.call(data, "state")){
-if(!(validate41(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-}
-if(data.title !== undefined && func0.call(data, "title")){
-if(typeof data.title !== "string"){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.updated_at !== undefined && func0.call(data, "updated_at")){
-let data9 = data.updated_at;
-if(typeof data9 === "string"){
-if(!(formats0.validate(data9))){
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate42.errors = vErrors;
-return errors === 0;
-}
-
-const schema28 = {"type":"object","properties":{"draft":{"type":"boolean"},"html_url":{"type":"string"},"merged":{"type":"boolean"},"merged_at":{"type":["string","null"],"format":"date-time"}},"description":"PullRequestMeta PR info if an issue is a PR"};
-
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.draft !== undefined && func0.call(data, "draft")){
-if(typeof data.draft !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/draft", "#/properties/draft/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.html_url !== undefined && func0.call(data, "html_url")){
-if(typeof data.html_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.merged !== undefined && func0.call(data, "merged")){
-if(typeof data.merged !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/merged", "#/properties/merged/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.merged_at !== undefined && func0.call(data, "merged_at")){
-let data3 = data.merged_at;
-if((typeof data3 !== "string") && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema28.properties.merged_at.type}, "must be string,null");
-errors++;
-}
-if(typeof data3 === "string"){
-if(!(formats0.validate(data3))){
-vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate44.errors = vErrors;
-return errors === 0;
-}
-
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.full_name !== undefined && func0.call(data, "full_name")){
-if(typeof data.full_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data1 = data.id;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data1 === "string"){
-if(!(formats2.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.owner !== undefined && func0.call(data, "owner")){
-if(typeof data.owner !== "string"){
-vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate45.errors = vErrors;
-return errors === 0;
-}
-
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.assets !== undefined && func0.call(data, "assets")){
-let data0 = data.assets;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate25(data0[i0], {instancePath:instancePath+"/assets/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/assets", "#/properties/assets/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-if(data.assignee !== undefined && func0.call(data, "assignee")){
-let data2 = data.assignee;
-const _errs5 = errors;
-let valid3 = false;
-const _errs6 = errors;
-if(!(validate39(data2, {instancePath:instancePath+"/assignee",parentData:data,parentDataProperty:"assignee",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs6 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs7 = errors;
-if(data2 !== null){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid0 = _errs7 === errors;
-valid3 = valid3 || _valid0;
-}
-if(!valid3){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs5;
-if(vErrors !== null){
-if(_errs5){
-vErrors.length = _errs5;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.assignees !== undefined && func0.call(data, "assignees")){
-let data3 = data.assignees;
-if((!(Array.isArray(data3))) && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema30.properties.assignees.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data3)){
-const len1 = data3.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate39(data3[i1], {instancePath:instancePath+"/assignees/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-}
-}
-}
-if(data.body !== undefined && func0.call(data, "body")){
-if(typeof data.body !== "string"){
-vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.closed_at !== undefined && func0.call(data, "closed_at")){
-let data6 = data.closed_at;
-if((typeof data6 !== "string") && (data6 !== null)){
-vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema30.properties.closed_at.type}, "must be string,null");
-errors++;
-}
-if(typeof data6 === "string"){
-if(!(formats0.validate(data6))){
-vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.comments !== undefined && func0.call(data, "comments")){
-let data7 = data.comments;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-vErrors = pushError(vErrors, instancePath+"/comments", "#/properties/comments/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data7 === "string"){
-if(!(formats2.validate(data7))){
-vErrors = pushError(vErrors, instancePath+"/comments", "#/properties/comments/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.created_at !== undefined && func0.call(data, "created_at")){
-let data8 = data.created_at;
-if(typeof data8 === "string"){
-if(!(formats0.validate(data8))){
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.due_date !== undefined && func0.call(data, "due_date")){
-let data9 = data.due_date;
-if((typeof data9 !== "string") && (data9 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema30.properties.due_date.type}, "must be string,null");
-errors++;
-}
-if(typeof data9 === "string"){
-if(!(formats0.validate(data9))){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.html_url !== undefined && func0.call(data, "html_url")){
-if(typeof data.html_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data11 = data.id;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data11 === "string"){
-if(!(formats2.validate(data11))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.is_locked !== undefined && func0.call(data, "is_locked")){
-if(typeof data.is_locked !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/is_locked", "#/properties/is_locked/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.labels !== undefined && func0.call(data, "labels")){
-let data13 = data.labels;
-if(Array.isArray(data13)){
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate40(data13[i2], {instancePath:instancePath+"/labels/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-if(data.milestone !== undefined && func0.call(data, "milestone")){
-let data15 = data.milestone;
-const _errs32 = errors;
-let valid8 = false;
-const _errs33 = errors;
-if(!(validate42(data15, {instancePath:instancePath+"/milestone",parentData:data,parentDataProperty:"milestone",rootData}))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs33 === errors;
-valid8 = valid8 || _valid1;
-if(!valid8){
-const _errs34 = errors;
-if(data15 !== null){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid1 = _errs34 === errors;
-valid8 = valid8 || _valid1;
-}
-if(!valid8){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.number !== undefined && func0.call(data, "number")){
-let data16 = data.number;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-vErrors = pushError(vErrors, instancePath+"/number", "#/properties/number/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data16 === "string"){
-if(!(formats2.validate(data16))){
-vErrors = pushError(vErrors, instancePath+"/number", "#/properties/number/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.original_author !== undefined && func0.call(data, "original_author")){
-if(typeof data.original_author !== "string"){
-vErrors = pushError(vErrors, instancePath+"/original_author", "#/properties/original_author/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.original_author_id !== undefined && func0.call(data, "original_author_id")){
-let data18 = data.original_author_id;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-vErrors = pushError(vErrors, instancePath+"/original_author_id", "#/properties/original_author_id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data18 === "string"){
-if(!(formats2.validate(data18))){
-vErrors = pushError(vErrors, instancePath+"/original_author_id", "#/properties/original_author_id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.pin_order !== undefined && func0.call(data, "pin_order")){
-let data19 = data.pin_order;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-vErrors = pushError(vErrors, instancePath+"/pin_order", "#/properties/pin_order/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data19 === "string"){
-if(!(formats2.validate(data19))){
-vErrors = pushError(vErrors, instancePath+"/pin_order", "#/properties/pin_order/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.pull_request !== undefined && func0.call(data, "pull_request")){
-let data20 = data.pull_request;
-const _errs45 = errors;
-let valid9 = false;
-const _errs46 = errors;
-if(!(validate44(data20, {instancePath:instancePath+"/pull_request",parentData:data,parentDataProperty:"pull_request",rootData}))){
-vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs46 === errors;
-valid9 = valid9 || _valid2;
-if(!valid9){
-const _errs47 = errors;
-if(data20 !== null){
-vErrors = pushError(vErrors, instancePath+"/pull_request", "#/properties/pull_request/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid2 = _errs47 === errors;
-valid9 = valid9 || _valid2;
-}
-if(!valid9){
-vErrors = pushError(vErrors, instancePath+"/pull_request", "#/properties/pull_request/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs45;
-if(vErrors !== null){
-if(_errs45){
-vErrors.length = _errs45;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.ref !== undefined && func0.call(data, "ref")){
-if(typeof data.ref !== "string"){
-vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.repository !== undefined && func0.call(data, "repository")){
-if(!(validate45(data.repository, {instancePath:instancePath+"/repository",parentData:data,parentDataProperty:"repository",rootData}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-errors = vErrors.length;
-}
-}
-if(data.state !== undefined && func0.call(data, "state")){
-if(!(validate41(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-}
-if(data.time_estimate !== undefined && func0.call(data, "time_estimate")){
-let data24 = data.time_estimate;
-if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
-vErrors = pushError(vErrors, instancePath+"/time_estimate", "#/properties/time_estimate/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data24 === "string"){
-if(!(formats2.validate(data24))){
-vErrors = pushError(vErrors, instancePath+"/time_estimate", "#/properties/time_estimate/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.title !== undefined && func0.call(data, "title")){
-if(typeof data.title !== "string"){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.updated_at !== undefined && func0.call(data, "updated_at")){
-let data26 = data.updated_at;
-if(typeof data26 === "string"){
-if(!(formats0.validate(data26))){
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.url !== undefined && func0.call(data, "url")){
-if(typeof data.url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.user !== undefined && func0.call(data, "user")){
-if(!(validate39(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate46.errors = vErrors;
-return errors === 0;
-}
-
+export const validateIssue: Validator<Issue> = X(v17);
 /**
  * Validates the JSON form of {@link IssueDeadline}.
  *
  * @generated from #/components/schemas/IssueDeadline
  */
-export const validateIssueDeadline: Validator<IssueDeadline> = validate56;
-
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.due_date !== undefined && func0.call(data, "due_date")){
-let data0 = data.due_date;
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate56.errors = vErrors;
-return errors === 0;
-}
-
+export const validateIssueDeadline: Validator<IssueDeadline> = X(v18);
 /**
  * Validates the JSON form of {@link IssueMeta}.
  *
  * @generated from #/components/schemas/IssueMeta
  */
-export const validateIssueMeta: Validator<IssueMeta> = validate57;
-const schema32 = {"type":"object","properties":{"index":{"type":["integer","null"],"format":"int64"},"owner":{"type":["string","null"],"maxLength":40,"description":"owner of the issue's repo"},"repo":{"type":["string","null"],"maxLength":100}},"additionalProperties":false,"description":"IssueMeta basic issue information"};
-
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!(((key0 === "index") || (key0 === "owner")) || (key0 === "repo"))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.index !== undefined && func0.call(data, "index")){
-let data0 = data.index;
-if((!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/index", "#/properties/index/type", "type", {type: schema32.properties.index.type}, "must be integer,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats2.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/index", "#/properties/index/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.owner !== undefined && func0.call(data, "owner")){
-let data1 = data.owner;
-if((typeof data1 !== "string") && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/type", "type", {type: schema32.properties.owner.type}, "must be string,null");
-errors++;
-}
-if(typeof data1 === "string"){
-if(func64(data1) > 40){
-vErrors = pushError(vErrors, instancePath+"/owner", "#/properties/owner/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-}
-if(data.repo !== undefined && func0.call(data, "repo")){
-let data2 = data.repo;
-if((typeof data2 !== "string") && (data2 !== null)){
-vErrors = pushError(vErrors, instancePath+"/repo", "#/properties/repo/type", "type", {type: schema32.properties.repo.type}, "must be string,null");
-errors++;
-}
-if(typeof data2 === "string"){
-if(func64(data2) > 100){
-vErrors = pushError(vErrors, instancePath+"/repo", "#/properties/repo/maxLength", "maxLength", {limit: 100}, "must NOT have more than 100 characters");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate57.errors = vErrors;
-return errors === 0;
-}
-
+export const validateIssueMeta: Validator<IssueMeta> = X(v19);
 /**
  * Validates the JSON form of {@link Label}.
  *
  * @generated from #/components/schemas/Label
  */
-export const validateLabel: Validator<Label> = validate40;
-
+export const validateLabel: Validator<Label> = X(v20);
 /**
  * Validates the JSON form of {@link Milestone}.
  *
  * @generated from #/components/schemas/Milestone
  */
-export const validateMilestone: Validator<Milestone> = validate42;
-
+export const validateMilestone: Validator<Milestone> = X(v21);
 /**
  * Validates the JSON form of {@link Organization}.
  *
  * @generated from #/components/schemas/Organization
  */
-export const validateOrganization: Validator<Organization> = validate58;
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.avatar_url !== undefined && func0.call(data, "avatar_url")){
-if(typeof data.avatar_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.description !== undefined && func0.call(data, "description")){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.email !== undefined && func0.call(data, "email")){
-if(typeof data.email !== "string"){
-vErrors = pushError(vErrors, instancePath+"/email", "#/properties/email/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.full_name !== undefined && func0.call(data, "full_name")){
-if(typeof data.full_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data4 = data.id;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data4 === "string"){
-if(!(formats2.validate(data4))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.location !== undefined && func0.call(data, "location")){
-if(typeof data.location !== "string"){
-vErrors = pushError(vErrors, instancePath+"/location", "#/properties/location/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.repo_admin_change_team_access !== undefined && func0.call(data, "repo_admin_change_team_access")){
-if(typeof data.repo_admin_change_team_access !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/repo_admin_change_team_access", "#/properties/repo_admin_change_team_access/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.username !== undefined && func0.call(data, "username")){
-if(typeof data.username !== "string"){
-vErrors = pushError(vErrors, instancePath+"/username", "#/properties/username/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.visibility !== undefined && func0.call(data, "visibility")){
-if(typeof data.visibility !== "string"){
-vErrors = pushError(vErrors, instancePath+"/visibility", "#/properties/visibility/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.website !== undefined && func0.call(data, "website")){
-if(typeof data.website !== "string"){
-vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate58.errors = vErrors;
-return errors === 0;
-}
-
+export const validateOrganization: Validator<Organization> = X(v22);
 /**
  * Validates the JSON form of {@link PRBranchInfo}.
  *
  * @generated from #/components/schemas/PRBranchInfo
  */
-export const validatePRBranchInfo: Validator<PRBranchInfo> = validate73;
-const schema37 = {"type":"object","properties":{"allow_fast_forward_only_merge":{"type":"boolean"},"allow_manual_merge":{"type":"boolean"},"allow_merge_commits":{"type":"boolean"},"allow_rebase":{"type":"boolean"},"allow_rebase_explicit":{"type":"boolean"},"allow_rebase_update":{"type":"boolean"},"allow_squash_merge":{"type":"boolean"},"archived":{"type":"boolean"},"archived_at":{"type":"string","format":"date-time"},"autodetect_manual_merge":{"type":"boolean"},"avatar_url":{"type":"string"},"clone_url":{"type":"string"},"created_at":{"type":"string","format":"date-time"},"default_allow_maintainer_edit":{"type":"boolean"},"default_branch":{"type":"string"},"default_delete_branch_after_merge":{"type":"boolean"},"default_merge_style":{"type":"string"},"description":{"type":"string"},"empty":{"type":"boolean"},"external_tracker":{"$ref":"#/$defs/ExternalTracker"},"external_wiki":{"$ref":"#/$defs/ExternalWiki"},"fork":{"type":"boolean"},"forks_count":{"type":"integer","format":"int64"},"full_name":{"type":"string"},"has_actions":{"type":"boolean"},"has_code":{"type":"boolean"},"has_issues":{"type":"boolean"},"has_packages":{"type":"boolean"},"has_projects":{"type":"boolean"},"has_pull_requests":{"type":"boolean"},"has_releases":{"type":"boolean"},"has_wiki":{"type":"boolean"},"html_url":{"type":"string"},"id":{"type":"integer","format":"int64"},"ignore_whitespace_conflicts":{"type":"boolean"},"internal":{"type":"boolean"},"internal_tracker":{"$ref":"#/$defs/InternalTracker"},"language":{"type":"string"},"languages_url":{"type":"string"},"licenses":{"type":["array","null"],"items":{"type":"string"}},"link":{"type":"string"},"mirror":{"type":"boolean"},"mirror_interval":{"type":"string"},"mirror_updated":{"type":"string","format":"date-time"},"name":{"type":"string"},"object_format_name":{"enum":["sha1","sha256"],"description":"ObjectFormatName of the underlying git repository"},"open_issues_count":{"type":"integer","format":"int64"},"open_pr_counter":{"type":"integer","format":"int64"},"original_url":{"type":"string"},"owner":{"$ref":"#/$defs/User"},"parent":{"anyOf":[{"$ref":"#/$defs/Repository"},{"type":"null"}]},"permissions":{"$ref":"#/$defs/Permission"},"private":{"type":"boolean"},"projects_mode":{"type":"string"},"release_counter":{"type":"integer","format":"int64"},"repo_transfer":{"anyOf":[{"$ref":"#/$defs/RepoTransfer"},{"type":"null"}]},"size":{"type":"integer","format":"int64"},"ssh_url":{"type":"string"},"stars_count":{"type":"integer","format":"int64"},"template":{"type":"boolean"},"topics":{"type":["array","null"],"items":{"type":"string"}},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string"},"watchers_count":{"type":"integer","format":"int64"},"website":{"type":"string"}},"description":"Repository represents a repository"};
-
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.admin !== undefined && func0.call(data, "admin")){
-if(typeof data.admin !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/admin", "#/properties/admin/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.pull !== undefined && func0.call(data, "pull")){
-if(typeof data.pull !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/pull", "#/properties/pull/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.push !== undefined && func0.call(data, "push")){
-if(typeof data.push !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/push", "#/properties/push/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate59.errors = vErrors;
-return errors === 0;
-}
-
-const schema35 = {"type":"object","properties":{"can_create_org_repo":{"type":"boolean","description":"Whether the team can create repositories in the organization"},"description":{"type":"string","description":"The description of the team"},"id":{"type":"integer","format":"int64","description":"The unique identifier of the team"},"includes_all_repositories":{"type":"boolean","description":"Whether the team has access to all repositories in the organization"},"name":{"type":"string","description":"The name of the team"},"organization":{"$ref":"#/$defs/Organization"},"permission":{"enum":["none","read","write","admin","owner"]},"units":{"type":"array","items":{"type":"string"}},"units_map":{"type":"object","additionalProperties":{"type":"string"}}},"description":"Team represents a team in an organization"};
-
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.can_create_org_repo !== undefined && func0.call(data, "can_create_org_repo")){
-if(typeof data.can_create_org_repo !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/can_create_org_repo", "#/properties/can_create_org_repo/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.description !== undefined && func0.call(data, "description")){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data2 = data.id;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data2 === "string"){
-if(!(formats2.validate(data2))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.includes_all_repositories !== undefined && func0.call(data, "includes_all_repositories")){
-if(typeof data.includes_all_repositories !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/includes_all_repositories", "#/properties/includes_all_repositories/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.organization !== undefined && func0.call(data, "organization")){
-if(!(validate58(data.organization, {instancePath:instancePath+"/organization",parentData:data,parentDataProperty:"organization",rootData}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
-}
-if(data.permission !== undefined && func0.call(data, "permission")){
-let data6 = data.permission;
-if(!(((((data6 === "none") || (data6 === "read")) || (data6 === "write")) || (data6 === "admin")) || (data6 === "owner"))){
-vErrors = pushError(vErrors, instancePath+"/permission", "#/properties/permission/enum", "enum", {allowedValues: schema35.properties.permission.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-if(data.units !== undefined && func0.call(data, "units")){
-let data7 = data.units;
-if(Array.isArray(data7)){
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data7[i0] !== "string"){
-vErrors = pushError(vErrors, instancePath+"/units/" + i0, "#/properties/units/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/units", "#/properties/units/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-if(data.units_map !== undefined && func0.call(data, "units_map")){
-let data9 = data.units_map;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key0 of Object.keys(data9)){
-if(typeof data9[key0] !== "string"){
-vErrors = pushError(vErrors, instancePath+"/units_map/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "#/properties/units_map/additionalProperties/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/units_map", "#/properties/units_map/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate60.errors = vErrors;
-return errors === 0;
-}
-
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.doer !== undefined && func0.call(data, "doer")){
-if(!(validate39(data.doer, {instancePath:instancePath+"/doer",parentData:data,parentDataProperty:"doer",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-}
-if(data.recipient !== undefined && func0.call(data, "recipient")){
-if(!(validate39(data.recipient, {instancePath:instancePath+"/recipient",parentData:data,parentDataProperty:"recipient",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-}
-if(data.teams !== undefined && func0.call(data, "teams")){
-let data2 = data.teams;
-if(Array.isArray(data2)){
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate60(data2[i0], {instancePath:instancePath+"/teams/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/teams", "#/properties/teams/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate62.errors = vErrors;
-return errors === 0;
-}
-
-const wrapper0 = {validate: validate66};
-
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.allow_fast_forward_only_merge !== undefined && func0.call(data, "allow_fast_forward_only_merge")){
-if(typeof data.allow_fast_forward_only_merge !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_fast_forward_only_merge", "#/properties/allow_fast_forward_only_merge/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_manual_merge !== undefined && func0.call(data, "allow_manual_merge")){
-if(typeof data.allow_manual_merge !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_manual_merge", "#/properties/allow_manual_merge/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_merge_commits !== undefined && func0.call(data, "allow_merge_commits")){
-if(typeof data.allow_merge_commits !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_merge_commits", "#/properties/allow_merge_commits/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_rebase !== undefined && func0.call(data, "allow_rebase")){
-if(typeof data.allow_rebase !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_rebase", "#/properties/allow_rebase/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_rebase_explicit !== undefined && func0.call(data, "allow_rebase_explicit")){
-if(typeof data.allow_rebase_explicit !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_rebase_explicit", "#/properties/allow_rebase_explicit/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_rebase_update !== undefined && func0.call(data, "allow_rebase_update")){
-if(typeof data.allow_rebase_update !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_rebase_update", "#/properties/allow_rebase_update/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.allow_squash_merge !== undefined && func0.call(data, "allow_squash_merge")){
-if(typeof data.allow_squash_merge !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_squash_merge", "#/properties/allow_squash_merge/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.archived !== undefined && func0.call(data, "archived")){
-if(typeof data.archived !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/archived", "#/properties/archived/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.archived_at !== undefined && func0.call(data, "archived_at")){
-let data8 = data.archived_at;
-if(typeof data8 === "string"){
-if(!(formats0.validate(data8))){
-vErrors = pushError(vErrors, instancePath+"/archived_at", "#/properties/archived_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/archived_at", "#/properties/archived_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.autodetect_manual_merge !== undefined && func0.call(data, "autodetect_manual_merge")){
-if(typeof data.autodetect_manual_merge !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/autodetect_manual_merge", "#/properties/autodetect_manual_merge/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.avatar_url !== undefined && func0.call(data, "avatar_url")){
-if(typeof data.avatar_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/avatar_url", "#/properties/avatar_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.clone_url !== undefined && func0.call(data, "clone_url")){
-if(typeof data.clone_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/clone_url", "#/properties/clone_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.created_at !== undefined && func0.call(data, "created_at")){
-let data12 = data.created_at;
-if(typeof data12 === "string"){
-if(!(formats0.validate(data12))){
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.default_allow_maintainer_edit !== undefined && func0.call(data, "default_allow_maintainer_edit")){
-if(typeof data.default_allow_maintainer_edit !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/default_allow_maintainer_edit", "#/properties/default_allow_maintainer_edit/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.default_branch !== undefined && func0.call(data, "default_branch")){
-if(typeof data.default_branch !== "string"){
-vErrors = pushError(vErrors, instancePath+"/default_branch", "#/properties/default_branch/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.default_delete_branch_after_merge !== undefined && func0.call(data, "default_delete_branch_after_merge")){
-if(typeof data.default_delete_branch_after_merge !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/default_delete_branch_after_merge", "#/properties/default_delete_branch_after_merge/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.default_merge_style !== undefined && func0.call(data, "default_merge_style")){
-if(typeof data.default_merge_style !== "string"){
-vErrors = pushError(vErrors, instancePath+"/default_merge_style", "#/properties/default_merge_style/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.description !== undefined && func0.call(data, "description")){
-if(typeof data.description !== "string"){
-vErrors = pushError(vErrors, instancePath+"/description", "#/properties/description/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.empty !== undefined && func0.call(data, "empty")){
-if(typeof data.empty !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/empty", "#/properties/empty/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.external_tracker !== undefined && func0.call(data, "external_tracker")){
-if(!(validate36(data.external_tracker, {instancePath:instancePath+"/external_tracker",parentData:data,parentDataProperty:"external_tracker",rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-}
-if(data.external_wiki !== undefined && func0.call(data, "external_wiki")){
-if(!(validate37(data.external_wiki, {instancePath:instancePath+"/external_wiki",parentData:data,parentDataProperty:"external_wiki",rootData}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-errors = vErrors.length;
-}
-}
-if(data.fork !== undefined && func0.call(data, "fork")){
-if(typeof data.fork !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/fork", "#/properties/fork/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.forks_count !== undefined && func0.call(data, "forks_count")){
-let data22 = data.forks_count;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-vErrors = pushError(vErrors, instancePath+"/forks_count", "#/properties/forks_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data22 === "string"){
-if(!(formats2.validate(data22))){
-vErrors = pushError(vErrors, instancePath+"/forks_count", "#/properties/forks_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.full_name !== undefined && func0.call(data, "full_name")){
-if(typeof data.full_name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/full_name", "#/properties/full_name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.has_actions !== undefined && func0.call(data, "has_actions")){
-if(typeof data.has_actions !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_actions", "#/properties/has_actions/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_code !== undefined && func0.call(data, "has_code")){
-if(typeof data.has_code !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_code", "#/properties/has_code/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_issues !== undefined && func0.call(data, "has_issues")){
-if(typeof data.has_issues !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_issues", "#/properties/has_issues/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_packages !== undefined && func0.call(data, "has_packages")){
-if(typeof data.has_packages !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_packages", "#/properties/has_packages/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_projects !== undefined && func0.call(data, "has_projects")){
-if(typeof data.has_projects !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_projects", "#/properties/has_projects/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_pull_requests !== undefined && func0.call(data, "has_pull_requests")){
-if(typeof data.has_pull_requests !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_pull_requests", "#/properties/has_pull_requests/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_releases !== undefined && func0.call(data, "has_releases")){
-if(typeof data.has_releases !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_releases", "#/properties/has_releases/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.has_wiki !== undefined && func0.call(data, "has_wiki")){
-if(typeof data.has_wiki !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/has_wiki", "#/properties/has_wiki/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.html_url !== undefined && func0.call(data, "html_url")){
-if(typeof data.html_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data33 = data.id;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data33 === "string"){
-if(!(formats2.validate(data33))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.ignore_whitespace_conflicts !== undefined && func0.call(data, "ignore_whitespace_conflicts")){
-if(typeof data.ignore_whitespace_conflicts !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/ignore_whitespace_conflicts", "#/properties/ignore_whitespace_conflicts/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.internal !== undefined && func0.call(data, "internal")){
-if(typeof data.internal !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/internal", "#/properties/internal/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.internal_tracker !== undefined && func0.call(data, "internal_tracker")){
-if(!(validate38(data.internal_tracker, {instancePath:instancePath+"/internal_tracker",parentData:data,parentDataProperty:"internal_tracker",rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
-}
-if(data.language !== undefined && func0.call(data, "language")){
-if(typeof data.language !== "string"){
-vErrors = pushError(vErrors, instancePath+"/language", "#/properties/language/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.languages_url !== undefined && func0.call(data, "languages_url")){
-if(typeof data.languages_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/languages_url", "#/properties/languages_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.licenses !== undefined && func0.call(data, "licenses")){
-let data39 = data.licenses;
-if((!(Array.isArray(data39))) && (data39 !== null)){
-vErrors = pushError(vErrors, instancePath+"/licenses", "#/properties/licenses/type", "type", {type: schema37.properties.licenses.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data39)){
-const len0 = data39.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data39[i0] !== "string"){
-vErrors = pushError(vErrors, instancePath+"/licenses/" + i0, "#/properties/licenses/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-if(data.link !== undefined && func0.call(data, "link")){
-if(typeof data.link !== "string"){
-vErrors = pushError(vErrors, instancePath+"/link", "#/properties/link/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.mirror !== undefined && func0.call(data, "mirror")){
-if(typeof data.mirror !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/mirror", "#/properties/mirror/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.mirror_interval !== undefined && func0.call(data, "mirror_interval")){
-if(typeof data.mirror_interval !== "string"){
-vErrors = pushError(vErrors, instancePath+"/mirror_interval", "#/properties/mirror_interval/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.mirror_updated !== undefined && func0.call(data, "mirror_updated")){
-let data44 = data.mirror_updated;
-if(typeof data44 === "string"){
-if(!(formats0.validate(data44))){
-vErrors = pushError(vErrors, instancePath+"/mirror_updated", "#/properties/mirror_updated/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/mirror_updated", "#/properties/mirror_updated/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.object_format_name !== undefined && func0.call(data, "object_format_name")){
-let data46 = data.object_format_name;
-if(!((data46 === "sha1") || (data46 === "sha256"))){
-vErrors = pushError(vErrors, instancePath+"/object_format_name", "#/properties/object_format_name/enum", "enum", {allowedValues: schema37.properties.object_format_name.enum}, "must be equal to one of the allowed values");
-errors++;
-}
-}
-if(data.open_issues_count !== undefined && func0.call(data, "open_issues_count")){
-let data47 = data.open_issues_count;
-if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
-vErrors = pushError(vErrors, instancePath+"/open_issues_count", "#/properties/open_issues_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data47 === "string"){
-if(!(formats2.validate(data47))){
-vErrors = pushError(vErrors, instancePath+"/open_issues_count", "#/properties/open_issues_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.open_pr_counter !== undefined && func0.call(data, "open_pr_counter")){
-let data48 = data.open_pr_counter;
-if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
-vErrors = pushError(vErrors, instancePath+"/open_pr_counter", "#/properties/open_pr_counter/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data48 === "string"){
-if(!(formats2.validate(data48))){
-vErrors = pushError(vErrors, instancePath+"/open_pr_counter", "#/properties/open_pr_counter/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.original_url !== undefined && func0.call(data, "original_url")){
-if(typeof data.original_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/original_url", "#/properties/original_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.owner !== undefined && func0.call(data, "owner")){
-if(!(validate39(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-}
-if(data.parent !== undefined && func0.call(data, "parent")){
-let data51 = data.parent;
-const _errs99 = errors;
-let valid3 = false;
-const _errs100 = errors;
-if(!(wrapper0.validate(data51, {instancePath:instancePath+"/parent",parentData:data,parentDataProperty:"parent",rootData}))){
-vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs100 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs101 = errors;
-if(data51 !== null){
-vErrors = pushError(vErrors, instancePath+"/parent", "#/properties/parent/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid0 = _errs101 === errors;
-valid3 = valid3 || _valid0;
-}
-if(!valid3){
-vErrors = pushError(vErrors, instancePath+"/parent", "#/properties/parent/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs99;
-if(vErrors !== null){
-if(_errs99){
-vErrors.length = _errs99;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.permissions !== undefined && func0.call(data, "permissions")){
-if(!(validate59(data.permissions, {instancePath:instancePath+"/permissions",parentData:data,parentDataProperty:"permissions",rootData}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-errors = vErrors.length;
-}
-}
-if(data.private !== undefined && func0.call(data, "private")){
-if(typeof data.private !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/private", "#/properties/private/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.projects_mode !== undefined && func0.call(data, "projects_mode")){
-if(typeof data.projects_mode !== "string"){
-vErrors = pushError(vErrors, instancePath+"/projects_mode", "#/properties/projects_mode/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.release_counter !== undefined && func0.call(data, "release_counter")){
-let data55 = data.release_counter;
-if(!((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55)))){
-vErrors = pushError(vErrors, instancePath+"/release_counter", "#/properties/release_counter/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data55 === "string"){
-if(!(formats2.validate(data55))){
-vErrors = pushError(vErrors, instancePath+"/release_counter", "#/properties/release_counter/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.repo_transfer !== undefined && func0.call(data, "repo_transfer")){
-let data56 = data.repo_transfer;
-const _errs111 = errors;
-let valid4 = false;
-const _errs112 = errors;
-if(!(validate62(data56, {instancePath:instancePath+"/repo_transfer",parentData:data,parentDataProperty:"repo_transfer",rootData}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs112 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs113 = errors;
-if(data56 !== null){
-vErrors = pushError(vErrors, instancePath+"/repo_transfer", "#/properties/repo_transfer/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid1 = _errs113 === errors;
-valid4 = valid4 || _valid1;
-}
-if(!valid4){
-vErrors = pushError(vErrors, instancePath+"/repo_transfer", "#/properties/repo_transfer/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs111;
-if(vErrors !== null){
-if(_errs111){
-vErrors.length = _errs111;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.size !== undefined && func0.call(data, "size")){
-let data57 = data.size;
-if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
-vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data57 === "string"){
-if(!(formats2.validate(data57))){
-vErrors = pushError(vErrors, instancePath+"/size", "#/properties/size/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.ssh_url !== undefined && func0.call(data, "ssh_url")){
-if(typeof data.ssh_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/ssh_url", "#/properties/ssh_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.stars_count !== undefined && func0.call(data, "stars_count")){
-let data59 = data.stars_count;
-if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
-vErrors = pushError(vErrors, instancePath+"/stars_count", "#/properties/stars_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data59 === "string"){
-if(!(formats2.validate(data59))){
-vErrors = pushError(vErrors, instancePath+"/stars_count", "#/properties/stars_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.template !== undefined && func0.call(data, "template")){
-if(typeof data.template !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/template", "#/properties/template/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.topics !== undefined && func0.call(data, "topics")){
-let data61 = data.topics;
-if((!(Array.isArray(data61))) && (data61 !== null)){
-vErrors = pushError(vErrors, instancePath+"/topics", "#/properties/topics/type", "type", {type: schema37.properties.topics.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data61)){
-const len1 = data61.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data61[i1] !== "string"){
-vErrors = pushError(vErrors, instancePath+"/topics/" + i1, "#/properties/topics/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-if(data.updated_at !== undefined && func0.call(data, "updated_at")){
-let data63 = data.updated_at;
-if(typeof data63 === "string"){
-if(!(formats0.validate(data63))){
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.url !== undefined && func0.call(data, "url")){
-if(typeof data.url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.watchers_count !== undefined && func0.call(data, "watchers_count")){
-let data65 = data.watchers_count;
-if(!((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65)))){
-vErrors = pushError(vErrors, instancePath+"/watchers_count", "#/properties/watchers_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data65 === "string"){
-if(!(formats2.validate(data65))){
-vErrors = pushError(vErrors, instancePath+"/watchers_count", "#/properties/watchers_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.website !== undefined && func0.call(data, "website")){
-if(typeof data.website !== "string"){
-vErrors = pushError(vErrors, instancePath+"/website", "#/properties/website/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate66.errors = vErrors;
-return errors === 0;
-}
-
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.label !== undefined && func0.call(data, "label")){
-if(typeof data.label !== "string"){
-vErrors = pushError(vErrors, instancePath+"/label", "#/properties/label/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.ref !== undefined && func0.call(data, "ref")){
-if(typeof data.ref !== "string"){
-vErrors = pushError(vErrors, instancePath+"/ref", "#/properties/ref/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.repo !== undefined && func0.call(data, "repo")){
-if(!(validate66(data.repo, {instancePath:instancePath+"/repo",parentData:data,parentDataProperty:"repo",rootData}))){
-vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
-errors = vErrors.length;
-}
-}
-if(data.repo_id !== undefined && func0.call(data, "repo_id")){
-let data3 = data.repo_id;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-vErrors = pushError(vErrors, instancePath+"/repo_id", "#/properties/repo_id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data3 === "string"){
-if(!(formats2.validate(data3))){
-vErrors = pushError(vErrors, instancePath+"/repo_id", "#/properties/repo_id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.sha !== undefined && func0.call(data, "sha")){
-if(typeof data.sha !== "string"){
-vErrors = pushError(vErrors, instancePath+"/sha", "#/properties/sha/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate73.errors = vErrors;
-return errors === 0;
-}
-
+export const validatePRBranchInfo: Validator<PRBranchInfo> = X(v23);
 /**
  * Validates the JSON form of {@link Permission}.
  *
  * @generated from #/components/schemas/Permission
  */
-export const validatePermission: Validator<Permission> = validate59;
-
+export const validatePermission: Validator<Permission> = X(v24);
 /**
  * Validates the JSON form of {@link PullRequest}.
  *
  * @generated from #/components/schemas/PullRequest
  */
-export const validatePullRequest: Validator<PullRequest> = validate75;
-const schema39 = {"type":"object","properties":{"additions":{"type":"integer","format":"int64","description":"The number of lines added in the pull request"},"allow_maintainer_edit":{"type":"boolean","description":"Whether maintainers can edit the pull request"},"assignee":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]},"assignees":{"type":["array","null"],"items":{"$ref":"#/$defs/User"},"description":"The list of users assigned to the pull request"},"base":{"$ref":"#/$defs/PRBranchInfo"},"body":{"type":"string","description":"The description body of the pull request"},"changed_files":{"type":"integer","format":"int64","description":"The number of files changed in the pull request"},"closed_at":{"type":["string","null"],"format":"date-time"},"comments":{"type":"integer","format":"int64","description":"The number of comments on the pull request"},"created_at":{"type":"string","format":"date-time"},"deletions":{"type":"integer","format":"int64","description":"The number of lines deleted in the pull request"},"diff_url":{"type":"string","description":"The URL to download the diff patch"},"draft":{"type":"boolean","description":"Whether the pull request is a draft"},"due_date":{"type":["string","null"],"format":"date-time"},"head":{"$ref":"#/$defs/PRBranchInfo"},"html_url":{"type":"string","description":"The HTML URL to view the pull request"},"id":{"type":"integer","format":"int64","description":"The unique identifier of the pull request"},"is_locked":{"type":"boolean","description":"Whether the pull request conversation is locked"},"labels":{"type":"array","items":{"$ref":"#/$defs/Label"},"description":"The labels attached to the pull request"},"merge_base":{"type":"string","description":"The merge base commit SHA"},"merge_commit_sha":{"type":["string","null"],"description":"The SHA of the merge commit"},"mergeable":{"type":"boolean","description":"Whether the pull request can be merged"},"merged":{"type":"boolean","description":"Whether the pull request has been merged"},"merged_at":{"type":["string","null"],"format":"date-time"},"merged_by":{"anyOf":[{"$ref":"#/$defs/User"},{"type":"null"}]},"milestone":{"anyOf":[{"$ref":"#/$defs/Milestone"},{"type":"null"}]},"number":{"type":"integer","format":"int64","description":"The pull request number"},"patch_url":{"type":"string","description":"The URL to download the patch file"},"pin_order":{"type":"integer","format":"int64","description":"The pin order for the pull request"},"requested_reviewers":{"type":["array","null"],"items":{"$ref":"#/$defs/User"},"description":"The users requested to review the pull request"},"requested_reviewers_teams":{"type":["array","null"],"items":{"$ref":"#/$defs/Team"},"description":"The teams requested to review the pull request"},"review_comments":{"type":"integer","format":"int64","description":"number of review comments made on the diff of a PR review (not including comments on commits or issues in a PR)"},"state":{"$ref":"#/$defs/StateType"},"title":{"type":"string","description":"The title of the pull request"},"updated_at":{"type":"string","format":"date-time"},"url":{"type":"string","description":"The API URL of the pull request"},"user":{"$ref":"#/$defs/User"}},"description":"PullRequest represents a pull request"};
-
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.additions !== undefined && func0.call(data, "additions")){
-let data0 = data.additions;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-vErrors = pushError(vErrors, instancePath+"/additions", "#/properties/additions/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats2.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/additions", "#/properties/additions/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.allow_maintainer_edit !== undefined && func0.call(data, "allow_maintainer_edit")){
-if(typeof data.allow_maintainer_edit !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/allow_maintainer_edit", "#/properties/allow_maintainer_edit/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.assignee !== undefined && func0.call(data, "assignee")){
-let data2 = data.assignee;
-const _errs6 = errors;
-let valid1 = false;
-const _errs7 = errors;
-if(!(validate39(data2, {instancePath:instancePath+"/assignee",parentData:data,parentDataProperty:"assignee",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs8 = errors;
-if(data2 !== null){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid0 = _errs8 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = pushError(vErrors, instancePath+"/assignee", "#/properties/assignee/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.assignees !== undefined && func0.call(data, "assignees")){
-let data3 = data.assignees;
-if((!(Array.isArray(data3))) && (data3 !== null)){
-vErrors = pushError(vErrors, instancePath+"/assignees", "#/properties/assignees/type", "type", {type: schema39.properties.assignees.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data3)){
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate39(data3[i0], {instancePath:instancePath+"/assignees/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-}
-}
-}
-if(data.base !== undefined && func0.call(data, "base")){
-if(!(validate73(data.base, {instancePath:instancePath+"/base",parentData:data,parentDataProperty:"base",rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
-}
-}
-if(data.body !== undefined && func0.call(data, "body")){
-if(typeof data.body !== "string"){
-vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.changed_files !== undefined && func0.call(data, "changed_files")){
-let data7 = data.changed_files;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-vErrors = pushError(vErrors, instancePath+"/changed_files", "#/properties/changed_files/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data7 === "string"){
-if(!(formats2.validate(data7))){
-vErrors = pushError(vErrors, instancePath+"/changed_files", "#/properties/changed_files/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.closed_at !== undefined && func0.call(data, "closed_at")){
-let data8 = data.closed_at;
-if((typeof data8 !== "string") && (data8 !== null)){
-vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/type", "type", {type: schema39.properties.closed_at.type}, "must be string,null");
-errors++;
-}
-if(typeof data8 === "string"){
-if(!(formats0.validate(data8))){
-vErrors = pushError(vErrors, instancePath+"/closed_at", "#/properties/closed_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.comments !== undefined && func0.call(data, "comments")){
-let data9 = data.comments;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-vErrors = pushError(vErrors, instancePath+"/comments", "#/properties/comments/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data9 === "string"){
-if(!(formats2.validate(data9))){
-vErrors = pushError(vErrors, instancePath+"/comments", "#/properties/comments/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.created_at !== undefined && func0.call(data, "created_at")){
-let data10 = data.created_at;
-if(typeof data10 === "string"){
-if(!(formats0.validate(data10))){
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/created_at", "#/properties/created_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.deletions !== undefined && func0.call(data, "deletions")){
-let data11 = data.deletions;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-vErrors = pushError(vErrors, instancePath+"/deletions", "#/properties/deletions/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data11 === "string"){
-if(!(formats2.validate(data11))){
-vErrors = pushError(vErrors, instancePath+"/deletions", "#/properties/deletions/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.diff_url !== undefined && func0.call(data, "diff_url")){
-if(typeof data.diff_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/diff_url", "#/properties/diff_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.draft !== undefined && func0.call(data, "draft")){
-if(typeof data.draft !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/draft", "#/properties/draft/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.due_date !== undefined && func0.call(data, "due_date")){
-let data14 = data.due_date;
-if((typeof data14 !== "string") && (data14 !== null)){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/type", "type", {type: schema39.properties.due_date.type}, "must be string,null");
-errors++;
-}
-if(typeof data14 === "string"){
-if(!(formats0.validate(data14))){
-vErrors = pushError(vErrors, instancePath+"/due_date", "#/properties/due_date/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.head !== undefined && func0.call(data, "head")){
-if(!(validate73(data.head, {instancePath:instancePath+"/head",parentData:data,parentDataProperty:"head",rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
-}
-}
-if(data.html_url !== undefined && func0.call(data, "html_url")){
-if(typeof data.html_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data17 = data.id;
-if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data17 === "string"){
-if(!(formats2.validate(data17))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.is_locked !== undefined && func0.call(data, "is_locked")){
-if(typeof data.is_locked !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/is_locked", "#/properties/is_locked/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.labels !== undefined && func0.call(data, "labels")){
-let data19 = data.labels;
-if(Array.isArray(data19)){
-const len1 = data19.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate40(data19[i1], {instancePath:instancePath+"/labels/" + i1,parentData:data19,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/labels", "#/properties/labels/type", "type", {type: "array"}, "must be array");
-errors++;
-}
-}
-if(data.merge_base !== undefined && func0.call(data, "merge_base")){
-if(typeof data.merge_base !== "string"){
-vErrors = pushError(vErrors, instancePath+"/merge_base", "#/properties/merge_base/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.merge_commit_sha !== undefined && func0.call(data, "merge_commit_sha")){
-let data22 = data.merge_commit_sha;
-if((typeof data22 !== "string") && (data22 !== null)){
-vErrors = pushError(vErrors, instancePath+"/merge_commit_sha", "#/properties/merge_commit_sha/type", "type", {type: schema39.properties.merge_commit_sha.type}, "must be string,null");
-errors++;
-}
-}
-if(data.mergeable !== undefined && func0.call(data, "mergeable")){
-if(typeof data.mergeable !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/mergeable", "#/properties/mergeable/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.merged !== undefined && func0.call(data, "merged")){
-if(typeof data.merged !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/merged", "#/properties/merged/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.merged_at !== undefined && func0.call(data, "merged_at")){
-let data25 = data.merged_at;
-if((typeof data25 !== "string") && (data25 !== null)){
-vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/type", "type", {type: schema39.properties.merged_at.type}, "must be string,null");
-errors++;
-}
-if(typeof data25 === "string"){
-if(!(formats0.validate(data25))){
-vErrors = pushError(vErrors, instancePath+"/merged_at", "#/properties/merged_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-}
-if(data.merged_by !== undefined && func0.call(data, "merged_by")){
-let data26 = data.merged_by;
-const _errs53 = errors;
-let valid6 = false;
-const _errs54 = errors;
-if(!(validate39(data26, {instancePath:instancePath+"/merged_by",parentData:data,parentDataProperty:"merged_by",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs54 === errors;
-valid6 = valid6 || _valid1;
-if(!valid6){
-const _errs55 = errors;
-if(data26 !== null){
-vErrors = pushError(vErrors, instancePath+"/merged_by", "#/properties/merged_by/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid1 = _errs55 === errors;
-valid6 = valid6 || _valid1;
-}
-if(!valid6){
-vErrors = pushError(vErrors, instancePath+"/merged_by", "#/properties/merged_by/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs53;
-if(vErrors !== null){
-if(_errs53){
-vErrors.length = _errs53;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.milestone !== undefined && func0.call(data, "milestone")){
-let data27 = data.milestone;
-const _errs58 = errors;
-let valid7 = false;
-const _errs59 = errors;
-if(!(validate42(data27, {instancePath:instancePath+"/milestone",parentData:data,parentDataProperty:"milestone",rootData}))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs59 === errors;
-valid7 = valid7 || _valid2;
-if(!valid7){
-const _errs60 = errors;
-if(data27 !== null){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid2 = _errs60 === errors;
-valid7 = valid7 || _valid2;
-}
-if(!valid7){
-vErrors = pushError(vErrors, instancePath+"/milestone", "#/properties/milestone/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs58;
-if(vErrors !== null){
-if(_errs58){
-vErrors.length = _errs58;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.number !== undefined && func0.call(data, "number")){
-let data28 = data.number;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-vErrors = pushError(vErrors, instancePath+"/number", "#/properties/number/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data28 === "string"){
-if(!(formats2.validate(data28))){
-vErrors = pushError(vErrors, instancePath+"/number", "#/properties/number/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.patch_url !== undefined && func0.call(data, "patch_url")){
-if(typeof data.patch_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/patch_url", "#/properties/patch_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.pin_order !== undefined && func0.call(data, "pin_order")){
-let data30 = data.pin_order;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-vErrors = pushError(vErrors, instancePath+"/pin_order", "#/properties/pin_order/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data30 === "string"){
-if(!(formats2.validate(data30))){
-vErrors = pushError(vErrors, instancePath+"/pin_order", "#/properties/pin_order/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.requested_reviewers !== undefined && func0.call(data, "requested_reviewers")){
-let data31 = data.requested_reviewers;
-if((!(Array.isArray(data31))) && (data31 !== null)){
-vErrors = pushError(vErrors, instancePath+"/requested_reviewers", "#/properties/requested_reviewers/type", "type", {type: schema39.properties.requested_reviewers.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data31)){
-const len2 = data31.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate39(data31[i2], {instancePath:instancePath+"/requested_reviewers/" + i2,parentData:data31,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-}
-}
-}
-if(data.requested_reviewers_teams !== undefined && func0.call(data, "requested_reviewers_teams")){
-let data33 = data.requested_reviewers_teams;
-if((!(Array.isArray(data33))) && (data33 !== null)){
-vErrors = pushError(vErrors, instancePath+"/requested_reviewers_teams", "#/properties/requested_reviewers_teams/type", "type", {type: schema39.properties.requested_reviewers_teams.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data33)){
-const len3 = data33.length;
-for(let i3=0; i3<len3; i3++){
-if(!(validate60(data33[i3], {instancePath:instancePath+"/requested_reviewers_teams/" + i3,parentData:data33,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-errors = vErrors.length;
-}
-}
-}
-}
-if(data.review_comments !== undefined && func0.call(data, "review_comments")){
-let data35 = data.review_comments;
-if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
-vErrors = pushError(vErrors, instancePath+"/review_comments", "#/properties/review_comments/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data35 === "string"){
-if(!(formats2.validate(data35))){
-vErrors = pushError(vErrors, instancePath+"/review_comments", "#/properties/review_comments/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.state !== undefined && func0.call(data, "state")){
-if(!(validate41(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-}
-if(data.title !== undefined && func0.call(data, "title")){
-if(typeof data.title !== "string"){
-vErrors = pushError(vErrors, instancePath+"/title", "#/properties/title/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.updated_at !== undefined && func0.call(data, "updated_at")){
-let data38 = data.updated_at;
-if(typeof data38 === "string"){
-if(!(formats0.validate(data38))){
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.url !== undefined && func0.call(data, "url")){
-if(typeof data.url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/url", "#/properties/url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.user !== undefined && func0.call(data, "user")){
-if(!(validate39(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate75.errors = vErrors;
-return errors === 0;
-}
-
+export const validatePullRequest: Validator<PullRequest> = X(v25);
 /**
  * Validates the JSON form of {@link PullRequestMeta}.
  *
  * @generated from #/components/schemas/PullRequestMeta
  */
-export const validatePullRequestMeta: Validator<PullRequestMeta> = validate44;
-
+export const validatePullRequestMeta: Validator<PullRequestMeta> = X(v26);
 /**
  * Validates the JSON form of {@link PullReview}.
  *
  * @generated from #/components/schemas/PullReview
  */
-export const validatePullReview: Validator<PullReview> = validate88;
-
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-validate87.errors = vErrors;
-return errors === 0;
-}
-
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.body !== undefined && func0.call(data, "body")){
-if(typeof data.body !== "string"){
-vErrors = pushError(vErrors, instancePath+"/body", "#/properties/body/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.comments_count !== undefined && func0.call(data, "comments_count")){
-let data1 = data.comments_count;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-vErrors = pushError(vErrors, instancePath+"/comments_count", "#/properties/comments_count/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data1 === "string"){
-if(!(formats2.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/comments_count", "#/properties/comments_count/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.commit_id !== undefined && func0.call(data, "commit_id")){
-if(typeof data.commit_id !== "string"){
-vErrors = pushError(vErrors, instancePath+"/commit_id", "#/properties/commit_id/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.dismissed !== undefined && func0.call(data, "dismissed")){
-if(typeof data.dismissed !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/dismissed", "#/properties/dismissed/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.html_url !== undefined && func0.call(data, "html_url")){
-if(typeof data.html_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/html_url", "#/properties/html_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.id !== undefined && func0.call(data, "id")){
-let data5 = data.id;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data5 === "string"){
-if(!(formats2.validate(data5))){
-vErrors = pushError(vErrors, instancePath+"/id", "#/properties/id/format", "format", {format: "int64"}, "must match format \""+"int64"+"\"");
-errors++;
-}
-}
-}
-if(data.official !== undefined && func0.call(data, "official")){
-if(typeof data.official !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/official", "#/properties/official/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.pull_request_url !== undefined && func0.call(data, "pull_request_url")){
-if(typeof data.pull_request_url !== "string"){
-vErrors = pushError(vErrors, instancePath+"/pull_request_url", "#/properties/pull_request_url/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.stale !== undefined && func0.call(data, "stale")){
-if(typeof data.stale !== "boolean"){
-vErrors = pushError(vErrors, instancePath+"/stale", "#/properties/stale/type", "type", {type: "boolean"}, "must be boolean");
-errors++;
-}
-}
-if(data.state !== undefined && func0.call(data, "state")){
-if(!(validate87(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
-errors = vErrors.length;
-}
-}
-if(data.submitted_at !== undefined && func0.call(data, "submitted_at")){
-let data10 = data.submitted_at;
-if(typeof data10 === "string"){
-if(!(formats0.validate(data10))){
-vErrors = pushError(vErrors, instancePath+"/submitted_at", "#/properties/submitted_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/submitted_at", "#/properties/submitted_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.team !== undefined && func0.call(data, "team")){
-let data11 = data.team;
-const _errs23 = errors;
-let valid1 = false;
-const _errs24 = errors;
-if(!(validate60(data11, {instancePath:instancePath+"/team",parentData:data,parentDataProperty:"team",rootData}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs24 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs25 = errors;
-if(data11 !== null){
-vErrors = pushError(vErrors, instancePath+"/team", "#/properties/team/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid0 = _errs25 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = pushError(vErrors, instancePath+"/team", "#/properties/team/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.updated_at !== undefined && func0.call(data, "updated_at")){
-let data12 = data.updated_at;
-if(typeof data12 === "string"){
-if(!(formats0.validate(data12))){
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/format", "format", {format: "date-time"}, "must match format \""+"date-time"+"\"");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/updated_at", "#/properties/updated_at/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-if(data.user !== undefined && func0.call(data, "user")){
-let data13 = data.user;
-const _errs30 = errors;
-let valid2 = false;
-const _errs31 = errors;
-if(!(validate39(data13, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs31 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs32 = errors;
-if(data13 !== null){
-vErrors = pushError(vErrors, instancePath+"/user", "#/properties/user/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid1 = _errs32 === errors;
-valid2 = valid2 || _valid1;
-}
-if(!valid2){
-vErrors = pushError(vErrors, instancePath+"/user", "#/properties/user/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs30;
-if(vErrors !== null){
-if(_errs30){
-vErrors.length = _errs30;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate88.errors = vErrors;
-return errors === 0;
-}
-
+export const validatePullReview: Validator<PullReview> = X(v27);
 /**
  * Validates the JSON form of {@link PullReviewRequestOptions}.
  *
  * @generated from #/components/schemas/PullReviewRequestOptions
  */
-export const validatePullReviewRequestOptions: Validator<PullReviewRequestOptions> = validate92;
-const schema42 = {"type":"object","properties":{"reviewers":{"type":["array","null"],"items":{"type":"string","maxLength":40},"maxItems":1000},"team_reviewers":{"type":["array","null"],"items":{"type":"string","maxLength":255},"maxItems":1000}},"additionalProperties":false,"description":"PullReviewRequestOptions are options to add or remove pull review requests"};
-
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!((key0 === "reviewers") || (key0 === "team_reviewers"))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.reviewers !== undefined && func0.call(data, "reviewers")){
-let data0 = data.reviewers;
-if((!(Array.isArray(data0))) && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/type", "type", {type: schema42.properties.reviewers.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data0)){
-if(data0.length > 1000){
-vErrors = pushError(vErrors, instancePath+"/reviewers", "#/properties/reviewers/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
-errors++;
-}
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(typeof data1 === "string"){
-if(func64(data1) > 40){
-vErrors = pushError(vErrors, instancePath+"/reviewers/" + i0, "#/properties/reviewers/items/maxLength", "maxLength", {limit: 40}, "must NOT have more than 40 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/reviewers/" + i0, "#/properties/reviewers/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-if(data.team_reviewers !== undefined && func0.call(data, "team_reviewers")){
-let data2 = data.team_reviewers;
-if((!(Array.isArray(data2))) && (data2 !== null)){
-vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/type", "type", {type: schema42.properties.team_reviewers.type}, "must be array,null");
-errors++;
-}
-if(Array.isArray(data2)){
-if(data2.length > 1000){
-vErrors = pushError(vErrors, instancePath+"/team_reviewers", "#/properties/team_reviewers/maxItems", "maxItems", {limit: 1000}, "must NOT have more than 1000 items");
-errors++;
-}
-const len1 = data2.length;
-for(let i1=0; i1<len1; i1++){
-let data3 = data2[i1];
-if(typeof data3 === "string"){
-if(func64(data3) > 255){
-vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i1, "#/properties/team_reviewers/items/maxLength", "maxLength", {limit: 255}, "must NOT have more than 255 characters");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath+"/team_reviewers/" + i1, "#/properties/team_reviewers/items/type", "type", {type: "string"}, "must be string");
-errors++;
-}
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate92.errors = vErrors;
-return errors === 0;
-}
-
+export const validatePullReviewRequestOptions: Validator<PullReviewRequestOptions> = X(v28);
 /**
  * Validates the JSON form of {@link RepoTransfer}.
  *
  * @generated from #/components/schemas/RepoTransfer
  */
-export const validateRepoTransfer: Validator<RepoTransfer> = validate62;
-
+export const validateRepoTransfer: Validator<RepoTransfer> = X(v29);
 /**
  * Validates the JSON form of {@link Repository}.
  *
  * @generated from #/components/schemas/Repository
  */
-export const validateRepository: Validator<Repository> = validate66;
-
+export const validateRepository: Validator<Repository> = X(v30);
 /**
  * Validates the JSON form of {@link RepositoryMeta}.
  *
  * @generated from #/components/schemas/RepositoryMeta
  */
-export const validateRepositoryMeta: Validator<RepositoryMeta> = validate45;
-
+export const validateRepositoryMeta: Validator<RepositoryMeta> = X(v31);
 /**
  * Validates the JSON form of {@link ReviewStateType}.
  *
  * @generated from #/components/schemas/ReviewStateType
  */
-export const validateReviewStateType: Validator<ReviewStateType> = validate87;
-
+export const validateReviewStateType: Validator<ReviewStateType> = X(v32);
 /**
  * Validates the JSON form of {@link StateType}.
  *
  * @generated from #/components/schemas/StateType
  */
-export const validateStateType: Validator<StateType> = validate41;
-
+export const validateStateType: Validator<StateType> = X(v33);
 /**
  * Validates the JSON form of {@link Team}.
  *
  * @generated from #/components/schemas/Team
  */
-export const validateTeam: Validator<Team> = validate60;
-
+export const validateTeam: Validator<Team> = X(v34);
 /**
  * Validates the JSON form of {@link User}.
  *
  * @generated from #/components/schemas/User
  */
-export const validateUser: Validator<User> = validate39;
+export const validateUser: Validator<User> = X(v35);
 /** Validates the `application/json` request body of `adminCreateUser` (POST /admin/users). */
 export const validateAdminCreateUserBody: Validator<CreateUserOption> = validateCreateUserOption;
 /** Validates the `application/json` request body of `orgCreate` (POST /orgs). */

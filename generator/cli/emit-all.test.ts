@@ -1,19 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GeneratorCache, GeneratorOptions } from '../emit.js';
 import { emit } from '../emit.js';
 import { BUILTIN_EMITTERS } from '../emitters/index.js';
-import { validatorsJob } from '../emitters/validators.js';
-import { loadSchemas } from '../loaders/index.js';
+import { validatorsJob } from '../emitters/validators/validators.js';
+import { loadSchemas, memoryFileSystem } from '../loaders/index.js';
 import type { SchemaFile } from '../model/model.js';
 import { loadTemplates } from '../templates.js';
 import { compileValidatorsAhead, emitAll } from './emit-all.js';
 import type { ValidatorsCompiler } from './validators-prefetch.js';
-
-const tmp = mkdtempSync(join(tmpdir(), 'loom-emit-all-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 // Two named types, an inline request body (its own validator), and one keyword the loader
 // warns about: the warning must come out exactly once.
@@ -44,13 +38,17 @@ const API = {
   },
 };
 
+/** What a compile job's result looks like (see `compileStandalone`). */
+const FROM_WORKER = JSON.stringify({ code: 'export const fromWorker = true;', externals: [] });
+
 let files: SchemaFile[];
 let options: GeneratorOptions;
 
 beforeAll(async () => {
-  const path = join(tmp, 'pets.json');
-  writeFileSync(path, JSON.stringify(API));
-  files = await loadSchemas([path], { root: tmp });
+  files = await loadSchemas(['/schemas/pets.json'], {
+    root: '/schemas',
+    fileSystem: memoryFileSystem({ 'pets.json': JSON.stringify(API) }, '/schemas'),
+  });
   options = { runtimeImport: 'loom', templates: loadTemplates() };
 });
 
@@ -82,7 +80,7 @@ describe('emitAll', () => {
     const compiler: ValidatorsCompiler = {
       compile: async (requests) => {
         sent.push(...requests.map((r) => r.key));
-        return new Map([[job.key, 'export const fromWorker = true;']]);
+        return new Map([[job.key, FROM_WORKER]]);
       },
       close: () => {},
     };
@@ -91,21 +89,15 @@ describe('emitAll', () => {
     expect(sent).toEqual([job.key]);
     const js = result.files.find((f) => f.path === 'pets.validators.ts')!.content;
     expect(js.split('\n').slice(-2)).toEqual(['export const fromWorker = true;', '']);
-    expect(cache.stored.get(job.key)).toBe('export const fromWorker = true;');
+    expect(cache.stored.get(job.key)).toBe(FROM_WORKER);
   });
 
   it('skips jobs the cache already holds, and compiles in process what the compiler did not return', async () => {
     const job = validatorsJob(files[0]!)!;
     const cache = memoryCache();
-    cache.set(job.key, 'export const cached = 1;');
+    cache.set(job.key, JSON.stringify({ code: 'export const cached = 1;', externals: [] }));
     const sent: string[] = [];
-    const compiler: ValidatorsCompiler = {
-      compile: async (r) => {
-        sent.push(...r.map((x) => x.key));
-        return new Map();
-      },
-      close: () => {},
-    };
+    const compiler: ValidatorsCompiler = { compile: async (r) => (sent.push(...r.map((x) => x.key)), new Map()), close: () => {} };
     const compiling = compileValidatorsAhead(files, cache, compiler);
     expect(compiling).toBeUndefined();
     const cached = await emitAll(files, BUILTIN_EMITTERS, { ...options, cache }, compiling);

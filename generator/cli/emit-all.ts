@@ -12,8 +12,8 @@
 
 import type { EmitResult, Emitter, GeneratorCache, GeneratorOptions, OutputFile } from '../emit.js';
 import { emit } from '../emit.js';
-import type { ValidatorsJob } from '../emitters/validators.js';
-import { validatorCodeEmitter, validatorSchemasEmitter, validatorsEmitter, validatorsJob } from '../emitters/validators.js';
+import type { ValidatorsJob } from '../emitters/validators/validators.js';
+import { validatorCodeEmitter, validatorSchemasEmitter, validatorsEmitter, validatorsJob } from '../emitters/validators/validators.js';
 import type { SchemaFile } from '../model/model.js';
 import type { ValidatorsCompiler } from './validators-prefetch.js';
 import { prefilledCache } from './validators-prefetch.js';
@@ -37,10 +37,15 @@ export function compileValidatorsAhead(
   for (const file of files) {
     const job = validatorsJob(file);
     // What the on-disk cache holds already is not worth a round trip.
-    if (job && cache?.get(job.key) === undefined) jobs.push(job);
+    // A large document stays here: the worker would hold a second copy of it (GitHub's 6 MB of
+    // schemas cost ~100 MB there), and compiling takes this thread well under a second.
+    if (job && job.documentsJson.length <= WORKER_LIMIT && cache?.get(job.key) === undefined) jobs.push(job);
   }
   return jobs.length > 0 ? compiler.compile(jobs) : undefined;
 }
+
+/** Characters of schema JSON past which a file's validators are compiled in process rather than in the worker. */
+export const WORKER_LIMIT = 2 * 1024 * 1024;
 
 /** A run's output in two parts: what needed no compiled validators, and the rest when it comes. */
 export interface StagedEmit {

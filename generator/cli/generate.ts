@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Emitter } from '../emit.js';
+import { type Emitter, withDependencies } from '../emit.js';
 import type { Diagnostic, SchemaFile } from '../model/model.js';
 import type { GenerateArgs } from './args.js';
 import { outputParameters, UsageError } from './args.js';
@@ -56,9 +56,12 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
     const files = filesToEmit(loaded);
     const cache = openCache(cwd, process.env);
     const compiling = compileValidatorsAhead(files, cache, compiler);
+    // Nothing for it to do (all cached, or every document too large to copy there): its memory back now.
+    if (!compiling) compiler?.close();
     const [{ BUILTIN_EMITTERS }, { loadTemplates }] = await Promise.all([import('../emitters/index.js'), import('../templates.js')]);
+    // The files asked for: `emit` adds what they import, and knows which were asked for.
     const staged = emitStaged(
-      files,
+      loaded,
       [...BUILTIN_EMITTERS, ...plugins],
       {
         runtimeImport: args.runtime,
@@ -86,19 +89,9 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
 }
 
 /**
- * The inputs plus every file they import, transitively, so that cross-file imports in
- * generated code resolve (`google/protobuf/empty.types.ts` holds `type Empty = …` for an
- * RPC that takes `google.protobuf.Empty`). Inputs first, then imports in discovery order.
+ * The inputs plus every file they import, transitively (see `withDependencies`), so that
+ * cross-file imports in generated code resolve.
  */
 export function filesToEmit(inputs: readonly SchemaFile[]): SchemaFile[] {
-  const out: SchemaFile[] = [];
-  const seen = new Set<SchemaFile>();
-  const visit = (file: SchemaFile) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    out.push(file);
-    for (const dep of file.dependencies) visit(dep);
-  };
-  for (const file of inputs) visit(file);
-  return out;
+  return withDependencies(inputs);
 }

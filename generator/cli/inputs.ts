@@ -5,7 +5,7 @@
 import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { declaresApiKey, isGeneratedContent } from '../loaders/api-sniff.js';
+import { declaresApiKey, isGeneratedContent } from '../loaders/openapi/api-sniff.js';
 import { UsageError } from './args.js';
 
 export interface ResolvedInputs {

@@ -8,7 +8,7 @@ import type { Dirent } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { OutputFile } from '../emit.js';
-import { isGeneratedContent } from '../loaders/api-sniff.js';
+import { isGeneratedContent } from '../loaders/openapi/api-sniff.js';
 
 export { isGeneratedContent };
 

@@ -16,7 +16,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { GeneratorCache } from '../emit.js';
-import type { ValidatorsJob } from '../emitters/validators.js';
+import type { ValidatorsJob } from '../emitters/validators/validators.js';
 
 /**
  * One compile job as the worker receives it. The documents travel as JSON text: for a large API

@@ -1,7 +1,7 @@
 /**
  * @module
- * Worker-thread entry that compiles validators for {@link startValidatorsCompiler}: ajv's
- * standalone compilation is the single largest step of a run, and it needs nothing but the
+ * Worker-thread entry that compiles validators for {@link startValidatorsCompiler}: compiling
+ * validators is the single largest step of a run, and it needs nothing but the
  * JSON Schema documents, so it runs here on the second core while the main thread prints
  * types, server stubs, clients and docs.
  *
@@ -10,7 +10,7 @@
  * a schema problem is reported exactly as without the worker.
  */
 import { parentPort } from 'node:worker_threads';
-import { compileStandalone, preloadAjv } from '../emitters/validators-compile.js';
+import { compileStandalone } from '../emitters/validators/compile.js';
 import type { CompileReply, CompileRequest } from './validators-prefetch.js';
 
 const port = parentPort;
@@ -26,6 +26,3 @@ port.on('message', (request: CompileRequest) => {
   }
   port.postMessage(reply);
 });
-
-// Loading ajv takes ~60 ms: do it now, while the main thread is still reading schemas.
-preloadAjv();

@@ -4,8 +4,10 @@
  * client class for HTTP services, Connect and gRPC clients for RPC services.
  */
 import type { Emitter } from '../emit.js';
-import { printHttpClient } from './client-http.js';
-import { printRpcClient } from './client-rpc.js';
+import { assertNever } from '../model/type-utils.js';
+import { printHttpClient } from './http/client.js';
+import { httpClientClassName, rpcClientInterfaceName } from './names.js';
+import { printRpcClient } from './rpc/client.js';
 
 /**
  * Emits `X.client.ts` for every schema file with services.
@@ -22,6 +24,10 @@ export const clientEmitter: Emitter = {
   emit(file, ctx) {
     if (file.services.length === 0) return;
     const f = ctx.newFile(ctx.outputPath(file, 'client.ts'), file);
+    // Every class this file declares, before anything is imported: an imported type of the same
+    // name (a schema called `LongviewClient`) is then aliased rather than clashing.
+    for (const service of file.services)
+      f.declare(service.protocol === 'http' ? httpClientClassName(service) : rpcClientInterfaceName(service));
     for (const service of file.services) {
       switch (service.protocol) {
         case 'rpc':
@@ -31,12 +37,8 @@ export const clientEmitter: Emitter = {
           printHttpClient(f, service, ctx);
           break;
         default:
-          assertNever(service.protocol);
+          assertNever(service.protocol, 'service protocol');
       }
     }
   },
 };
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected service protocol: ${String(value)}`);
-}

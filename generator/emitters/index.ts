@@ -6,12 +6,12 @@
  */
 import type { Emitter } from '../emit.js';
 import { clientEmitter } from './client.js';
-import { grpcEmitter } from './grpc.js';
-import { openapiDocEmitter } from './openapi-doc.js';
-import { rpcCodecEmitter } from './rpc-codec.js';
+import { openapiDocEmitter } from './openapi-doc/document.js';
+import { rpcCodecEmitter } from './rpc/codec.js';
+import { grpcEmitter } from './rpc/grpc.js';
 import { serverEmitter } from './server.js';
-import { typesEmitter } from './types.js';
-import { validatorsEmitter } from './validators.js';
+import { typesEmitter } from './types/types.js';
+import { validatorsEmitter } from './validators/validators.js';
 
 /**
  * The built-in emitters.

@@ -47,6 +47,7 @@ export const REST = symbols(
     'POST',
     'Produces',
     'PUT',
+    'Security',
     'QueryParam',
     'Status',
     'TRACE',
@@ -78,7 +79,16 @@ export const PARAM_DECORATOR: Readonly<Record<Parameter['in'], ImportSymbol>> = 
 export const CLIENT = symbols(
   'client',
   ['HttpClient'],
-  ['ApiResponse', 'Defaulted', 'HttpClientOptions', 'OperationSpec', 'RequestOptions'],
+  [
+    'ApiResponse',
+    'BasicCredential',
+    'Credential',
+    'Defaulted',
+    'HttpClientOptions',
+    'OperationSpec',
+    'RequestOptions',
+    'SecuritySchemeSpec',
+  ],
 );
 
 /** `loom/connect`: descriptors, JSON codecs and the Connect client. Runs wherever `fetch` does. */

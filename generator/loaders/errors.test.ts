@@ -4,8 +4,8 @@
  * file, the line or JSON pointer, and a sentence saying what to change. Also warnings.
  */
 import { describe, expect, it } from 'vitest';
-import { loadSchemas, SchemaError } from './index.js';
-import { removeSchemas, writeSchemas } from './testing.js';
+import { SchemaError } from './index.js';
+import { forgetSchemas, loadSchemas, memorySchemas } from './testing.js';
 
 interface Seen {
   readonly file: string;
@@ -16,7 +16,7 @@ interface Seen {
 
 /** Loads `files` (all of them, or `only`) and returns the diagnostics of the SchemaError thrown. */
 async function failures(files: Record<string, string>, only?: string): Promise<Seen[]> {
-  const root = await writeSchemas(files);
+  const root = memorySchemas(files);
   try {
     await loadSchemas([only ? `${root}/${only}` : root], { root });
   } catch (e) {
@@ -24,7 +24,7 @@ async function failures(files: Record<string, string>, only?: string): Promise<S
     expect(e.message).toContain(e.diagnostics[0]!.message);
     return e.diagnostics.map((d) => ({ file: d.source.file, line: d.source.line, pointer: d.source.pointer, message: d.message }));
   } finally {
-    await removeSchemas(root);
+    forgetSchemas(root);
   }
   throw new Error('expected a SchemaError');
 }
@@ -96,55 +96,64 @@ describe('OpenAPI errors', () => {
     ]);
   });
 
-  it('reports duplicate operationIds', async () => {
-    expect(
-      await failures({
-        'a.json': JSON.stringify(
-          {
-            swagger: '2.0',
-            info: { title: 'T', version: '1' },
-            paths: {
-              '/a': { get: { operationId: 'list', responses: { 200: { description: 'ok' } } } },
-              '/b': { get: { operationId: 'list', responses: { 200: { description: 'ok' } } } },
-            },
+  it('names the second of two operations with one operationId apart, with a warning', async () => {
+    const root = memorySchemas({
+      'a.json': JSON.stringify(
+        {
+          swagger: '2.0',
+          info: { title: 'T', version: '1' },
+          paths: {
+            '/a': { get: { operationId: 'list', responses: { 200: { description: 'ok' } } } },
+            '/b': { get: { operationId: 'list', responses: { 200: { description: 'ok' } } } },
           },
-          null,
-          2,
-        ),
-      }),
-    ).toEqual([
+        },
+        null,
+        2,
+      ),
+    });
+    const [file] = await loadSchemas([root], { root });
+    forgetSchemas(root);
+    expect(file!.services[0]!.operations.map((o) => [o.name, o.localName])).toEqual([
+      ['list', 'list'],
+      ['list2', 'list2'],
+    ]);
+    expect(file!.warnings.map((w) => ({ line: w.source.line, pointer: w.source.pointer, message: w.message }))).toEqual([
       {
-        file: 'a.json',
         line: 19,
         pointer: '/paths/~1b/get',
-        message: "operationId 'list' is also used by GET /a: operation ids must be unique; rename one of them",
+        message:
+          "operationId 'list' is also used by GET /a; this one is named 'list2' in generated code (give it an operationId of its own to choose)",
       },
     ]);
   });
 
-  it('reports path template placeholders without a parameter, and path parameters not in the template', async () => {
-    expect(
-      await failures({
-        'a.yaml': api(`  /repos/{owner}/{repo}:
+  it('reads path template placeholders without a parameter, and path parameters not in the template, with warnings', async () => {
+    const root = memorySchemas({
+      'a.yaml': api(`  /repos/{owner}/{repo}:
     get:
       parameters:
         - { name: owner, in: path, required: true, schema: { type: string } }
         - { name: name, in: path, required: true, schema: { type: string } }
       responses:
         '200': { description: ok }`),
-      }),
-    ).toEqual([
+    });
+    const [file] = await loadSchemas([root], { root });
+    forgetSchemas(root);
+    expect(file!.services[0]!.operations[0]).toMatchObject({
+      parameters: [{ name: 'owner' }, { name: 'repo', type: { scalar: 'string' } }],
+    });
+    expect(file!.warnings.map((w) => ({ line: w.source.line, pointer: w.source.pointer, message: w.message }))).toEqual([
       {
-        file: 'a.yaml',
         line: 5,
         pointer: '/paths/~1repos~1{owner}~1{repo}/get',
-        message: "path parameter '{repo}' of '/repos/{owner}/{repo}' is not defined: add a parameter with 'name: repo' and 'in: path'",
+        message:
+          "path parameter '{repo}' of '/repos/{owner}/{repo}' is not declared; it is read as a required string (declare it with 'name: repo' and 'in: path' to give it a type)",
       },
       {
-        file: 'a.yaml',
         line: 5,
         pointer: '/paths/~1repos~1{owner}~1{repo}/get',
-        message: "path parameter 'name' does not appear in '/repos/{owner}/{repo}': add '{name}' to the path or change 'in'",
+        message:
+          "path parameter 'name' does not appear in '/repos/{owner}/{repo}'; it is left out (add '{name}' to the path, or change its 'in')",
       },
     ]);
   });
@@ -205,7 +214,7 @@ describe('OpenAPI errors', () => {
         message: "not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key",
       },
     ]);
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'config.yaml': 'port: 3000\n',
       'data.json': '[1, 2]',
       'compose.yaml': 'services:\n  swagger:\n    image: swaggerapi/swagger-ui\n',
@@ -214,7 +223,7 @@ describe('OpenAPI errors', () => {
     try {
       expect(await loadSchemas([root], { root })).toEqual([]);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 
@@ -261,7 +270,7 @@ paths:
   });
 
   it('stops at YAML aliases that contain themselves', async () => {
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'a.yaml':
         "openapi: 3.0.0\ninfo: { title: T, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    A: &a\n      type: object\n" +
         '      properties:\n        self: *a\n',
@@ -272,14 +281,14 @@ paths:
         'this schema contains itself through a YAML alias, so it is read as any value; use a $ref to a named schema for recursion',
       ]);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 });
 
 describe('OpenAPI warnings', () => {
   it('warns that webhooks and callbacks are not generated', async () => {
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'a.yaml': `openapi: 3.1.0
 info: { title: T, version: '1' }
 paths:
@@ -300,12 +309,12 @@ webhooks:
         [6, '/paths/~1subscribe/post/callbacks', "'callbacks' are ignored: Loom generates the API's own operations only"],
       ]);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 
   it('warns about ignored keywords and recursion through unnamed schemas, and still loads', async () => {
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'a.yaml': api(`  /x:
     get:
       responses:
@@ -335,7 +344,7 @@ webhooks:
         ],
       ]);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 });
@@ -386,14 +395,14 @@ describe('syntax errors and $ref cycles', () => {
   });
 
   it('finds a JSON document written on one line in a folder', async () => {
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'min.json': '{"info":{"title":"Min","version":"1"},"openapi":"3.0.3","paths":{}}',
       'other.json': '{"name":"x"}',
     });
     try {
       expect((await loadSchemas([root], { root })).map((f) => [f.path, f.info.title])).toEqual([['min.json', 'Min']]);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 
@@ -488,7 +497,7 @@ describe('syntax errors and $ref cycles', () => {
   });
 
   it('warns of a discriminator whose tag is not a property, and of a mapping to a schema that is not an object', async () => {
-    const root = await writeSchemas({
+    const root = memorySchemas({
       'zoo.yaml': `openapi: 3.0.3
 info: { title: Zoo, version: '1' }
 paths: {}
@@ -523,7 +532,7 @@ components:
       const animal = file!.types.find((t) => t.name === 'Animal');
       expect(animal?.kind === 'message' ? Object.keys(animal.subtypes?.mapping ?? {}) : undefined).toEqual(['cat']);
     } finally {
-      await removeSchemas(root);
+      forgetSchemas(root);
     }
   });
 });
@@ -660,12 +669,6 @@ describe('every problem of a run, together', () => {
         line: 8,
         pointer: '/paths/~1x/get/responses/200',
         message: "$ref './shared.yaml#/Ok' cannot be loaded: the file does not exist; fix the path (it is relative to a.yaml)",
-      },
-      {
-        file: 'a.yaml',
-        line: 10,
-        pointer: '/paths/~1y/get',
-        message: "operationId 'same' is also used by GET /x: operation ids must be unique; rename one of them",
       },
       {
         file: 'a.yaml',

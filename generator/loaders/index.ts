@@ -6,17 +6,17 @@
  * (`.yaml`, `.yml`, `.json`) through the OpenAPI loader. Both produce the same model,
  * so emitters never know which one ran.
  */
-import type { Stats } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, SchemaFile } from '../model/model.js';
-import { declaresApiKey, isGeneratedContent } from './api-sniff.js';
 import { error, formatDiagnostic, SchemaError } from './diagnostics.js';
-import { loadOpenApiDocuments } from './openapi.js';
-import { isApiDocument } from './openapi-schema.js';
-import { DocumentStore, type SourceDocument, SourceParseError } from './refs.js';
+import { NODE_FILE_SYSTEM, type SchemaFileSystem } from './file-system.js';
+import { declaresApiKey, isGeneratedContent } from './openapi/api-sniff.js';
+import { isApiDocument } from './openapi/document.js';
+import { loadOpenApiDocuments } from './openapi/operations.js';
+import { DocumentStore, type SourceDocument, SourceParseError } from './openapi/refs.js';
 
 export { formatDiagnostic, formatLocation, SchemaError } from './diagnostics.js';
+export { memoryFileSystem, NODE_FILE_SYSTEM, type SchemaFileSystem } from './file-system.js';
 
 /** Where schemas live. Relative paths (here and in `inputs`) are resolved from the current directory. */
 export interface LoadOptions {
@@ -27,6 +27,11 @@ export interface LoadOptions {
    * file's folder and before the root.
    */
   readonly importPaths?: readonly string[];
+  /**
+   * Where schemas are read from: the disk, or text in memory ({@link memoryFileSystem}).
+   * @default NODE_FILE_SYSTEM
+   */
+  readonly fileSystem?: SchemaFileSystem;
 }
 
 const API_EXTENSIONS: ReadonlySet<string> = new Set(['.yaml', '.yml', '.json']);
@@ -49,6 +54,7 @@ const toPosix = (p: string) => p.split(sep).join('/');
  */
 export async function loadSchemas(inputs: readonly string[], options: LoadOptions): Promise<SchemaFile[]> {
   const root = resolve(options.root);
+  const fs = options.fileSystem ?? NODE_FILE_SYSTEM;
   const problems: Diagnostic[] = [];
   const protoFiles = new Set<string>();
   /** path → text when found in a folder (read already), undefined when named explicitly. */
@@ -57,19 +63,17 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
 
   for (const input of inputs) {
     const abs = resolve(input);
-    let info: Stats;
-    try {
-      info = await stat(abs);
-    } catch {
+    const kind = await fs.kind(abs);
+    if (kind === undefined) {
       problems.push(error(`no such file or folder: check the path (it is resolved from ${process.cwd()})`, { file: input }));
       continue;
     }
-    if (info.isDirectory()) {
-      for (const file of await walk(abs)) {
+    if (kind === 'folder') {
+      for (const file of await walk(fs, abs)) {
         const ext = extname(file).toLowerCase();
         if (ext === '.proto') protoFiles.add(file);
         else if (API_EXTENSIONS.has(ext)) {
-          const text = await readFile(file, 'utf8');
+          const text = await fs.readFile(file);
           if (declaresApiKey(text) && !isGeneratedContent(text) && !apiFiles.has(file)) apiFiles.set(file, text);
         }
       }
@@ -82,7 +86,7 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
     }
   }
 
-  const store = new DocumentStore(root);
+  const store = new DocumentStore(root, fs);
   const docs: SourceDocument[] = [];
   for (const file of [...apiFiles.keys()].sort()) {
     const found = apiFiles.get(file);
@@ -123,8 +127,8 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
     const list = [...protoFiles].sort();
     const displayProto = (abs: string) => toPosix(relative(effectiveRoot, abs)) || abs;
     // Imported only now: protobufjs takes ~50 ms to load, which OpenAPI-only runs need not pay.
-    const { loadProtoFiles } = await import('./proto.js');
-    const protoOptions = { root: effectiveRoot, importPaths: options.importPaths ?? [] };
+    const { loadProtoFiles } = await import('./proto/load.js');
+    const protoOptions = { root: effectiveRoot, importPaths: options.importPaths ?? [], fileSystem: fs };
     await run(list.length === 1 ? displayProto(list[0]!) : `${list.length} .proto files`, async () => {
       try {
         return await loadProtoFiles(list, protoOptions);
@@ -138,6 +142,7 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
   }
   if (docs.length > 0)
     await run(docs.length === 1 ? docs[0]!.path : `${docs.length} OpenAPI documents`, () => loadOpenApiDocuments(docs, store));
+  store.release();
   if (problems.length > 0) throw new SchemaError(problems);
   return results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
@@ -178,16 +183,16 @@ async function protoProblemsOfEveryFile(
 }
 
 /** Files under a folder, sorted, skipping dot-folders and `node_modules`. */
-async function walk(dir: string): Promise<string[]> {
+async function walk(fs: SchemaFileSystem, dir: string): Promise<string[]> {
   const out: string[] = [];
-  const entries = await readdir(dir, { withFileTypes: true });
+  const entries = await fs.list(dir);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
+    if (entry.kind === 'folder') {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-      out.push(...(await walk(path)));
-    } else if (entry.isFile()) out.push(path);
+      out.push(...(await walk(fs, path)));
+    } else out.push(path);
   }
   return out;
 }

@@ -1,27 +1,48 @@
 /**
  * @module
- * Test helpers for the loaders: schema text written to a temp folder, and a plain
- * projection of the model (no `parent` cycles, references by name) to compare exactly.
+ * Test helpers for the loaders: schema text held in memory under a virtual folder (nothing is
+ * written to disk), and a plain projection of the model (no `parent` cycles, references by name)
+ * to compare exactly.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import type { SchemaFile } from '../model/model.js';
+import { memoryFileSystem } from './file-system.js';
+import { type LoadOptions, loadSchemas as loadFrom } from './index.js';
+
+/** Virtual folders handed out by {@link memorySchemas}, with their files. */
+const folders = new Map<string, Readonly<Record<string, string>>>();
+let nextFolder = 0;
 
 /**
- * Writes `files` (path → text) under a fresh temp folder and returns it.
- * @example const root = await writeSchemas({ 'a.proto': 'syntax = "proto3";' });
+ * Holds `files` (path → text) in memory under a fresh virtual folder and returns that folder's path,
+ * for {@link loadSchemas} below.
+ *
+ * @example
+ * const root = memorySchemas({ 'a.proto': 'syntax = "proto3";' });
+ * const [file] = await loadSchemas([`${root}/a.proto`], { root });
  */
-export async function writeSchemas(files: Readonly<Record<string, string>>): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'loom-loaders-'));
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
+export function memorySchemas(files: Readonly<Record<string, string>>): string {
+  const root = `/loom-memory/${++nextFolder}`;
+  folders.set(root, files);
   return root;
 }
 
-export async function removeSchemas(root: string): Promise<void> {
-  await rm(root, { recursive: true, force: true });
+/** Lets go of a folder {@link memorySchemas} made. */
+export function forgetSchemas(root: string): void {
+  folders.delete(root);
+}
+
+/**
+ * `loadSchemas` of `generator/loaders`, reading the virtual folder that holds `options.root` (or the
+ * first input) when {@link memorySchemas} made it, and the disk otherwise.
+ *
+ * @example
+ * const [api] = await loadSchemas([`${root}/api.yaml`], { root });
+ */
+export function loadSchemas(inputs: readonly string[], options: LoadOptions): Promise<SchemaFile[]> {
+  const within = (path: string) => [...folders.keys()].find((folder) => path === folder || path.startsWith(`${folder}/`));
+  const folder = within(options.root) ?? inputs.map(within).find((f) => f !== undefined);
+  if (folder === undefined || options.fileSystem) return loadFrom(inputs, options);
+  return loadFrom(inputs, { ...options, fileSystem: memoryFileSystem(folders.get(folder)!, folder) });
 }
 
 /**

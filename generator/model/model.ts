@@ -45,7 +45,36 @@ export interface SchemaFile {
   readonly dependencies: readonly SchemaFile[];
   /** Non-fatal findings a person should see (unsupported keyword ignored, etc.). */
   readonly warnings: readonly Diagnostic[];
+  /** How clients authenticate (OpenAPI `securitySchemes`, Swagger 2.0 `securityDefinitions`), in declaration order. */
+  readonly securitySchemes?: readonly SecurityScheme[];
+  /** The document's own `security`: what every operation requires unless it says otherwise. */
+  readonly security?: readonly SecurityRequirement[];
 }
+
+/**
+ * A way to authenticate, by the name requirements use (`BasicAuth`, `Token`). Swagger 2.0's
+ * `basic` is an `http` scheme `basic`; its OAuth2 flows are spelled as OpenAPI 3's.
+ */
+export type SecurityScheme =
+  | {
+      readonly kind: 'http';
+      readonly name: string;
+      /** Lower case: `basic`, `bearer`, `digest`, … */
+      readonly scheme: string;
+      readonly bearerFormat?: string;
+      readonly doc?: string;
+    }
+  | {
+      readonly kind: 'apiKey';
+      readonly name: string;
+      readonly in: 'header' | 'query' | 'cookie';
+      /** The header, query parameter or cookie carrying the key. */
+      readonly parameter: string;
+      readonly doc?: string;
+    }
+  | { readonly kind: 'oauth2'; readonly name: string; readonly flows: JsonValue; readonly doc?: string }
+  | { readonly kind: 'openIdConnect'; readonly name: string; readonly url: string; readonly doc?: string }
+  | { readonly kind: 'mutualTLS'; readonly name: string; readonly doc?: string };
 
 export interface ApiInfo {
   readonly title: string;
@@ -122,6 +151,10 @@ export interface HttpOperation {
   readonly requestBody?: RequestBody;
   /** In schema order; `status` `'default'` last if present. */
   readonly responses: readonly ResponseSpec[];
+  /**
+   * What the operation requires, any one requirement sufficing: its own `security`, else the
+   * document's. Undefined or empty: nothing (`[]` lifts the document's requirement).
+   */
   readonly security?: readonly SecurityRequirement[];
   readonly tags: readonly string[];
   readonly deprecated: boolean;
@@ -200,6 +233,7 @@ export interface ResponseHeader {
   readonly doc?: string;
 }
 
+/** One way to satisfy an operation: every scheme it names, together (`{}` names none: anonymous access). */
 export interface SecurityRequirement {
   /** Scheme name → scopes. */
   readonly schemes: Readonly<Record<string, readonly string[]>>;

@@ -5,6 +5,9 @@
  * literals, JSDoc and the preamble, so every emitter's output looks the same.
  */
 import { posix } from 'node:path';
+import { RESERVED_WORDS } from '../model/names.js';
+
+export { RESERVED_WORDS };
 
 /**
  * Where an imported symbol lives.
@@ -52,89 +55,6 @@ export interface GeneratedFileOptions {
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/**
- * Reserved words and names that would shadow globals used by generated code.
- * @see https://tc39.es/ecma262/#sec-keywords-and-reserved-words
- */
-export const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  'break',
-  'case',
-  'catch',
-  'class',
-  'const',
-  'continue',
-  'debugger',
-  'default',
-  'delete',
-  'do',
-  'else',
-  'enum',
-  'export',
-  'extends',
-  'false',
-  'finally',
-  'for',
-  'function',
-  'if',
-  'import',
-  'in',
-  'instanceof',
-  'new',
-  'null',
-  'return',
-  'super',
-  'switch',
-  'this',
-  'throw',
-  'true',
-  'try',
-  'typeof',
-  'var',
-  'void',
-  'while',
-  'with',
-  'yield',
-  'let',
-  'static',
-  'implements',
-  'interface',
-  'package',
-  'private',
-  'protected',
-  'public',
-  'await',
-  'async',
-  'arguments',
-  'eval',
-  'undefined',
-  'NaN',
-  'Infinity',
-  'Object',
-  'Array',
-  'String',
-  'Number',
-  'Boolean',
-  'Symbol',
-  'Date',
-  'Error',
-  'Promise',
-  'Map',
-  'Set',
-  'Record',
-  'Partial',
-  'Uint8Array',
-  'JSON',
-  'type',
-  'any',
-  'unknown',
-  'never',
-  'object',
-  'string',
-  'number',
-  'boolean',
-  'bigint',
-]);
 
 /** A file being generated. Emitters call `print()`; the CLI calls `toString()`. */
 export class GeneratedFile {
@@ -227,10 +147,12 @@ export class GeneratedFile {
     if (out.length > 0) out.push('');
     const importLines = this.#renderImports();
     if (importLines.length > 0) out.push(...importLines, '');
-    const body = [...this.#lines];
-    while (body.length > 0 && body[body.length - 1] === '') body.pop();
-    while (body.length > 0 && body[0] === '') body.shift();
-    out.push(...body);
+    // Not `push(...lines)`: a file of a large API has more lines than a call can take arguments.
+    let first = 0;
+    let end = this.#lines.length;
+    while (end > first && this.#lines[end - 1] === '') end--;
+    while (first < end && this.#lines[first] === '') first++;
+    for (let i = first; i < end; i++) out.push(this.#lines[i]!);
     // Collapse runs of blank lines so emitters need not track spacing precisely.
     const text = out.join('\n').replace(/\n{3,}/g, '\n\n');
     return `${text}\n`;

@@ -21,6 +21,34 @@ export interface HttpClientOptions {
   readonly headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
   /** A `fetch` to use instead of the global one (tests, retries, proxies). */
   readonly fetch?: typeof fetch;
+  /**
+   * Credentials by security scheme name (`{ BasicAuth: { username, password }, Token: '…' }`), set
+   * once: each request carries those its operation asks for (the first of its requirements the
+   * credentials satisfy), where its scheme says (a header, the query, a cookie), and no other.
+   */
+  readonly credentials?: Readonly<Record<string, Credential | undefined>>;
+  /** The security schemes of the description, by name; generated clients pass their own. */
+  readonly securitySchemes?: Readonly<Record<string, SecuritySchemeSpec>>;
+}
+
+/**
+ * How a security scheme authenticates a request: an HTTP `Authorization` scheme (`basic`,
+ * `bearer`, …), or an API key in a header, the query or a cookie.
+ */
+export type SecuritySchemeSpec =
+  | { readonly type: 'http'; readonly scheme: string }
+  | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string };
+
+/**
+ * A credential: a token or key (or a function giving one per request, for tokens that expire),
+ * or a user name and password for `basic`.
+ */
+export type Credential = string | BasicCredential | (() => string | Promise<string>);
+
+/** A user name and password, for an HTTP `basic` scheme. */
+export interface BasicCredential {
+  readonly username: string;
+  readonly password: string;
 }
 
 /** Per-call options. */
@@ -63,6 +91,11 @@ export interface OperationSpec {
   /** `Accept` header: the success response's media types. */
   readonly accept?: string;
   /**
+   * The operation's security requirements: alternatives, each the names of the schemes it needs
+   * together (`[['BasicAuth'], ['Token']]`); an empty one allows anonymous calls. Absent: none.
+   */
+  readonly security?: readonly (readonly string[])[];
+  /**
    * The success response is binary (`format: binary`, an image, a file): its body is read as a
    * `Uint8Array` whatever Content-Type the server labels it with (a raw file may come as `text/plain`).
    */
@@ -74,11 +107,15 @@ export class HttpClient {
   readonly #baseUrl: string;
   readonly #headers: HttpClientOptions['headers'];
   readonly #fetch: typeof fetch;
+  readonly #credentials: HttpClientOptions['credentials'];
+  readonly #schemes: Readonly<Record<string, SecuritySchemeSpec>>;
 
   constructor(options: HttpClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#headers = options.headers;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#credentials = options.credentials;
+    this.#schemes = options.securitySchemes ?? {};
   }
 
   /** Sends `op` with `input`; resolves to the parsed body and the response, rejects with `ApiError` on non-2xx. */
@@ -89,6 +126,35 @@ export class HttpClient {
     const data = await readBody(response, op.method, op.binary === true && response.ok);
     if (!response.ok) throw new ApiError(response, data, op.name);
     return { data: data as T, response };
+  }
+
+  /**
+   * Adds the credentials of the first requirement they satisfy (none when an anonymous one comes
+   * first, or none is satisfied), each where its scheme says.
+   */
+  async #authenticate(
+    requirements: readonly (readonly string[])[],
+    headers: Headers,
+    query: URLSearchParams,
+    cookies: string[],
+  ): Promise<void> {
+    const given = this.#credentials ?? {};
+    const chosen = requirements.find((names) => names.every((n) => given[n] !== undefined && this.#schemes[n] !== undefined));
+    for (const name of chosen ?? []) {
+      const scheme = this.#schemes[name]!;
+      const credential = given[name]!;
+      const value = typeof credential === 'function' ? await credential() : credential;
+      if (scheme.type === 'http') {
+        const kind = scheme.scheme.toLowerCase();
+        const text = typeof value === 'string' ? value : kind === 'basic' ? base64(`${value.username}:${value.password}`) : value.password;
+        headers.set('authorization', kind === 'basic' ? `Basic ${text}` : `${kind === 'bearer' ? 'Bearer' : scheme.scheme} ${text}`);
+      } else {
+        const text = typeof value === 'string' ? value : `${value.username}:${value.password}`;
+        if (scheme.in === 'header') headers.set(scheme.name, text);
+        else if (scheme.in === 'query') query.set(scheme.name, text);
+        else cookies.push(`${scheme.name}=${encodeURIComponent(text)}`);
+      }
+    }
   }
 
   /** The `Request` for `op` and `input`, without sending it. */
@@ -122,6 +188,7 @@ export class HttpClient {
           throw new TypeError(`unknown parameter location ${String((spec as ParamSpec).in)}`);
       }
     }
+    if (op.security) await this.#authenticate(op.security, headers, query, cookies);
     if (cookies.length > 0) headers.append('cookie', cookies.join('; '));
     if (op.accept && !headers.has('accept')) headers.set('accept', op.accept);
     if (options.headers) for (const [key, value] of new Headers(options.headers)) headers.set(key, value);
@@ -135,6 +202,13 @@ export class HttpClient {
     }
     return new Request(url, { method: op.method, headers, body, signal: options.signal });
   }
+}
+
+/** Base64 of UTF-8 text (`btoa` takes Latin-1 only). */
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 function encodeBody(mediaType: string, value: unknown, delimited: OperationSpec['delimited']): BodyInit {

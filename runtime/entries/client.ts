@@ -5,6 +5,15 @@
  * client runs in browsers, Deno, Bun, edge workers and Node alike.
  */
 export { ApiError } from '../client/api-error.js';
-export type { ApiResponse, Defaulted, HttpClientOptions, OperationSpec, RequestOptions } from '../client/http-client.js';
+export type {
+  ApiResponse,
+  BasicCredential,
+  Credential,
+  Defaulted,
+  HttpClientOptions,
+  OperationSpec,
+  RequestOptions,
+  SecuritySchemeSpec,
+} from '../client/http-client.js';
 export { HttpClient } from '../client/http-client.js';
 export type { ParamSpec, ParamStyle } from '../client/params.js';

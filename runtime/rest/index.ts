@@ -78,7 +78,7 @@ export {
   TRACE,
   Trace,
 } from './decorators/route.js';
-export { Authenticate, Authorize, DenyAll, PermitAll, RolesAllowed } from './decorators/security.js';
+export { Authenticate, Authorize, DenyAll, PermitAll, RolesAllowed, Security } from './decorators/security.js';
 export type { ErrorBody, Violation, ViolationLocation } from './errors.js';
 export { BadRequestError, ForbiddenError, HttpError, NotFoundError, RegistrationError, UnauthorizedError } from './errors.js';
 export type { FormBodyOptions, FormField, FormFields, FormFieldType, FormSeparator } from './form-coercion.js';
@@ -115,6 +115,7 @@ export type {
   RestEvent,
   RestUser,
   RouteInfo,
+  SecurityRequirements,
   TypeKey,
   TypeRef,
   UploadedFile,

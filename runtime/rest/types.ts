@@ -192,7 +192,8 @@ export interface RestUser {
  * (`@RolesAllowed`, `@DenyAll`: 403).
  */
 export interface AuthenticationProvider<C = unknown> {
-  provideCredentials(c: Context): C | null | undefined | Promise<C | null | undefined>;
+  /** `route` says what the route requires (`route.security`), for providers that accept several schemes. */
+  provideCredentials(c: Context, route?: RouteInfo): C | null | undefined | Promise<C | null | undefined>;
   authenticate(credentials: C, c: Context): RestUser | null | undefined | Promise<RestUser | null | undefined>;
   /**
    * Anonymous callers may reach routes that need no user (no roles, no authorization provider);
@@ -259,7 +260,15 @@ export interface RouteInfo {
   readonly produces: readonly string[];
   readonly status: number;
   readonly order: number;
+  /** What the route requires, as its description says (`@Security`): any one requirement, each scheme by name with its scopes. */
+  readonly security?: SecurityRequirements;
 }
+
+/**
+ * Security requirements as an OpenAPI description writes them: alternatives, each naming the schemes
+ * it needs together (`[{ BasicAuth: [] }, { Token: [] }]`); `{}` allows anonymous calls.
+ */
+export type SecurityRequirements = readonly Readonly<Record<string, readonly string[]>>[];
 
 /** The methods a route can answer. */
 export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'TRACE';

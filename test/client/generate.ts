@@ -5,18 +5,17 @@
  * be imported (`generateInline`).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Emitter, OutputFile } from '../../generator/emit.js';
 import { emit } from '../../generator/emit.js';
 import { clientEmitter } from '../../generator/emitters/client.js';
-import { grpcEmitter } from '../../generator/emitters/grpc.js';
-import { rpcCodecEmitter } from '../../generator/emitters/rpc-codec.js';
+import { rpcCodecEmitter } from '../../generator/emitters/rpc/codec.js';
+import { grpcEmitter } from '../../generator/emitters/rpc/grpc.js';
 import { serverEmitter } from '../../generator/emitters/server.js';
-import { typesEmitter } from '../../generator/emitters/types.js';
-import { validatorsEmitter } from '../../generator/emitters/validators.js';
-import { loadSchemas } from '../../generator/loaders/index.js';
+import { typesEmitter } from '../../generator/emitters/types/types.js';
+import { validatorsEmitter } from '../../generator/emitters/validators/validators.js';
+import { loadSchemas, memoryFileSystem } from '../../generator/loaders/index.js';
 import { loadTemplates } from '../../generator/templates.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -36,21 +35,14 @@ export async function emitInline(
   emitters: readonly Emitter[],
   runtimeImport = '../runtime/entries',
 ): Promise<Map<string, string>> {
-  const root = mkdtempSync(join(tmpdir(), 'loom-schemas-'));
-  try {
-    for (const [name, text] of Object.entries(schemas)) {
-      mkdirSync(dirname(join(root, name)), { recursive: true });
-      writeFileSync(join(root, name), text);
-    }
-    const files = await loadSchemas(
-      Object.keys(schemas).map((n) => join(root, n)),
-      { root },
-    );
-    const out = emit(files, emitters, { runtimeImport, templates: loadTemplates() });
-    return new Map(out.files.map((f: OutputFile) => [f.path, f.content]));
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  // Read from memory: nothing is written to load them.
+  const root = '/schemas';
+  const files = await loadSchemas(
+    Object.keys(schemas).map((n) => join(root, n)),
+    { root, fileSystem: memoryFileSystem(schemas, root) },
+  );
+  const out = emit(files, emitters, { runtimeImport, templates: loadTemplates() });
+  return new Map(out.files.map((f: OutputFile) => [f.path, f.content]));
 }
 
 /** Generates `schemas` with every emitter into `.tmp/<prefix>-XXXX/`, ready to import. */

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openapiDocEmitter } from '../../generator/emitters/openapi-doc.js';
+import { openapiDocEmitter } from '../../generator/emitters/openapi-doc/document.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
 import { emitInline, generateInline } from '../client/generate.js';
 

@@ -6,10 +6,10 @@
  * `Object.prototype` members, and the OpenAPI document's `content` parameter.
  */
 import { describe, expect, it } from 'vitest';
-import { openapiDocEmitter } from '../../generator/emitters/openapi-doc.js';
+import { openapiDocEmitter } from '../../generator/emitters/openapi-doc/document.js';
 import { serverEmitter } from '../../generator/emitters/server.js';
-import { typesEmitter } from '../../generator/emitters/types.js';
-import { validatorsEmitter } from '../../generator/emitters/validators.js';
+import { typesEmitter } from '../../generator/emitters/types/types.js';
+import { validatorsEmitter } from '../../generator/emitters/validators/validators.js';
 import { emitInline } from '../client/generate.js';
 
 const ZOO =
@@ -136,7 +136,7 @@ export interface ListAnimalsInput {
 describe('parameter validators', () => {
   it('are declared beside the type and body validators, typed by the parameter', async () => {
     const dts = (await files()).get('zoo.validators.ts')!;
-    expect(dts).toMatch(/^export const validateBox: Validator<Box> = validate\d+;$/m);
+    expect(dts).toMatch(/^export const validateBox: Validator<Box> = X\(v\d+\);$/m);
     expect(dts).toContain(`/**
  * Validates the JSON form of {@link Tally}.
  *
@@ -150,7 +150,7 @@ export const validateListAnimalsFilterParam: Validator<{
   tags?: string[];
 }> = `);
     expect(dts).toContain('export const validateListAnimalsBoxParam: Validator<Box> = validateBox;\n');
-    expect(dts).toMatch(/^export const validateListAnimalsCodeParam: Validator<string> = validate\d+;$/m);
+    expect(dts).toMatch(/^export const validateListAnimalsCodeParam: Validator<string> = X\(v\d+\);$/m);
     expect(dts).not.toContain('validateListAnimalsNameParam');
   });
 

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openapiDocEmitter } from '../../generator/emitters/openapi-doc.js';
+import { openapiDocEmitter } from '../../generator/emitters/openapi-doc/document.js';
 import { loadSchemas } from '../../generator/loaders/index.js';
 import { ApiError } from '../../runtime/client/api-error.js';
 import { createRestRouter } from '../../runtime/rest/index.js';

@@ -2,13 +2,12 @@
  * @module The proto JSON cases both validator tests run: two proto files and one table of proto3
  * JSON inputs, each accepted or rejected by the codec's `fromJson`, which a message's JSON
  * validator must agree with. `proto-json-validators.test.ts` checks the schemas
- * (`rpc-json-schema.ts`) compiled by ajv; `proto-json-validators-gen.test.ts` the validators the
+ * (`json-schema/proto-json.ts`) compiled by ajv; `proto-json-validators-gen.test.ts` the validators the
  * generator prints.
  */
 import { describe, expect, it } from 'vitest';
-import { protoDescriptor } from '../../generator/emitters/rpc-descriptor.js';
-import { loadSchemas } from '../../generator/loaders/index.js';
-import { removeSchemas, writeSchemas } from '../../generator/loaders/testing.js';
+import { protoDescriptor } from '../../generator/emitters/rpc/descriptor.js';
+import { forgetSchemas, loadSchemas, memorySchemas } from '../../generator/loaders/testing.js';
 import type { SchemaFile } from '../../generator/model/model.js';
 import { createCodecRegistry } from '../../runtime/rpc/codec.js';
 import type { MessageCodec } from '../../runtime/rpc/types.js';
@@ -83,7 +82,7 @@ export interface CaseSchemas {
 
 /** Writes and loads the two proto files. */
 export async function loadCaseSchemas(): Promise<CaseSchemas> {
-  const root = await writeSchemas({ 'orders.proto': ORDERS, 'legacy.proto': LEGACY });
+  const root = memorySchemas({ 'orders.proto': ORDERS, 'legacy.proto': LEGACY });
   const loaded = await loadSchemas([`${root}/orders.proto`, `${root}/legacy.proto`], { root });
   const files = new Map<CaseMessage, SchemaFile>([
     ['v.Order', loaded.find((f) => f.path === 'orders.proto')!],
@@ -92,7 +91,7 @@ export async function loadCaseSchemas(): Promise<CaseSchemas> {
   return {
     files,
     codec: (typeName) => createCodecRegistry(protoDescriptor(files.get(typeName)!) as object).codec<unknown>(typeName),
-    remove: () => removeSchemas(root),
+    remove: () => forgetSchemas(root),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The validators the generator prints for proto messages against the codec's `fromJson`: the
- * whole pipeline (loaders, `rpc-json-schema.ts`, ajv's standalone code, compaction, formats)
+ * whole pipeline (loaders, `json-schema/proto-json.ts`, ajv's standalone code, compaction, formats)
  * must accept exactly the cases of `proto-json-cases.ts` that `fromJson` accepts.
  */
 import { join } from 'node:path';

@@ -1,15 +1,16 @@
 /**
  * Proto JSON validator schemas against the codec's `fromJson`: the schemas of
- * `rpc-json-schema.ts`, compiled by ajv with the options and formats generated validators use,
+ * `json-schema/proto-json.ts`, compiled by ajv with the options and formats generated validators use,
  * must accept exactly the cases of `proto-json-cases.ts` that `fromJson` accepts.
  */
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll } from 'vitest';
-import { reachableTypes } from '../../generator/emitters/rpc-descriptor.js';
-import { PROTO_FORMATS, protoNamedTypeSchema } from '../../generator/emitters/rpc-json-schema.js';
+import { ONE_MEMBER, ONE_NAME_EACH, protoNamedTypeSchema } from '../../generator/emitters/json-schema/proto-json.js';
+import { PROTO_FORMATS } from '../../generator/emitters/json-schema/proto-scalars.js';
+import { reachableTypes } from '../../generator/emitters/rpc/descriptor.js';
 import { type CaseMessage, type CaseSchemas, describeAgreement, loadCaseSchemas, type Pair } from './proto-json-cases.js';
 
-/** The options `compileStandalone` gives ajv (validators-compile.ts), minus code generation. */
+/** The options `compileStandalone` gives ajv (validators/compile.ts), minus code generation. */
 function newAjv(): Ajv {
   const ajv = new Ajv({
     strict: false,
@@ -19,6 +20,20 @@ function newAjv(): Ajv {
     unicodeRegExp: false,
     ownProperties: true,
     logger: false,
+  });
+  // Loom's two keywords for proto messages (see proto-json.ts), as their documentation says.
+  const present = (o: Record<string, unknown>, k: string) => o[k] !== undefined && Object.hasOwn(o, k);
+  ajv.addKeyword({
+    keyword: ONE_NAME_EACH,
+    type: 'object',
+    validate: (fields: string[][], data: Record<string, unknown>) =>
+      fields.every((names) => names.filter((k) => present(data, k)).length <= 1),
+  });
+  ajv.addKeyword({
+    keyword: ONE_MEMBER,
+    type: 'object',
+    validate: (oneofs: string[][][], data: Record<string, unknown>) =>
+      oneofs.every((members) => members.filter((names) => names.some((k) => present(data, k) && data[k] !== null)).length <= 1),
   });
   // The formats' sources, evaluated as generated validators evaluate them.
   for (const [name, source] of Object.entries(PROTO_FORMATS)) {

@@ -13,7 +13,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withArticle } from '../../generator/emitters/rpc-names.js';
+import { withArticle } from '../../generator/emitters/rpc/service-view.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
 import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import type { MessageCodec } from '../../runtime/rpc/types.js';
@@ -217,7 +217,7 @@ describe('generated prose and layout', () => {
     const clients = readFileSync(join(dir, 'names/v1/names.client.ts'), 'utf8');
     const grpc = readFileSync(join(dir, 'names/v1/names.grpc.ts'), 'utf8');
     expect(routes).toContain(' * Binds an ApiService to Connect routes');
-    expect(routes).toContain(' * Serves an OrderServiceService over the Connect protocol');
+    expect(routes).toContain(' * Serves an OrderService over the Connect protocol');
     expect(grpc).toContain(' * Adds an UploadService to a grpc-js server');
     expect(routes).toContain(' * Serves an HTTPProxyService over the Connect protocol');
     expect(clients).toContain(' * An OrderService client over the Connect protocol');

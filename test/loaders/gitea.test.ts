@@ -3,12 +3,11 @@
  * The Gitea API (Swagger 2.0, 467 operations) and the issues subset load without errors
  * or warnings, with the services, operations and types the emitters build on.
  */
-import { copyFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSchemas } from '../../generator/loaders/index.js';
-import { plain, removeSchemas, writeSchemas } from '../../generator/loaders/testing.js';
+import { forgetSchemas, loadSchemas, memorySchemas, plain } from '../../generator/loaders/testing.js';
 import type { HttpOperation, MessageType, SchemaFile } from '../../generator/model/model.js';
 
 const REFERENCE = fileURLToPath(new URL('../fixtures/reference/', import.meta.url));
@@ -18,12 +17,13 @@ let full: SchemaFile;
 let subset: SchemaFile;
 
 beforeAll(async () => {
-  root = await writeSchemas({});
-  await copyFile(join(REFERENCE, 'gitea-swagger-v1.25.3.json'), join(root, 'gitea.json'));
-  await copyFile(join(REFERENCE, 'gitea-issues-swagger-subset.json'), join(root, 'issues.json'));
+  root = memorySchemas({
+    'gitea.json': await readFile(join(REFERENCE, 'gitea-swagger-v1.25.3.json'), 'utf8'),
+    'issues.json': await readFile(join(REFERENCE, 'gitea-issues-swagger-subset.json'), 'utf8'),
+  });
   [full, subset] = (await loadSchemas([join(root, 'gitea.json'), join(root, 'issues.json')], { root })) as [SchemaFile, SchemaFile];
 });
-afterAll(() => removeSchemas(root));
+afterAll(() => forgetSchemas(root));
 
 const operations = (file: SchemaFile) => file.services.flatMap((s) => s.operations) as HttpOperation[];
 

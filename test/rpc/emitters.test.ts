@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clientEmitter } from '../../generator/emitters/client.js';
-import { grpcEmitter } from '../../generator/emitters/grpc.js';
-import { rpcCodecEmitter } from '../../generator/emitters/rpc-codec.js';
+import { rpcCodecEmitter } from '../../generator/emitters/rpc/codec.js';
+import { grpcEmitter } from '../../generator/emitters/rpc/grpc.js';
 import { serverEmitter } from '../../generator/emitters/server.js';
 import { emitInline } from '../client/generate.js';
 

@@ -10,10 +10,10 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from '../../generator/emit.js';
 import { clientEmitter } from '../../generator/emitters/client.js';
-import { grpcEmitter } from '../../generator/emitters/grpc.js';
-import { rpcCodecEmitter } from '../../generator/emitters/rpc-codec.js';
+import { rpcCodecEmitter } from '../../generator/emitters/rpc/codec.js';
+import { grpcEmitter } from '../../generator/emitters/rpc/grpc.js';
 import { serverEmitter } from '../../generator/emitters/server.js';
-import { typesEmitter } from '../../generator/emitters/types.js';
+import { typesEmitter } from '../../generator/emitters/types/types.js';
 import { loadSchemas } from '../../generator/loaders/index.js';
 import { loadTemplates } from '../../generator/templates.js';
 

@@ -14,12 +14,13 @@
  * - an `Any` whose `@type` names no type at all (`type.googleapis.com/`): protobufjs fails inside
  *   itself (`Cannot read properties of undefined`), the JSON codec says `no such type: `.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { protoDescriptor } from '../../generator/emitters/rpc-descriptor.js';
+import { protoDescriptor } from '../../generator/emitters/rpc/descriptor.js';
 import { loadSchemas } from '../../generator/loaders/index.js';
-import { removeSchemas, writeSchemas } from '../../generator/loaders/testing.js';
 import { createCodecRegistry } from '../../runtime/rpc/codec.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
 import type { MessageCodec } from '../../runtime/rpc/types.js';
@@ -201,10 +202,13 @@ interface Schema {
 }
 
 const schemas: Schema[] = [];
-let root: string | undefined;
+let root = '';
 
 beforeAll(async () => {
-  root = await writeSchemas({ 'kitchen.proto': KITCHEN, 'legacy_all.proto': LEGACY_ALL, 'orders.proto': ORDERS, 'legacy.proto': LEGACY });
+  // On disk: these import well-known types that the loader reads from protobufjs' and google-proto-files' folders.
+  root = mkdtempSync(join(tmpdir(), 'loom-differential-'));
+  const protos = { 'kitchen.proto': KITCHEN, 'legacy_all.proto': LEGACY_ALL, 'orders.proto': ORDERS, 'legacy.proto': LEGACY };
+  for (const [name, text] of Object.entries(protos)) writeFileSync(join(root, name), text);
   const fixtures = join(REPO_ROOT, 'test/fixtures/schemas/proto');
   const google = join(REPO_ROOT, 'node_modules/google-proto-files');
   const files = [
@@ -219,9 +223,7 @@ beforeAll(async () => {
   for (const [i, descriptor] of HAND_WRITTEN.entries()) schemas.push({ name: `hand-written #${i + 1}`, descriptor });
 }, 60_000);
 
-afterAll(async () => {
-  if (root) await removeSchemas(root);
-});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Every value spelled out, in key order, so that `-0`, `NaN`, bytes and `undefined` all count. */
 function show(value: unknown): string {

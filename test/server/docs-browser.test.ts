@@ -108,6 +108,35 @@ describe('/docs in Chromium', () => {
     await page.close();
   });
 
+  it('"Authorize" takes the credentials the document declares, and "Try it out" on a write sends them', async () => {
+    const page = await open('issues');
+    // The document's securitySchemes give the page its Authorize button; basic auth as a demo user.
+    await page.locator('.btn.authorize').first().click();
+    const basic = page.locator('.auth-container', { hasText: 'BasicAuth' });
+    await basic.locator('input').nth(0).fill('alice');
+    await basic.locator('input[type="password"]').fill('alice-demo-password');
+    await basic.locator('button.authorize').click();
+    await page.locator('.auth-btn-wrapper button.btn-done').first().click();
+    // Listed under each of its tags: the first will do.
+    const block = page
+      .locator('.opblock.opblock-post', { has: page.locator('.opblock-summary-path[data-path="/repos/{owner}/{repo}/issues"]') })
+      .first();
+    await block.locator('.opblock-summary').click();
+    // The page opens operations ready to try; click "Try it out" only where it is not.
+    const tryOut = block.locator('button.try-out__btn', { hasText: 'Try it out' });
+    if ((await tryOut.count()) > 0) await tryOut.first().click();
+    await block.locator('tr[data-param-name="owner"] input').fill('alice');
+    await block.locator('tr[data-param-name="repo"] input').fill('proj');
+    await block.locator('textarea.body-param__text').fill(JSON.stringify({ title: 'Filed from /docs' }));
+    await block.locator('button.execute').click();
+    const status = block.locator('.live-responses-table .response .response-col_status').first();
+    await status.waitFor();
+    expect((await status.textContent())?.trim()).toBe('201');
+    const body = await block.locator('.live-responses-table .response-col_description pre').first().textContent();
+    expect(JSON.parse(body ?? 'null')).toMatchObject({ title: 'Filed from /docs', user: { login: 'alice' } });
+    await page.close();
+  });
+
   it('"Try it out" on GetBIOSSerialNumber calls the Connect route from the page', async () => {
     const page = await open('system');
     const block = page.locator('.opblock', {

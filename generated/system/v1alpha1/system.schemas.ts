@@ -29,12 +29,8 @@ export const schemas = {
         },
       },
       additionalProperties: false,
-      allOf: [
-        {
-          not: {
-            required: ['serialNumber', 'serial_number'],
-          },
-        },
+      'x-loom-one-name-each': [
+        ['serialNumber', 'serial_number'],
       ],
     },
     StartServiceRequest: {
@@ -163,19 +159,9 @@ export const schemas = {
         },
       },
       additionalProperties: false,
-      allOf: [
-        {
-          not: {
-            anyOf: [
-              {
-                required: ['displayName', 'display_name'],
-              },
-              {
-                required: ['startType', 'start_type'],
-              },
-            ],
-          },
-        },
+      'x-loom-one-name-each': [
+        ['displayName', 'display_name'],
+        ['startType', 'start_type'],
       ],
     },
   },

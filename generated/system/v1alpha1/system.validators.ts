@@ -2,7 +2,7 @@
 // from system/v1alpha1/system.proto
 // Do not edit: run `loom generate` to change this file.
 /* eslint-disable */
-// ajv standalone validators, compiled at generation time from the schemas in the `.schemas.ts` beside this file.
+// Validators compiled at generation time from the schemas in the `.schemas.ts` beside this file.
 // The compiled code is plain JavaScript, so the file is not type-checked; its exports carry their types.
 // @ts-nocheck
 
@@ -27,646 +27,390 @@ export type JsonValidator = ((data: unknown) => boolean) & { errors?: Validation
 const loomFormats = {
   "proto-string": { type: "string", validate: (s) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s) },
 };
-/** Appends one error (the object ajv builds) to the list, which is null until the first error. */
-function pushError(list, instancePath, schemaPath, keyword, params, message) {
-  const error = { instancePath, schemaPath, keyword, params, message };
-  if (list === null) return [error];
-  list.push(error);
-  return list;
+/** Records one error (ajv's error object) in `e`, up to 100; past that marks the list truncated, which stops the checks. */
+function E(e, instancePath, schemaPath, keyword, params, message) {
+  if (e.length < 100) e.push({ instancePath, schemaPath, keyword, params, message });
+  else e.truncated = true;
+}
+/** A `type` error. */
+function T(e, p, s, type) {
+  E(e, p, s, 'type', { type }, 'must be ' + type);
+}
+/** An `additionalProperties` error. */
+function A(e, p, s, additionalProperty) {
+  E(e, p, s, 'additionalProperties', { additionalProperty }, 'must NOT have additional properties');
+}
+/** An `enum` error. */
+function N(e, p, s, allowedValues) {
+  E(e, p, s, 'enum', { allowedValues }, 'must be equal to one of the allowed values');
+}
+/** A `format` error. */
+function F(e, p, s, format) {
+  E(e, p, s, 'format', { format }, 'must match format "' + format + '"');
+}
+const H = Object.prototype.hasOwnProperty;
+/** An own property's value, or undefined. */
+function P(o, k) {
+  return H.call(o, k) ? o[k] : undefined;
+}
+/** Appends the errors of a branch that failed, as far as the cap allows. */
+function M(e, list) {
+  for (const x of list) {
+    if (e.length < 100) e.push(x);
+    else e.truncated = true;
+  }
+  if (list.truncated) e.truncated = true;
+}
+/** An error for each field given under two of its names (`names`: per field, the names a reader accepts). */
+function Y(e, d, p, s, names) {
+  for (const field of names) {
+    let first;
+    for (const k of field) {
+      if (d[k] === undefined || !H.call(d, k)) continue;
+      if (first === undefined) first = k;
+      else {
+        E(e, p, s, 'x-loom-one-name-each', { names: [first, k] }, "must give a field under one of its names, not both '" + first + "' and '" + k + "'");
+        break;
+      }
+    }
+  }
+}
+/** A validator as callers use it: a guard that leaves its errors on `errors`; `check` is what other validators call. */
+function X(check) {
+  const validate = (data) => {
+    const e = [];
+    check(data, '', e);
+    if (e.truncated) e.push({ instancePath: '', schemaPath: '#', keyword: 'truncated', params: { limit: 100 }, message: 'has more problems than the first 100, which are reported' });
+    validate.errors = e.length === 0 ? null : e;
+    return e.length === 0;
+  };
+  validate.errors = null;
+  validate.check = check;
+  return validate;
+}
+const names0 = [["serialNumber","serial_number"]];
+const enum1 = ["UNKNOWN","STOPPED","START_PENDING","STOP_PENDING","RUNNING","CONTINUE_PENDING","PAUSE_PENDING","PAUSED"];
+const enum2 = ["BOOT","SYSTEM","AUTOMATIC","MANUAL","DISABLED"];
+const names3 = [["displayName","display_name"],["startType","start_type"]];
+function v0(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (true) A(e, p, '#/additionalProperties', k0);
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v1(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  Y(e, d, p, '#/x-loom-one-name-each', names0);
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "serialNumber" && k0 !== "serial_number") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "serialNumber"), d2 = P(d, "serial_number");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/serialNumber', '#/properties/serialNumber/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["proto-string"].validate(d1)) F(e, p + '/serialNumber', '#/properties/serialNumber/format', "proto-string");
+   }
+  }
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "string" || d2 === null)) T(e, p + '/serial_number', '#/properties/serial_number/type', 'string,null');
+   if (typeof d2 == "string") {
+    if (!loomFormats["proto-string"].validate(d2)) F(e, p + '/serial_number', '#/properties/serial_number/format', "proto-string");
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v2(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "name") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "name");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/name', '#/properties/name/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["proto-string"].validate(d1)) F(e, p + '/name', '#/properties/name/format', "proto-string");
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v3(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (true) A(e, p, '#/additionalProperties', k0);
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v4(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "name" && k0 !== "force") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "name"), d2 = P(d, "force");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/name', '#/properties/name/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["proto-string"].validate(d1)) F(e, p + '/name', '#/properties/name/format', "proto-string");
+   }
+  }
+  if (d2 !== undefined) if (!(typeof d2 == "boolean" || d2 === null)) T(e, p + '/force', '#/properties/force/type', 'boolean,null');
+ } else T(e, p, '#/type', 'object');
+}
+function v5(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (true) A(e, p, '#/additionalProperties', k0);
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v6(d, p, e) {
+ {
+   let a0 = false;
+   const ae1 = [];
+   if (!a0) {
+     const b2 = [];
+   {
+     const e = b2;
+    if (!enum1.includes(d)) N(e, p, '#/anyOf/0/enum', enum1);
+   }
+     if (b2.length === 0) a0 = true;
+     else M(ae1, b2);
+   }
+   if (!a0) {
+     const b3 = [];
+   {
+     const e = b3;
+    if (!(typeof d == "number" && !(d % 1) && !isNaN(d))) T(e, p, '#/anyOf/1/type', 'integer');
+    if (typeof d == "number") {
+     if (!(d <= 2147483647)) E(e, p, '#/anyOf/1/maximum', 'maximum', { comparison: '<=', limit: 2147483647 }, 'must be <= 2147483647');
+     if (!(d >= -2147483648)) E(e, p, '#/anyOf/1/minimum', 'minimum', { comparison: '>=', limit: -2147483648 }, 'must be >= -2147483648');
+    }
+   }
+     if (b3.length === 0) a0 = true;
+     else M(ae1, b3);
+   }
+   if (!a0) {
+     M(e, ae1);
+     E(e, p, '#/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+   }
+ }
+}
+function v7(d, p, e) {
+ {
+   let a0 = false;
+   const ae1 = [];
+   if (!a0) {
+     const b2 = [];
+   {
+     const e = b2;
+    if (!enum2.includes(d)) N(e, p, '#/anyOf/0/enum', enum2);
+   }
+     if (b2.length === 0) a0 = true;
+     else M(ae1, b2);
+   }
+   if (!a0) {
+     const b3 = [];
+   {
+     const e = b3;
+    if (!(typeof d == "number" && !(d % 1) && !isNaN(d))) T(e, p, '#/anyOf/1/type', 'integer');
+    if (typeof d == "number") {
+     if (!(d <= 2147483647)) E(e, p, '#/anyOf/1/maximum', 'maximum', { comparison: '<=', limit: 2147483647 }, 'must be <= 2147483647');
+     if (!(d >= -2147483648)) E(e, p, '#/anyOf/1/minimum', 'minimum', { comparison: '>=', limit: -2147483648 }, 'must be >= -2147483648');
+    }
+   }
+     if (b3.length === 0) a0 = true;
+     else M(ae1, b3);
+   }
+   if (!a0) {
+     M(e, ae1);
+     E(e, p, '#/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+   }
+ }
+}
+function v8(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "name") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "name");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/name', '#/properties/name/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["proto-string"].validate(d1)) F(e, p + '/name', '#/properties/name/format', "proto-string");
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v9(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  Y(e, d, p, '#/x-loom-one-name-each', names3);
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "displayName" && k0 !== "display_name" && k0 !== "startType" && k0 !== "start_type" && k0 !== "status") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "displayName"), d2 = P(d, "display_name"), d3 = P(d, "startType"), d8 = P(d, "start_type"), d13 = P(d, "status");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/displayName', '#/properties/displayName/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["proto-string"].validate(d1)) F(e, p + '/displayName', '#/properties/displayName/format', "proto-string");
+   }
+  }
+  if (d2 !== undefined) {
+   if (!(typeof d2 == "string" || d2 === null)) T(e, p + '/display_name', '#/properties/display_name/type', 'string,null');
+   if (typeof d2 == "string") {
+    if (!loomFormats["proto-string"].validate(d2)) F(e, p + '/display_name', '#/properties/display_name/format', "proto-string");
+   }
+  }
+  if (d3 !== undefined) {
+   {
+     let a4 = false;
+     const ae5 = [];
+     if (!a4) {
+       const b6 = [];
+     {
+       const e = b6;
+      v7(d3, p + '/startType', e);
+     }
+       if (b6.length === 0) a4 = true;
+       else M(ae5, b6);
+     }
+     if (!a4) {
+       const b7 = [];
+     {
+       const e = b7;
+      if (!(d3 === null)) T(e, p + '/startType', '#/properties/startType/anyOf/1/type', 'null');
+     }
+       if (b7.length === 0) a4 = true;
+       else M(ae5, b7);
+     }
+     if (!a4) {
+       M(e, ae5);
+       E(e, p + '/startType', '#/properties/startType/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d8 !== undefined) {
+   {
+     let a9 = false;
+     const ae10 = [];
+     if (!a9) {
+       const b11 = [];
+     {
+       const e = b11;
+      v7(d8, p + '/start_type', e);
+     }
+       if (b11.length === 0) a9 = true;
+       else M(ae10, b11);
+     }
+     if (!a9) {
+       const b12 = [];
+     {
+       const e = b12;
+      if (!(d8 === null)) T(e, p + '/start_type', '#/properties/start_type/anyOf/1/type', 'null');
+     }
+       if (b12.length === 0) a9 = true;
+       else M(ae10, b12);
+     }
+     if (!a9) {
+       M(e, ae10);
+       E(e, p + '/start_type', '#/properties/start_type/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+  if (d13 !== undefined) {
+   {
+     let a14 = false;
+     const ae15 = [];
+     if (!a14) {
+       const b16 = [];
+     {
+       const e = b16;
+      v6(d13, p + '/status', e);
+     }
+       if (b16.length === 0) a14 = true;
+       else M(ae15, b16);
+     }
+     if (!a14) {
+       const b17 = [];
+     {
+       const e = b17;
+      if (!(d13 === null)) T(e, p + '/status', '#/properties/status/anyOf/1/type', 'null');
+     }
+       if (b17.length === 0) a14 = true;
+       else M(ae15, b17);
+     }
+     if (!a14) {
+       M(e, ae15);
+       E(e, p + '/status', '#/properties/status/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+ } else T(e, p, '#/type', 'object');
 }
 /**
  * Validates the JSON form of {@link GetBIOSSerialNumberRequest}.
  *
  * @generated from v1alpha1.GetBIOSSerialNumberRequest
  */
-export const validateGetBIOSSerialNumberRequest: JsonValidator = validate22;
-
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate22.errors = vErrors;
-return errors === 0;
-}
-
+export const validateGetBIOSSerialNumberRequest: JsonValidator = X(v0);
 /**
  * Validates the JSON form of {@link GetBIOSSerialNumberResponse}.
  *
  * @generated from v1alpha1.GetBIOSSerialNumberResponse
  */
-export const validateGetBIOSSerialNumberResponse: JsonValidator = validate23;
-const schema8 = {"type":"object","properties":{"serialNumber":{"type":["string","null"],"format":"proto-string","description":"Serial number"},"serial_number":{"type":["string","null"],"format":"proto-string"}},"additionalProperties":false,"allOf":[{"not":{"required":["serialNumber","serial_number"]}}]};
-const func0 = Object.prototype.hasOwnProperty;
-const formats0 = loomFormats["proto-string"];
-
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs2 = errors;
-const _errs3 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.serialNumber === undefined) || (!(func0.call(data, "serialNumber")))) && (missing0 = "serialNumber")) || (((data.serial_number === undefined) || (!(func0.call(data, "serial_number")))) && (missing0 = "serial_number"))){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs3 === errors;
-if(valid1){
-vErrors = pushError(vErrors, instancePath, "#/allOf/0/not", "not", {}, "must NOT be valid");
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!((key0 === "serialNumber") || (key0 === "serial_number"))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.serialNumber !== undefined && func0.call(data, "serialNumber")){
-let data0 = data.serialNumber;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/serialNumber", "#/properties/serialNumber/type", "type", {type: schema8.properties.serialNumber.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/serialNumber", "#/properties/serialNumber/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
-errors++;
-}
-}
-}
-if(data.serial_number !== undefined && func0.call(data, "serial_number")){
-let data1 = data.serial_number;
-if((typeof data1 !== "string") && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/serial_number", "#/properties/serial_number/type", "type", {type: schema8.properties.serial_number.type}, "must be string,null");
-errors++;
-}
-if(typeof data1 === "string"){
-if(!(formats0.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/serial_number", "#/properties/serial_number/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate23.errors = vErrors;
-return errors === 0;
-}
-
+export const validateGetBIOSSerialNumberResponse: JsonValidator = X(v1);
 /**
  * Validates the JSON form of {@link StartServiceRequest}.
  *
  * @generated from v1alpha1.StartServiceRequest
  */
-export const validateStartServiceRequest: JsonValidator = validate24;
-const schema9 = {"type":"object","properties":{"name":{"type":["string","null"],"format":"proto-string","description":"Service name (as listed in System\\CCS\\Services keys)"}},"additionalProperties":false};
-
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!(key0 === "name")){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-let data0 = data.name;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: schema9.properties.name.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-
+export const validateStartServiceRequest: JsonValidator = X(v2);
 /**
  * Validates the JSON form of {@link StartServiceResponse}.
  *
  * @generated from v1alpha1.StartServiceResponse
  */
-export const validateStartServiceResponse: JsonValidator = validate25;
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate25.errors = vErrors;
-return errors === 0;
-}
-
+export const validateStartServiceResponse: JsonValidator = X(v3);
 /**
  * Validates the JSON form of {@link StopServiceRequest}.
  *
  * @generated from v1alpha1.StopServiceRequest
  */
-export const validateStopServiceRequest: JsonValidator = validate26;
-const schema11 = {"type":"object","properties":{"name":{"type":["string","null"],"format":"proto-string","description":"Service name (as listed in System\\CCS\\Services keys)"},"force":{"type":["boolean","null"],"description":"Forces stopping of services that has dependent services"}},"additionalProperties":false};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!((key0 === "name") || (key0 === "force"))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-let data0 = data.name;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: schema11.properties.name.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
-errors++;
-}
-}
-}
-if(data.force !== undefined && func0.call(data, "force")){
-let data1 = data.force;
-if((typeof data1 !== "boolean") && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/force", "#/properties/force/type", "type", {type: schema11.properties.force.type}, "must be boolean,null");
-errors++;
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate26.errors = vErrors;
-return errors === 0;
-}
-
+export const validateStopServiceRequest: JsonValidator = X(v4);
 /**
  * Validates the JSON form of {@link StopServiceResponse}.
  *
  * @generated from v1alpha1.StopServiceResponse
  */
-export const validateStopServiceResponse: JsonValidator = validate27;
-
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate27.errors = vErrors;
-return errors === 0;
-}
-
+export const validateStopServiceResponse: JsonValidator = X(v5);
 /**
  * Validates the JSON form of {@link ServiceStatus}.
  *
  * @generated from v1alpha1.ServiceStatus
  */
-export const validateServiceStatus: JsonValidator = validate28;
-const schema13 = {"anyOf":[{"enum":["UNKNOWN","STOPPED","START_PENDING","STOP_PENDING","RUNNING","CONTINUE_PENDING","PAUSE_PENDING","PAUSED"]},{"type":"integer","minimum":-2147483648,"maximum":2147483647}],"description":"https://docs.microsoft.com/en-us/windows/win32/api/winsvc/ns-winsvc-service_status#members"};
-
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!((((((((data === "UNKNOWN") || (data === "STOPPED")) || (data === "START_PENDING")) || (data === "STOP_PENDING")) || (data === "RUNNING")) || (data === "CONTINUE_PENDING")) || (data === "PAUSE_PENDING")) || (data === "PAUSED"))){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/0/enum", "enum", {allowedValues: schema13.anyOf[0].enum}, "must be equal to one of the allowed values");
-errors++;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/1/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data == "number"){
-if(data > 2147483647 || isNaN(data)){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/1/maximum", "maximum", {comparison: "<=", limit: 2147483647}, "must be <= 2147483647");
-errors++;
-}
-if(data < -2147483648 || isNaN(data)){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/1/minimum", "minimum", {comparison: ">=", limit: -2147483648}, "must be >= -2147483648");
-errors++;
-}
-}
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-}
-if(!valid0){
-vErrors = pushError(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate28.errors = vErrors;
-return errors === 0;
-}
-
+export const validateServiceStatus: JsonValidator = X(v6);
 /**
  * Validates the JSON form of {@link StartType}.
  *
  * @generated from v1alpha1.StartType
  */
-export const validateStartType: JsonValidator = validate29;
-const schema14 = {"anyOf":[{"enum":["BOOT","SYSTEM","AUTOMATIC","MANUAL","DISABLED"]},{"type":"integer","minimum":-2147483648,"maximum":2147483647}],"description":"https://docs.microsoft.com/en-us/windows/win32/api/winsvc/nf-winsvc-changeserviceconfiga"};
-
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!(((((data === "BOOT") || (data === "SYSTEM")) || (data === "AUTOMATIC")) || (data === "MANUAL")) || (data === "DISABLED"))){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/0/enum", "enum", {allowedValues: schema14.anyOf[0].enum}, "must be equal to one of the allowed values");
-errors++;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/1/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data == "number"){
-if(data > 2147483647 || isNaN(data)){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/1/maximum", "maximum", {comparison: "<=", limit: 2147483647}, "must be <= 2147483647");
-errors++;
-}
-if(data < -2147483648 || isNaN(data)){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/1/minimum", "minimum", {comparison: ">=", limit: -2147483648}, "must be >= -2147483648");
-errors++;
-}
-}
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-}
-if(!valid0){
-vErrors = pushError(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate29.errors = vErrors;
-return errors === 0;
-}
-
+export const validateStartType: JsonValidator = X(v7);
 /**
  * Validates the JSON form of {@link GetServiceRequest}.
  *
  * @generated from v1alpha1.GetServiceRequest
  */
-export const validateGetServiceRequest: JsonValidator = validate30;
-const schema15 = {"type":"object","properties":{"name":{"type":["string","null"],"format":"proto-string","description":"Service name (as listed in System\\CCS\\Services keys)"}},"additionalProperties":false};
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!(key0 === "name")){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-let data0 = data.name;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/type", "type", {type: schema15.properties.name.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/name", "#/properties/name/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate30.errors = vErrors;
-return errors === 0;
-}
-
+export const validateGetServiceRequest: JsonValidator = X(v8);
 /**
  * Validates the JSON form of {@link GetServiceResponse}.
  *
  * @generated from v1alpha1.GetServiceResponse
  */
-export const validateGetServiceResponse: JsonValidator = validate31;
-const schema16 = {"type":"object","properties":{"displayName":{"type":["string","null"],"format":"proto-string","description":"Service display name"},"display_name":{"type":["string","null"],"format":"proto-string"},"startType":{"anyOf":[{"$ref":"#/$defs/StartType"},{"type":"null"}],"description":"Service start type.\nUsed to control whether a service will start on boot, and if so on which\nboot phase."},"start_type":{"anyOf":[{"$ref":"#/$defs/StartType"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"#/$defs/ServiceStatus"},{"type":"null"}],"description":"Service status, e.g. stopped, running, paused"}},"additionalProperties":false,"allOf":[{"not":{"anyOf":[{"required":["displayName","display_name"]},{"required":["startType","start_type"]}]}}]};
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs2 = errors;
-const _errs3 = errors;
-const _errs4 = errors;
-let valid2 = false;
-const _errs5 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.displayName === undefined) || (!(func0.call(data, "displayName")))) && (missing0 = "displayName")) || (((data.display_name === undefined) || (!(func0.call(data, "display_name")))) && (missing0 = "display_name"))){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var _valid0 = _errs5 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if((((data.startType === undefined) || (!(func0.call(data, "startType")))) && (missing1 = "startType")) || (((data.start_type === undefined) || (!(func0.call(data, "start_type")))) && (missing1 = "start_type"))){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-var _valid0 = _errs6 === errors;
-valid2 = valid2 || _valid0;
-}
-if(!valid2){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid1 = _errs3 === errors;
-if(valid1){
-vErrors = pushError(vErrors, instancePath, "#/allOf/0/not", "not", {}, "must NOT be valid");
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!(((((key0 === "displayName") || (key0 === "display_name")) || (key0 === "startType")) || (key0 === "start_type")) || (key0 === "status"))){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.displayName !== undefined && func0.call(data, "displayName")){
-let data0 = data.displayName;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/displayName", "#/properties/displayName/type", "type", {type: schema16.properties.displayName.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/displayName", "#/properties/displayName/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
-errors++;
-}
-}
-}
-if(data.display_name !== undefined && func0.call(data, "display_name")){
-let data1 = data.display_name;
-if((typeof data1 !== "string") && (data1 !== null)){
-vErrors = pushError(vErrors, instancePath+"/display_name", "#/properties/display_name/type", "type", {type: schema16.properties.display_name.type}, "must be string,null");
-errors++;
-}
-if(typeof data1 === "string"){
-if(!(formats0.validate(data1))){
-vErrors = pushError(vErrors, instancePath+"/display_name", "#/properties/display_name/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
-errors++;
-}
-}
-}
-if(data.startType !== undefined && func0.call(data, "startType")){
-let data2 = data.startType;
-const _errs13 = errors;
-let valid4 = false;
-const _errs14 = errors;
-if(!(validate29(data2, {instancePath:instancePath+"/startType",parentData:data,parentDataProperty:"startType",rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-var _valid1 = _errs14 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const _errs15 = errors;
-if(data2 !== null){
-vErrors = pushError(vErrors, instancePath+"/startType", "#/properties/startType/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid1 = _errs15 === errors;
-valid4 = valid4 || _valid1;
-}
-if(!valid4){
-vErrors = pushError(vErrors, instancePath+"/startType", "#/properties/startType/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.start_type !== undefined && func0.call(data, "start_type")){
-let data3 = data.start_type;
-const _errs18 = errors;
-let valid5 = false;
-const _errs19 = errors;
-if(!(validate29(data3, {instancePath:instancePath+"/start_type",parentData:data,parentDataProperty:"start_type",rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs19 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const _errs20 = errors;
-if(data3 !== null){
-vErrors = pushError(vErrors, instancePath+"/start_type", "#/properties/start_type/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid2 = _errs20 === errors;
-valid5 = valid5 || _valid2;
-}
-if(!valid5){
-vErrors = pushError(vErrors, instancePath+"/start_type", "#/properties/start_type/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.status !== undefined && func0.call(data, "status")){
-let data4 = data.status;
-const _errs23 = errors;
-let valid6 = false;
-const _errs24 = errors;
-if(!(validate28(data4, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-errors = vErrors.length;
-}
-var _valid3 = _errs24 === errors;
-valid6 = valid6 || _valid3;
-if(!valid6){
-const _errs25 = errors;
-if(data4 !== null){
-vErrors = pushError(vErrors, instancePath+"/status", "#/properties/status/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid3 = _errs25 === errors;
-valid6 = valid6 || _valid3;
-}
-if(!valid6){
-vErrors = pushError(vErrors, instancePath+"/status", "#/properties/status/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
+export const validateGetServiceResponse: JsonValidator = X(v9);

@@ -4,7 +4,7 @@
  * A method's decoration overrides its class's, which overrides the router's.
  */
 import { rawCommon } from '../metadata/store.js';
-import type { AuthenticationProvider, AuthorizationProvider } from '../types.js';
+import type { AuthenticationProvider, AuthorizationProvider, SecurityRequirements } from '../types.js';
 import type { ClassOrMethodDecorator } from './route.js';
 
 /**
@@ -23,6 +23,24 @@ import type { ClassOrMethodDecorator } from './route.js';
 export function Authenticate(provider: AuthenticationProvider | null): ClassOrMethodDecorator {
   return (target, key) => {
     rawCommon(target, key).authenticate = provider;
+  };
+}
+
+/**
+ * Records what a route requires, as its OpenAPI description says: alternatives, each naming the
+ * security schemes it needs. Inert by itself: authentication providers read it from
+ * `route.security` (`provideCredentials(c, route)`) to know which credentials to look for, and
+ * authorizers from `authorize(user, c, route)`. Generated routes classes carry it.
+ *
+ * @example
+ * ```ts
+ * @POST @Path('/issues') @Security([{ BasicAuth: [] }, { Token: [] }])
+ * create(@BodyParam() body: NewIssue) { … }
+ * ```
+ */
+export function Security(requirements: SecurityRequirements): ClassOrMethodDecorator {
+  return (target, key) => {
+    rawCommon(target, key).security = requirements;
   };
 }
 

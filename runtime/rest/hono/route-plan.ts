@@ -106,6 +106,7 @@ export function compileRoutePlan(cls: ResolvedClass, method: ResolvedMethod, sta
     produces,
     status,
     order: method.order ?? 0,
+    ...((method.security ?? cls.security) ? { security: method.security ?? cls.security } : {}),
   };
   // Without @Produces, JSON comes first so that `Accept: */*` keeps it; a registered mime writer
   // answers when Accept names its type.

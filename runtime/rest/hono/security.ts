@@ -56,7 +56,7 @@ export function compileSecurity(
 
   return async (x) => {
     if (authn) {
-      const credentials = await authn.provideCredentials(x.c);
+      const credentials = await authn.provideCredentials(x.c, info);
       if (credentials !== null && credentials !== undefined) {
         const user = (await authn.authenticate(credentials, x.c)) ?? undefined;
         // Credentials that identify nobody are refused, whatever the route needs (rest.vertx's 401).

@@ -46,6 +46,7 @@ const COMMON_KEYS = [
   'authenticate',
   'authorize',
   'roles',
+  'security',
   'reader',
   'writer',
   'contextReaders',

@@ -15,6 +15,7 @@ import type {
   ParamOptions,
   ResponseWriter,
   RestEvent,
+  SecurityRequirements,
   TypeKey,
   ValidateFunction,
   ValueReader,
@@ -85,6 +86,7 @@ export interface RawCommon {
   authenticate?: AuthenticationProvider | null;
   authorize?: AuthorizationProvider | null;
   roles?: RoleRule;
+  security?: SecurityRequirements;
   reader?: ValueReader;
   writer?: ResponseWriter;
   contextReaders?: ContextReaderBinding[];

@@ -2,7 +2,7 @@
 // from grpc/health/v1/health.proto
 // Do not edit: run `loom generate` to change this file.
 /* eslint-disable */
-// ajv standalone validators, compiled at generation time from the schemas in the `.schemas.ts` beside this file.
+// Validators compiled at generation time from the schemas in the `.schemas.ts` beside this file.
 // The compiled code is plain JavaScript, so the file is not type-checked; its exports carry their types.
 // @ts-nocheck
 
@@ -27,171 +27,153 @@ export type JsonValidator = ((data: unknown) => boolean) & { errors?: Validation
 const loomFormats = {
   "proto-string": { type: "string", validate: (s) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s) },
 };
-/** Appends one error (the object ajv builds) to the list, which is null until the first error. */
-function pushError(list, instancePath, schemaPath, keyword, params, message) {
-  const error = { instancePath, schemaPath, keyword, params, message };
-  if (list === null) return [error];
-  list.push(error);
-  return list;
+/** Records one error (ajv's error object) in `e`, up to 100; past that marks the list truncated, which stops the checks. */
+function E(e, instancePath, schemaPath, keyword, params, message) {
+  if (e.length < 100) e.push({ instancePath, schemaPath, keyword, params, message });
+  else e.truncated = true;
+}
+/** A `type` error. */
+function T(e, p, s, type) {
+  E(e, p, s, 'type', { type }, 'must be ' + type);
+}
+/** An `additionalProperties` error. */
+function A(e, p, s, additionalProperty) {
+  E(e, p, s, 'additionalProperties', { additionalProperty }, 'must NOT have additional properties');
+}
+/** An `enum` error. */
+function N(e, p, s, allowedValues) {
+  E(e, p, s, 'enum', { allowedValues }, 'must be equal to one of the allowed values');
+}
+/** A `format` error. */
+function F(e, p, s, format) {
+  E(e, p, s, 'format', { format }, 'must match format "' + format + '"');
+}
+const H = Object.prototype.hasOwnProperty;
+/** An own property's value, or undefined. */
+function P(o, k) {
+  return H.call(o, k) ? o[k] : undefined;
+}
+/** Appends the errors of a branch that failed, as far as the cap allows. */
+function M(e, list) {
+  for (const x of list) {
+    if (e.length < 100) e.push(x);
+    else e.truncated = true;
+  }
+  if (list.truncated) e.truncated = true;
+}
+/** A validator as callers use it: a guard that leaves its errors on `errors`; `check` is what other validators call. */
+function X(check) {
+  const validate = (data) => {
+    const e = [];
+    check(data, '', e);
+    if (e.truncated) e.push({ instancePath: '', schemaPath: '#', keyword: 'truncated', params: { limit: 100 }, message: 'has more problems than the first 100, which are reported' });
+    validate.errors = e.length === 0 ? null : e;
+    return e.length === 0;
+  };
+  validate.errors = null;
+  validate.check = check;
+  return validate;
+}
+const enum0 = ["UNKNOWN","SERVING","NOT_SERVING","SERVICE_UNKNOWN"];
+function v0(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "service") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "service");
+  if (d1 !== undefined) {
+   if (!(typeof d1 == "string" || d1 === null)) T(e, p + '/service', '#/properties/service/type', 'string,null');
+   if (typeof d1 == "string") {
+    if (!loomFormats["proto-string"].validate(d1)) F(e, p + '/service', '#/properties/service/format', "proto-string");
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v1(d, p, e) {
+ if ((d && typeof d == "object" && !Array.isArray(d))) {
+  for (const k0 of Object.keys(d)) {
+    if (e.truncated) break;
+    if (k0 !== "status") A(e, p, '#/additionalProperties', k0);
+  }
+  const d1 = P(d, "status");
+  if (d1 !== undefined) {
+   {
+     let a2 = false;
+     const ae3 = [];
+     if (!a2) {
+       const b4 = [];
+     {
+       const e = b4;
+      v2(d1, p + '/status', e);
+     }
+       if (b4.length === 0) a2 = true;
+       else M(ae3, b4);
+     }
+     if (!a2) {
+       const b5 = [];
+     {
+       const e = b5;
+      if (!(d1 === null)) T(e, p + '/status', '#/properties/status/anyOf/1/type', 'null');
+     }
+       if (b5.length === 0) a2 = true;
+       else M(ae3, b5);
+     }
+     if (!a2) {
+       M(e, ae3);
+       E(e, p + '/status', '#/properties/status/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+     }
+   }
+  }
+ } else T(e, p, '#/type', 'object');
+}
+function v2(d, p, e) {
+ {
+   let a0 = false;
+   const ae1 = [];
+   if (!a0) {
+     const b2 = [];
+   {
+     const e = b2;
+    if (d !== "UNKNOWN" && d !== "SERVING" && d !== "NOT_SERVING" && d !== "SERVICE_UNKNOWN") N(e, p, '#/anyOf/0/enum', enum0);
+   }
+     if (b2.length === 0) a0 = true;
+     else M(ae1, b2);
+   }
+   if (!a0) {
+     const b3 = [];
+   {
+     const e = b3;
+    if (!(typeof d == "number" && !(d % 1) && !isNaN(d))) T(e, p, '#/anyOf/1/type', 'integer');
+    if (typeof d == "number") {
+     if (!(d <= 2147483647)) E(e, p, '#/anyOf/1/maximum', 'maximum', { comparison: '<=', limit: 2147483647 }, 'must be <= 2147483647');
+     if (!(d >= -2147483648)) E(e, p, '#/anyOf/1/minimum', 'minimum', { comparison: '>=', limit: -2147483648 }, 'must be >= -2147483648');
+    }
+   }
+     if (b3.length === 0) a0 = true;
+     else M(ae1, b3);
+   }
+   if (!a0) {
+     M(e, ae1);
+     E(e, p, '#/anyOf', 'anyOf', {}, 'must match a schema in anyOf');
+   }
+ }
 }
 /**
  * Validates the JSON form of {@link HealthCheckRequest}.
  *
  * @generated from grpc.health.v1.HealthCheckRequest
  */
-export const validateHealthCheckRequest: JsonValidator = validate22;
-const schema7 = {"type":"object","properties":{"service":{"type":["string","null"],"format":"proto-string","description":"The service to check: \"\" for the server as a whole, or a full service name\nsuch as \"v1alpha1.System\"."}},"additionalProperties":false};
-const func0 = Object.prototype.hasOwnProperty;
-const formats0 = loomFormats["proto-string"];
-
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!(key0 === "service")){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.service !== undefined && func0.call(data, "service")){
-let data0 = data.service;
-if((typeof data0 !== "string") && (data0 !== null)){
-vErrors = pushError(vErrors, instancePath+"/service", "#/properties/service/type", "type", {type: schema7.properties.service.type}, "must be string,null");
-errors++;
-}
-if(typeof data0 === "string"){
-if(!(formats0.validate(data0))){
-vErrors = pushError(vErrors, instancePath+"/service", "#/properties/service/format", "format", {format: "proto-string"}, "must match format \""+"proto-string"+"\"");
-errors++;
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate22.errors = vErrors;
-return errors === 0;
-}
-
+export const validateHealthCheckRequest: JsonValidator = X(v0);
 /**
  * Validates the JSON form of {@link HealthCheckResponse}.
  *
  * @generated from grpc.health.v1.HealthCheckResponse
  */
-export const validateHealthCheckResponse: JsonValidator = validate24;
-const schema8 = {"anyOf":[{"enum":["UNKNOWN","SERVING","NOT_SERVING","SERVICE_UNKNOWN"]},{"type":"integer","minimum":-2147483648,"maximum":2147483647}]};
-
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!((((data === "UNKNOWN") || (data === "SERVING")) || (data === "NOT_SERVING")) || (data === "SERVICE_UNKNOWN"))){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/0/enum", "enum", {allowedValues: schema8.anyOf[0].enum}, "must be equal to one of the allowed values");
-errors++;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/1/type", "type", {type: "integer"}, "must be integer");
-errors++;
-}
-if(typeof data == "number"){
-if(data > 2147483647 || isNaN(data)){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/1/maximum", "maximum", {comparison: "<=", limit: 2147483647}, "must be <= 2147483647");
-errors++;
-}
-if(data < -2147483648 || isNaN(data)){
-vErrors = pushError(vErrors, instancePath, "#/anyOf/1/minimum", "minimum", {comparison: ">=", limit: -2147483648}, "must be >= -2147483648");
-errors++;
-}
-}
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-}
-if(!valid0){
-vErrors = pushError(vErrors, instancePath, "#/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate23.errors = vErrors;
-return errors === 0;
-}
-
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(!(key0 === "status")){
-vErrors = pushError(vErrors, instancePath, "#/additionalProperties", "additionalProperties", {additionalProperty: key0}, "must NOT have additional properties");
-errors++;
-}
-}
-if(data.status !== undefined && func0.call(data, "status")){
-let data0 = data.status;
-const _errs3 = errors;
-let valid1 = false;
-const _errs4 = errors;
-if(!(validate23(data0, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs5 = errors;
-if(data0 !== null){
-vErrors = pushError(vErrors, instancePath+"/status", "#/properties/status/anyOf/1/type", "type", {type: "null"}, "must be null");
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = pushError(vErrors, instancePath+"/status", "#/properties/status/anyOf", "anyOf", {}, "must match a schema in anyOf");
-errors++;
-}
-else {
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-vErrors = pushError(vErrors, instancePath, "#/type", "type", {type: "object"}, "must be object");
-errors++;
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-
+export const validateHealthCheckResponse: JsonValidator = X(v1);
 /**
  * Validates the JSON form of {@link HealthCheckResponse_ServingStatus}.
  *
  * @generated from grpc.health.v1.HealthCheckResponse.ServingStatus
  */
-export const validateHealthCheckResponse_ServingStatus: JsonValidator = validate23;
+export const validateHealthCheckResponse_ServingStatus: JsonValidator = X(v2);
