@@ -284,8 +284,8 @@ export class Resolver {
       const node = space === 'type' ? declared?.type : declared?.value;
       if (!node) return undefined;
       const ts = this.files.ts;
-      // `type A = B`: A is B under another name (no type parameters, no type arguments).
-      if (ts.isTypeAliasDeclaration(node) && !node.typeParameters && ts.isTypeReferenceNode(node.type) && !node.type.typeArguments) {
+      // `type A = B`, or `type A<X = …, Y = …> = B<X, Y>`: A is B under another name.
+      if (ts.isTypeAliasDeclaration(node) && ts.isTypeReferenceNode(node.type) && passesThrough(ts, node)) {
         const target = this.entity(file, node.type.typeName.getText(parsed.source.compilerNode), 'type');
         if (target) return target;
       }
@@ -342,4 +342,22 @@ function candidates(base: string): string[] {
   if (ext === '.cjs') return [`${base.slice(0, -4)}.cts`, `${base.slice(0, -4)}.d.cts`, base];
   if (ext !== undefined) return [base];
   return [`${base}.ts`, `${base}.tsx`, `${base}.d.ts`, join(base, 'index.ts'), join(base, 'index.d.ts')];
+}
+
+/**
+ * True when a type alias only renames its target: no type parameters and no type arguments
+ * (`type Context = HonoContext`), or type parameters that all have defaults, passed on to the
+ * target as they stand and in order (`type Context<E = any, P = any> = HonoContext<E, P>`), so that
+ * the bare name means the target with its defaults.
+ */
+function passesThrough(ts: typeof Ts, node: Ts.TypeAliasDeclaration): boolean {
+  const target = node.type as Ts.TypeReferenceNode;
+  const parameters = node.typeParameters ?? [];
+  const args = target.typeArguments ?? [];
+  if (parameters.length !== args.length) return false;
+  return parameters.every((parameter, i) => {
+    const arg = args[i]!;
+    if (parameter.default === undefined || !ts.isTypeReferenceNode(arg) || arg.typeArguments) return false;
+    return ts.isIdentifier(arg.typeName) && arg.typeName.text === parameter.name.text;
+  });
 }
