@@ -192,7 +192,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const failed = outcomes.length - count('ok');
   console.log('');
   console.log(
-    `${outcomes.length} descriptions in ${((Date.now() - started) / 1000).toFixed(0)} s${options.typecheck ? ', output type-checked' : ''}:`,
+    `${outcomes.length} descriptions in ${((Date.now() - started) / 1000).toFixed(0)} s` +
+      `${options.typecheck ? ', output type-checked' : ''}:`,
   );
   for (const r of ['ok', 'refused', 'crashed', 'timeout', 'type-errors'] as const) console.log(`  ${r.padEnd(12)} ${count(r)}`);
   console.log(

@@ -119,7 +119,8 @@ async function measureInterleaved(cmds: readonly Command[], onProgress: (line: s
     const peakMb = peaks.length > 0 ? Math.max(...peaks) : undefined;
     const spread = (Math.max(...ms) - Math.min(...ms)) / m;
     onProgress(
-      `  ${cmd.label}: median ${round(m)} ms (spread ${round(spread * 100, 0)} %) over ${runs} runs${peakMb === undefined ? '' : `, peak ${round(peakMb, 0)} MB`}`,
+      `  ${cmd.label}: median ${round(m)} ms (spread ${round(spread * 100, 0)} %) over ${runs} runs` +
+        `${peakMb === undefined ? '' : `, peak ${round(peakMb, 0)} MB`}`,
     );
     return { ms: m, spread, ...(peakMb === undefined ? {} : { peakMb }) };
   });

@@ -184,7 +184,9 @@ export function emit(given: readonly SchemaFile[], emitters: readonly Emitter[],
         // or input it cannot handle, said with the file and the emitter rather than a stack trace.
         if (e instanceof SchemaError || (e as { diagnostics?: unknown } | null)?.diagnostics !== undefined) throw e;
         if ((e as Error | null)?.name === 'TemplateError') throw e;
-        const message = `the ${emitter.name} emitter failed on this file: ${e instanceof Error ? e.message : String(e)}; please report this with the description`;
+        const message =
+          `the ${emitter.name} emitter failed on this file: ${e instanceof Error ? e.message : String(e)}; ` +
+          `please report this with the description`;
         throw Object.assign(new SchemaError([{ severity: 'error', message, source: { file: file.path } }]), { cause: e });
       }
     }

@@ -97,7 +97,13 @@ describe('emitAll', () => {
     const cache = memoryCache();
     cache.set(job.key, JSON.stringify({ code: 'export const cached = 1;', externals: [] }));
     const sent: string[] = [];
-    const compiler: ValidatorsCompiler = { compile: async (r) => (sent.push(...r.map((x) => x.key)), new Map()), close: () => {} };
+    const compiler: ValidatorsCompiler = {
+      compile: async (r) => {
+        sent.push(...r.map((x) => x.key));
+        return new Map();
+      },
+      close: () => {},
+    };
     const compiling = compileValidatorsAhead(files, cache, compiler);
     expect(compiling).toBeUndefined();
     const cached = await emitAll(files, BUILTIN_EMITTERS, { ...options, cache }, compiling);

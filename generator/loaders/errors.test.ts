@@ -122,7 +122,8 @@ describe('OpenAPI errors', () => {
         line: 19,
         pointer: '/paths/~1b/get',
         message:
-          "operationId 'list' is also used by GET /a; this one is named 'list2' in generated code (give it an operationId of its own to choose)",
+          "operationId 'list' is also used by GET /a; this one is named 'list2' in generated code " +
+          '(give it an operationId of its own to choose)',
       },
     ]);
   });
@@ -147,7 +148,8 @@ describe('OpenAPI errors', () => {
         line: 5,
         pointer: '/paths/~1repos~1{owner}~1{repo}/get',
         message:
-          "path parameter '{repo}' of '/repos/{owner}/{repo}' is not declared; it is read as a required string (declare it with 'name: repo' and 'in: path' to give it a type)",
+          "path parameter '{repo}' of '/repos/{owner}/{repo}' is not declared; it is read as a required string " +
+          "(declare it with 'name: repo' and 'in: path' to give it a type)",
       },
       {
         line: 5,

@@ -17,6 +17,9 @@ import type { AuthenticationProvider, RouteInfo } from '../../runtime/rest/index
 import { createRestRouter } from '../../runtime/rest/index.js';
 import { emitInline, generateInline } from './generate.js';
 
+/** The answer of every operation below: a JSON object. */
+const OK = `{ '200': { description: ok, content: { application/json: { schema: { type: object } } } } }`;
+
 const API = `openapi: 3.1.0
 info: { title: Vault, version: '1' }
 components:
@@ -30,19 +33,19 @@ security:
   - bearer: []
 paths:
   /public:
-    get: { operationId: open, security: [], responses: { '200': { description: ok, content: { application/json: { schema: { type: object } } } } } }
+    get: { operationId: open, security: [], responses: ${OK} }
   /bearer:
-    get: { operationId: withBearer, responses: { '200': { description: ok, content: { application/json: { schema: { type: object } } } } } }
+    get: { operationId: withBearer, responses: ${OK} }
   /basic:
-    get: { operationId: withBasic, security: [{ basic: [] }], responses: { '200': { description: ok, content: { application/json: { schema: { type: object } } } } } }
+    get: { operationId: withBasic, security: [{ basic: [] }], responses: ${OK} }
   /header:
-    get: { operationId: withHeaderKey, security: [{ headerKey: [] }], responses: { '200': { description: ok, content: { application/json: { schema: { type: object } } } } } }
+    get: { operationId: withHeaderKey, security: [{ headerKey: [] }], responses: ${OK} }
   /query:
-    get: { operationId: withQueryKey, security: [{ queryKey: [] }], responses: { '200': { description: ok, content: { application/json: { schema: { type: object } } } } } }
+    get: { operationId: withQueryKey, security: [{ queryKey: [] }], responses: ${OK} }
   /cookie:
-    get: { operationId: withCookieKey, security: [{ cookieKey: [] }], responses: { '200': { description: ok, content: { application/json: { schema: { type: object } } } } } }
+    get: { operationId: withCookieKey, security: [{ cookieKey: [] }], responses: ${OK} }
   /either:
-    get: { operationId: withEither, security: [{ headerKey: [], queryKey: [] }, { basic: [] }], responses: { '200': { description: ok, content: { application/json: { schema: { type: object } } } } } }
+    get: { operationId: withEither, security: [{ headerKey: [], queryKey: [] }, { basic: [] }], responses: ${OK} }
 `;
 
 /** What a request carried: the credentials anywhere they could travel. */

@@ -175,7 +175,7 @@ components:
     ]);
   });
 
-  it('an undeclared path parameter, a discriminator mapping to a missing schema, a duplicate operationId: warnings, not errors', async () => {
+  it('an undeclared path parameter, a discriminator mapping to a missing schema, a reused operationId: warnings, not errors', async () => {
     const result = await generate({
       'api.yaml': `${OPENAPI_HEAD}paths:
   /a/{id}:
@@ -192,9 +192,12 @@ components:
     });
     expect(result.code).toBe(0);
     expect(result.stderr.split('\n').filter((l) => l !== '')).toEqual([
-      "api.yaml:5 (/paths/~1a~1{id}/get): warning: path parameter '{id}' of '/a/{id}' is not declared; it is read as a required string (declare it with 'name: id' and 'in: path' to give it a type)",
-      "api.yaml:7 (/paths/~1b/get): warning: operationId 'same' is also used by GET /a/{id}; this one is named 'same2' in generated code (give it an operationId of its own to choose)",
-      "api.yaml:12 (/components/schemas/U/discriminator): warning: discriminator mapping 'a' names '#/components/schemas/Nope', which cannot be resolved (nothing is declared at '/components/schemas/Nope' in api.yaml); the entry is left out",
+      "api.yaml:5 (/paths/~1a~1{id}/get): warning: path parameter '{id}' of '/a/{id}' is not declared; " +
+        "it is read as a required string (declare it with 'name: id' and 'in: path' to give it a type)",
+      "api.yaml:7 (/paths/~1b/get): warning: operationId 'same' is also used by GET /a/{id}; " +
+        "this one is named 'same2' in generated code (give it an operationId of its own to choose)",
+      "api.yaml:12 (/components/schemas/U/discriminator): warning: discriminator mapping 'a' names '#/components/schemas/Nope', " +
+        "which cannot be resolved (nothing is declared at '/components/schemas/Nope' in api.yaml); the entry is left out",
     ]);
   });
 

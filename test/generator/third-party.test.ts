@@ -45,6 +45,10 @@ async function generateAndCheck(files: Record<string, string>): Promise<string> 
 const ok = (description = 'ok') =>
   `{ '200': { description: ${description}, content: { application/json: { schema: { type: object } } } } }`;
 
+/** A 200 answer whose JSON body is the schema `name` of the components. */
+const okRef = (name: string) =>
+  `{ '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/${name}' } } } } }`;
+
 describe('third-party descriptions', () => {
   it('nesting deeper than any stack: read to a bound, with a warning at the place', async () => {
     const depth = 5000;
@@ -78,9 +82,12 @@ paths:
     expect(search).toMatchObject({ path: '/search/articles', parameters: [{ name: 'query', in: 'query' }] });
     expect(operations(file!).map((o) => o.name)).toEqual(['getSearchArticles', 'upload']);
     expect(warnings([file!])).toEqual([
-      "search.yaml:4 (/paths/~1search~1articles?query={query}): warning: path '/search/articles?query={query}' carries a query string, which OpenAPI paths cannot; it is read as '/search/articles' with 'query' as query parameters",
-      "search.yaml:10 (/paths/~1uploads?convert={convert}): warning: path '/uploads?convert={convert}' carries a query string, which OpenAPI paths cannot; it is read as '/uploads' with 'convert' as query parameters",
-      "search.yaml:11 (/paths/~1uploads?convert={convert}/post): warning: POST '/uploads?convert={convert}' is the same route as POST '/uploads' once its query string is set aside; it is left out",
+      "search.yaml:4 (/paths/~1search~1articles?query={query}): warning: path '/search/articles?query={query}' carries a query string, " +
+        "which OpenAPI paths cannot; it is read as '/search/articles' with 'query' as query parameters",
+      "search.yaml:10 (/paths/~1uploads?convert={convert}): warning: path '/uploads?convert={convert}' carries a query string, " +
+        "which OpenAPI paths cannot; it is read as '/uploads' with 'convert' as query parameters",
+      "search.yaml:11 (/paths/~1uploads?convert={convert}/post): warning: POST '/uploads?convert={convert}' " +
+        "is the same route as POST '/uploads' once its query string is set aside; it is left out",
     ]);
   });
 
@@ -98,7 +105,8 @@ paths:
       ['getJobs2', 'getJobs2', '/jobs/'],
     ]);
     expect(warnings([file!])).toEqual([
-      "jobs.yaml:5 (/paths/~1jobs~1/get): warning: this operation has no operationId and the one derived from its method and path, 'getJobs', is already used by GET /jobs; it is named 'getJobs2' (add an operationId to choose)",
+      'jobs.yaml:5 (/paths/~1jobs~1/get): warning: this operation has no operationId and the one derived from its method and path, ' +
+        "'getJobs', is already used by GET /jobs; it is named 'getJobs2' (add an operationId to choose)",
     ]);
   });
 
@@ -116,7 +124,8 @@ components:
 `,
     });
     expect(warnings([file!])).toEqual([
-      "pets.yaml:8 (/components/schemas/Pet/discriminator): warning: discriminator mapping 'dog' names './dogs.yaml#/Dog', which cannot be resolved (the file './dogs.yaml' was not loaded); the entry is left out",
+      "pets.yaml:8 (/components/schemas/Pet/discriminator): warning: discriminator mapping 'dog' names './dogs.yaml#/Dog', " +
+        "which cannot be resolved (the file './dogs.yaml' was not loaded); the entry is left out",
     ]);
   });
 
@@ -125,8 +134,8 @@ components:
       'asteroids neows.yaml': `openapi: 3.0.3
 info: { title: NeoWs, version: '1' }
 paths:
-  /feed: { get: { operationId: feed, responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Feed' } } } } } } }
-  /longview: { get: { operationId: getLongview, tags: [Longview], responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/LongviewClient' } } } } } } }
+  /feed: { get: { operationId: feed, responses: ${okRef('Feed')} } }
+  /longview: { get: { operationId: getLongview, tags: [Longview], responses: ${okRef('LongviewClient')} } }
 components:
   schemas:
     Feed: { type: object, properties: { count: { type: integer } } }

@@ -87,6 +87,7 @@ function subtypesSchema(schema: JsonSchema, subtypes: Discriminator, proto: bool
   }
   schema.allOf = Object.entries(subtypes.mapping).map(([value, subtype]) => ({
     if: { properties: { [tag]: { const: value } }, required: [tag] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `if`/`then` keyword, data for a validator, never awaited.
     then: typeRefSchema(subtype, proto, options),
   }));
 }

@@ -42,7 +42,10 @@ function integerKeyFormat(kind: IntKind): string {
 
 function floatFormat(max: number | undefined): string {
   const range = max === undefined ? 'Number.isFinite(x)' : `Number.isFinite(x) && Math.abs(x) <= ${max}`;
-  return `(s) => { if (s === 'NaN' || s === 'Infinity' || s === '-Infinity') return true; if (!${NUMERIC}.test(s)) return false; const x = Number(s); return ${range}; }`;
+  return (
+    `(s) => { if (s === 'NaN' || s === 'Infinity' || s === '-Infinity') return true; ` +
+    `if (!${NUMERIC}.test(s)) return false; const x = Number(s); return ${range}; }`
+  );
 }
 
 /**
@@ -64,12 +67,21 @@ export const PROTO_FORMATS: Readonly<Record<string, string>> = {
   // Well-formed UTF-16: every high surrogate followed by a low one, no low one alone.
   'proto-string': String.raw`(s) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s)`,
   // Standard or URL-safe base64, padding optional; decoding stops at a `=` after two digits.
-  'proto-bytes': String.raw`(s) => { let j = 0; for (let i = 0; i < s.length; i++) { const c = s[i]; if (c === '=' && j > 1) return true; if (!/[A-Za-z0-9+/_-]/.test(c)) return false; j = (j + 1) % 4; } return j !== 1; }`,
+  'proto-bytes':
+    `(s) => { let j = 0; for (let i = 0; i < s.length; i++) { const c = s[i]; if (c === '=' && j > 1) return true; ` +
+    `if (!/[A-Za-z0-9+/_-]/.test(c)) return false; j = (j + 1) % 4; } return j !== 1; }`,
   'proto-timestamp':
-    String.raw`(s) => { const m = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.(\d{1,9}))?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/.exec(s); if (m === null) return false; ` +
-    String.raw`const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]); const days = mo === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31; if (d > days) return false; ` +
-    String.raw`const ms = new Date(s).getTime(); if (Number.isNaN(ms)) return false; const sec = Math.floor(ms / 1000); return sec >= -62135596800 && sec <= 253402300799; }`,
-  'proto-duration': String.raw`(s) => { const m = /^-?([0-9]+)(?:\.[0-9]{1,9})?s$/.exec(s); return m !== null && parseInt(m[1], 10) <= 315576000000; }`,
+    String.raw`(s) => { const m = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])` +
+    String.raw`T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.(\d{1,9}))?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/.exec(s); ` +
+    `if (m === null) return false; ` +
+    `const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]); ` +
+    `const days = mo === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) ` +
+    `: mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31; if (d > days) return false; ` +
+    `const ms = new Date(s).getTime(); if (Number.isNaN(ms)) return false; ` +
+    `const sec = Math.floor(ms / 1000); return sec >= -62135596800 && sec <= 253402300799; }`,
+  'proto-duration':
+    String.raw`(s) => { const m = /^-?([0-9]+)(?:\.[0-9]{1,9})?s$/.exec(s); ` +
+    `return m !== null && parseInt(m[1], 10) <= 315576000000; }`,
   // Paths in lowerCamelCase, comma-separated; the reader turns them back into snake_case.
   'proto-field-mask': `(s) => !s.includes('_')`,
 };

@@ -11,7 +11,10 @@ import { assertNever } from '../../model/type-utils.js';
 import { protoScalarSchema } from './proto-scalars.js';
 import type { JsonSchema } from './schema.js';
 
-/** `document`: an OpenAPI document's description; `validator`: the value of a set field as a validator checks it (`null` is added per field). */
+/**
+ * `document`: an OpenAPI document's description; `validator`: the value of a set field as a
+ * validator checks it (`null` is added per field).
+ */
 export type WellKnownForm = 'document' | 'validator';
 
 /**

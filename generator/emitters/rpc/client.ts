@@ -53,7 +53,8 @@ export function printRpcClient(f: GeneratedFile, service: Service, ctx: EmitCont
   f.print();
 
   f.jsDoc(
-    `${withArticle(service.name, true)} client over the Connect protocol: JSON, or binary with \`binary: protobufBinary\` from \`loom/protobuf\`.`,
+    `${withArticle(service.name, true)} client over the Connect protocol: JSON, ` +
+      `or binary with \`binary: protobufBinary\` from \`loom/protobuf\`.`,
     {
       tags: ['@example', `const ${lower} = ${connectClientFactoryName(service)}({ baseUrl: 'http://localhost:3000' });`],
     },

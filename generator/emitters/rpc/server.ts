@@ -143,7 +143,8 @@ function printConnectRoutesClass(f: GeneratedFile, service: Service, ctx: EmitCo
       [
         `Binds ${withArticle(iface)} to Connect routes through Loom's decorators (\`POST /${service.fullName}/<Method>\`,`,
         `JSON and binary), to register on a \`RestRouter\` beside other routes classes and decorate further.`,
-        `\`${service.localName.charAt(0).toLowerCase() + service.localName.slice(1)}ConnectRoutes\` serves the same protocol without the decorator runtime.`,
+        `\`${service.localName.charAt(0).toLowerCase() + service.localName.slice(1)}ConnectRoutes\` ` +
+          `serves the same protocol without the decorator runtime.`,
       ].join('\n'),
       ['@example', `createRestRouter().register(new ${className}(new ${service.localName}Handler()));`],
     ),

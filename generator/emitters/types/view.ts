@@ -147,7 +147,8 @@ export function aliasView(type: AliasType, ctx: TypeRenderContext): AliasView {
 /** JSDoc of a request form: what differs from the declared type, and where it comes from. */
 function requestFormDoc(type: MessageType | AliasType): string {
   return jsDocText(
-    `{@link ${type.localName}} as a client sends it: \`readOnly\` properties, which the server sets, are optional,\nand the types it refers to are in their request forms too.`,
+    `{@link ${type.localName}} as a client sends it: \`readOnly\` properties, which the server sets, are optional,\n` +
+      `and the types it refers to are in their request forms too.`,
     [generatedFrom(type)],
   );
 }

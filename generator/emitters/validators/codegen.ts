@@ -86,7 +86,9 @@ const COMPARISON: Readonly<Record<string, string>> = { maximum: '<=', minimum: '
 
 /** The helpers compiled code calls, printed once per file when used. */
 const HELPERS: Readonly<Record<string, string>> = {
-  E: `/** Records one error (ajv's error object) in \`e\`, up to ${MAX_ERRORS}; past that marks the list truncated, which stops the checks. */
+  E:
+    `/** Records one error (ajv's error object) in \`e\`, up to ${MAX_ERRORS}; ` +
+    `past that marks the list truncated, which stops the checks. */
 function E(e, instancePath, schemaPath, keyword, params, message) {
   if (e.length < ${MAX_ERRORS}) e.push({ instancePath, schemaPath, keyword, params, message });
   else e.truncated = true;
@@ -142,7 +144,8 @@ function U(items) {
   }
   return undefined;
 }`,
-  Y: `/** An error for each field given under two of its names (\`names\`: per field, the names a reader accepts). */
+  Y:
+    `/** An error for each field given under two of its names (\`names\`: per field, the names a reader accepts). */
 function Y(e, d, p, s, names) {
   for (const field of names) {
     let first;
@@ -150,7 +153,8 @@ function Y(e, d, p, s, names) {
       if (d[k] === undefined || !H.call(d, k)) continue;
       if (first === undefined) first = k;
       else {
-        E(e, p, s, '${ONE_NAME_EACH}', { names: [first, k] }, "must give a field under one of its names, not both '" + first + "' and '" + k + "'");
+        E(e, p, s, '${ONE_NAME_EACH}', { names: [first, k] }, ` +
+    `"must give a field under one of its names, not both '" + first + "' and '" + k + "'");
         break;
       }
     }
@@ -171,12 +175,14 @@ function Z(e, d, p, s, oneofs) {
     }
   }
 }`,
-  X: `/** A validator as callers use it: a guard that leaves its errors on \`errors\`; \`check\` is what other validators call. */
+  X:
+    `/** A validator as callers use it: a guard that leaves its errors on \`errors\`; \`check\` is what other validators call. */
 function X(check) {
   const validate = (data) => {
     const e = [];
     check(data, '', e);
-    if (e.truncated) e.push({ instancePath: '', schemaPath: '#', keyword: 'truncated', params: { limit: ${MAX_ERRORS} }, message: 'has more problems than the first ${MAX_ERRORS}, which are reported' });
+    if (e.truncated) e.push({ instancePath: '', schemaPath: '#', keyword: 'truncated', params: { limit: ${MAX_ERRORS} }, ` +
+    `message: 'has more problems than the first ${MAX_ERRORS}, which are reported' });
     validate.errors = e.length === 0 ? null : e;
     return e.length === 0;
   };
@@ -569,8 +575,12 @@ class Compiler {
       const cond = this.#name('c');
       this.#use('E');
       out += `${pad}{\n${pad}  const ${cond} = [];\n${this.#withErrors(schema.if, d, p, `${s}/if`, depth + 1, cond)}`;
-      out += `${pad}  if (${cond}.length === 0) {\n${pad}    const n = e.length;\n${this.#schema(schema.then, d, p, `${s}/then`, depth + 2)}`;
-      out += `${pad}    if (e.length > n) E(e, ${p}, ${str(`${s}/if`)}, 'if', { failingKeyword: 'then' }, 'must match "then" schema');\n${pad}  }\n${pad}}\n`;
+      out +=
+        `${pad}  if (${cond}.length === 0) {\n${pad}    const n = e.length;\n` +
+        `${this.#schema(schema.then, d, p, `${s}/then`, depth + 2)}`;
+      out +=
+        `${pad}    if (e.length > n) E(e, ${p}, ${str(`${s}/if`)}, 'if', { failingKeyword: 'then' }, 'must match "then" schema');\n` +
+        `${pad}  }\n${pad}}\n`;
     }
     return out;
   }
@@ -611,7 +621,9 @@ class Compiler {
     });
     this.#use('M');
     out += `${pad}  if (${passing}.length !== 1) {\n${pad}    M(e, ${errs});\n`;
-    out += `${pad}    E(e, ${p}, ${str(`${s}/oneOf`)}, 'oneOf', { passingSchemas: ${passing}.length === 0 ? null : ${passing}.slice(0, 2) }, 'must match exactly one schema in oneOf');\n${pad}  }\n${pad}}\n`;
+    out +=
+      `${pad}    E(e, ${p}, ${str(`${s}/oneOf`)}, 'oneOf', { passingSchemas: ${passing}.length === 0 ? null : ${passing}.slice(0, 2) }, ` +
+      `'must match exactly one schema in oneOf');\n${pad}  }\n${pad}}\n`;
     return out;
   }
 
@@ -637,12 +649,16 @@ class Compiler {
       if (typeof limit !== 'number') continue;
       const op = COMPARISON[keyword]!;
       this.#use('E');
-      out += `${pad}if (!(${d} ${op} ${limit})) E(e, ${p}, ${str(`${s}/${keyword}`)}, '${keyword}', { comparison: '${op}', limit: ${limit} }, 'must be ${op} ${limit}');\n`;
+      out +=
+        `${pad}if (!(${d} ${op} ${limit})) E(e, ${p}, ${str(`${s}/${keyword}`)}, '${keyword}', ` +
+        `{ comparison: '${op}', limit: ${limit} }, 'must be ${op} ${limit}');\n`;
     }
     if (typeof schema.multipleOf === 'number') {
       const m = schema.multipleOf;
       this.#use('E');
-      out += `${pad}if (${d} / ${m} !== parseInt(${d} / ${m})) E(e, ${p}, ${str(`${s}/multipleOf`)}, 'multipleOf', { multipleOf: ${m} }, 'must be multiple of ${m}');\n`;
+      out +=
+        `${pad}if (${d} / ${m} !== parseInt(${d} / ${m})) E(e, ${p}, ${str(`${s}/multipleOf`)}, 'multipleOf', ` +
+        `{ multipleOf: ${m} }, 'must be multiple of ${m}');\n`;
     }
     if (formatType(schema) === 'number') out += this.#format(schema.format as string, d, p, s, pad);
     return out;
@@ -657,13 +673,17 @@ class Compiler {
       this.#use('ucs2length');
       this.#use('E');
       const [op, word] = keyword === 'maxLength' ? ['>', 'more'] : ['<', 'fewer'];
-      out += `${pad}if (ucs2length(${d}) ${op} ${limit}) E(e, ${p}, ${str(`${s}/${keyword}`)}, '${keyword}', { limit: ${limit} }, 'must NOT have ${word} than ${limit} characters');\n`;
+      out +=
+        `${pad}if (ucs2length(${d}) ${op} ${limit}) E(e, ${p}, ${str(`${s}/${keyword}`)}, '${keyword}', ` +
+        `{ limit: ${limit} }, 'must NOT have ${word} than ${limit} characters');\n`;
     }
     if (typeof schema.pattern === 'string') {
       const pattern = schema.pattern;
       const regex = this.#constant('pattern', `new RegExp(${JSON.stringify(pattern)}, ${needsUnicodeFlag(pattern) ? '"u"' : '""'})`);
       this.#use('E');
-      out += `${pad}if (!${regex}.test(${d})) E(e, ${p}, ${str(`${s}/pattern`)}, 'pattern', { pattern: ${JSON.stringify(pattern)} }, ${str(`must match pattern "${pattern}"`)});\n`;
+      out +=
+        `${pad}if (!${regex}.test(${d})) E(e, ${p}, ${str(`${s}/pattern`)}, 'pattern', { pattern: ${JSON.stringify(pattern)} }, ` +
+        `${str(`must match pattern "${pattern}"`)});\n`;
     }
     if (formatType(schema) === 'string') out += this.#format(schema.format as string, d, p, s, pad);
     return out;
@@ -672,7 +692,10 @@ class Compiler {
   #format(format: string, d: string, p: string, s: string, pad: string): string {
     this.#formats.add(format);
     this.#use('F');
-    return `${pad}if (!loomFormats[${JSON.stringify(format)}].validate(${d})) F(e, ${p}, ${str(`${s}/format`)}, ${JSON.stringify(format)});\n`;
+    return (
+      `${pad}if (!loomFormats[${JSON.stringify(format)}].validate(${d})) ` +
+      `F(e, ${p}, ${str(`${s}/format`)}, ${JSON.stringify(format)});\n`
+    );
   }
 
   #arrayKeywords(schema: JsonSchema, d: string, p: string, s: string, depth: number): string {
@@ -683,21 +706,27 @@ class Compiler {
       if (typeof limit !== 'number') continue;
       this.#use('E');
       const [op, word] = keyword === 'maxItems' ? ['>', 'more'] : ['<', 'fewer'];
-      out += `${pad}if (${d}.length ${op} ${limit}) E(e, ${p}, ${str(`${s}/${keyword}`)}, '${keyword}', { limit: ${limit} }, 'must NOT have ${word} than ${limit} items');\n`;
+      out +=
+        `${pad}if (${d}.length ${op} ${limit}) E(e, ${p}, ${str(`${s}/${keyword}`)}, '${keyword}', ` +
+        `{ limit: ${limit} }, 'must NOT have ${word} than ${limit} items');\n`;
     }
     if (schema.uniqueItems === true) {
       const pair = this.#name('u');
       this.#use('U');
       this.#use('E');
       out += `${pad}{\n${pad}  const ${pair} = U(${d});\n`;
-      out += `${pad}  if (${pair} !== undefined) E(e, ${p}, ${str(`${s}/uniqueItems`)}, 'uniqueItems', { i: ${pair}[0], j: ${pair}[1] }, 'must NOT have duplicate items (items ## ' + ${pair}[1] + ' and ' + ${pair}[0] + ' are identical)');\n${pad}}\n`;
+      out +=
+        `${pad}  if (${pair} !== undefined) E(e, ${p}, ${str(`${s}/uniqueItems`)}, 'uniqueItems', { i: ${pair}[0], j: ${pair}[1] }, ` +
+        `'must NOT have duplicate items (items ## ' + ${pair}[1] + ' and ' + ${pair}[0] + ' are identical)');\n${pad}}\n`;
     }
     if (schema.items !== undefined && schema.items !== true && !(isObject(schema.items) && Object.keys(schema.items).length === 0)) {
       const i = this.#name('i');
       const item = this.#name('d');
       const itemPath = this.#name('p');
       // Stops once the errors are capped: a long array of bad values costs no more than a short one.
-      out += `${pad}for (let ${i} = 0; ${i} < ${d}.length && !e.truncated; ${i}++) {\n${pad}  const ${item} = ${d}[${i}];\n${pad}  const ${itemPath} = ${p} + '/' + ${i};\n`;
+      out +=
+        `${pad}for (let ${i} = 0; ${i} < ${d}.length && !e.truncated; ${i}++) {\n` +
+        `${pad}  const ${item} = ${d}[${i}];\n${pad}  const ${itemPath} = ${p} + '/' + ${i};\n`;
       out += this.#schema(schema.items, item, itemPath, `${s}/items`, depth + 1);
       out += `${pad}}\n`;
     }
@@ -717,7 +746,9 @@ class Compiler {
     }
     if (Array.isArray(schema[ONE_NAME_EACH])) {
       this.#use('Y');
-      out += `${pad}Y(e, ${d}, ${p}, ${str(`${s}/${ONE_NAME_EACH}`)}, ${this.#constant('names', JSON.stringify(schema[ONE_NAME_EACH]))});\n`;
+      out +=
+        `${pad}Y(e, ${d}, ${p}, ${str(`${s}/${ONE_NAME_EACH}`)}, ` +
+        `${this.#constant('names', JSON.stringify(schema[ONE_NAME_EACH]))});\n`;
     }
     if (Array.isArray(schema[ONE_MEMBER])) {
       this.#use('Z');
@@ -728,7 +759,9 @@ class Compiler {
       if (typeof limit !== 'number') continue;
       this.#use('E');
       const [op, word] = keyword === 'maxProperties' ? ['>', 'more'] : ['<', 'fewer'];
-      out += `${pad}if (Object.keys(${d}).length ${op} ${limit}) E(e, ${p}, ${str(`${s}/${keyword}`)}, '${keyword}', { limit: ${limit} }, 'must NOT have ${word} than ${limit} properties');\n`;
+      out +=
+        `${pad}if (Object.keys(${d}).length ${op} ${limit}) E(e, ${p}, ${str(`${s}/${keyword}`)}, '${keyword}', ` +
+        `{ limit: ${limit} }, 'must NOT have ${word} than ${limit} properties');\n`;
     }
     if (schema.propertyNames !== undefined) out += this.#propertyNames(schema.propertyNames, d, p, s, depth);
     const properties = isObject(schema.properties) ? schema.properties : {};
@@ -785,7 +818,9 @@ class Compiler {
     out += this.#withErrors(names, key, p, `${s}/propertyNames`, depth + 1, list);
     this.#use('M');
     out += `${pad}  if (${list}.length > 0) {\n${pad}    M(e, ${list}.map((x) => ({ ...x, propertyName: ${key} })));\n`;
-    out += `${pad}    E(e, ${p}, ${str(`${s}/propertyNames`)}, 'propertyNames', { propertyName: ${key} }, 'property name must be valid');\n${pad}  }\n${pad}}\n`;
+    out +=
+      `${pad}    E(e, ${p}, ${str(`${s}/propertyNames`)}, 'propertyNames', { propertyName: ${key} }, 'property name must be valid');\n` +
+      `${pad}  }\n${pad}}\n`;
     return out;
   }
 
@@ -812,9 +847,13 @@ class Compiler {
       out += `${pad}    ${first ? '' : 'else '}if (${test}) {\n${this.#schema(branch, d, p, `${s}/oneOf/${i}`, depth + 3)}${pad}    }\n`;
       first = false;
     });
-    const mapping = `E(e, ${p}, ${str(`${s}/discriminator`)}, 'discriminator', { error: 'mapping', tag: ${JSON.stringify(tagName)}, tagValue: ${tag} }, ${str(`value of tag "${tagName}" must be in oneOf`)});`;
+    const mapping =
+      `E(e, ${p}, ${str(`${s}/discriminator`)}, 'discriminator', ` +
+      `{ error: 'mapping', tag: ${JSON.stringify(tagName)}, tagValue: ${tag} }, ${str(`value of tag "${tagName}" must be in oneOf`)});`;
     out += first ? `${pad}    ${mapping}\n` : `${pad}    else ${mapping}\n`;
-    out += `${pad}  } else E(e, ${p}, ${str(`${s}/discriminator`)}, 'discriminator', { error: 'tag', tag: ${JSON.stringify(tagName)}, tagValue: ${tag} }, ${str(`tag "${tagName}" must be string`)});\n${pad}}\n`;
+    out +=
+      `${pad}  } else E(e, ${p}, ${str(`${s}/discriminator`)}, 'discriminator', ` +
+      `{ error: 'tag', tag: ${JSON.stringify(tagName)}, tagValue: ${tag} }, ${str(`tag "${tagName}" must be string`)});\n${pad}}\n`;
     return out;
   }
 }

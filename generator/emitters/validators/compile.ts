@@ -54,6 +54,7 @@ const SELF_TEST: JsonSchema = {
         d: { anyOf: [{ type: 'string' }, { type: 'number' }], oneOf: [{ type: 'string' }, { type: 'number' }] },
         e: { type: 'object', propertyNames: { format: 'date' }, additionalProperties: { $ref: '#/$defs/A' }, minProperties: 1 },
         f: { type: 'object', discriminator: { propertyName: 't' }, required: ['t'], oneOf: [{ properties: { t: { const: 'a' } } }] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `if`/`then` keyword, data for a validator, never awaited.
         g: { allOf: [{ if: { required: ['x'] }, then: { required: ['y'] } }] },
       },
       additionalProperties: false,

@@ -272,7 +272,8 @@ export const validatorCodeEmitter: Emitter = {
 function emitSchemasFile(file: SchemaFile, doc: JsonSchema, values: readonly ValidatedValue[], ctx: EmitContext): void {
   const f = ctx.newFile(ctx.outputPath(file, 'schemas.ts'), file);
   f.jsDoc(
-    `JSON Schema (2020-12) of every named type and request body in ${file.path}.\nReferences into other files use their \`$id\` (\`loom:<path>\`).`,
+    `JSON Schema (2020-12) of every named type and request body in ${file.path}.\n` +
+      `References into other files use their \`$id\` (\`loom:<path>\`).`,
   );
   const defs = doc.$defs as Record<string, unknown>;
   // A large document as \`const\` data has a type larger than tsc will write into declarations
@@ -285,7 +286,8 @@ function emitSchemasFile(file: SchemaFile, doc: JsonSchema, values: readonly Val
     f.print('}');
     f.print();
     f.print(
-      'export const schemas: { readonly $schema: string; readonly $id: string; readonly $defs: { readonly [name: string]: JsonSchemaObject } } = ',
+      'export const schemas: { readonly $schema: string; readonly $id: string; ' +
+        'readonly $defs: { readonly [name: string]: JsonSchemaObject } } = ',
       tsLiteral(doc),
       ';',
     );

@@ -91,7 +91,7 @@ export function mergeOpenness(parts: readonly (boolean | TypeRef)[], own: boolea
   if (own !== undefined) return own;
   const typed = parts.find((p): p is TypeRef => typeof p !== 'boolean');
   if (typed) return typed;
-  return parts.length > 0 && parts.every((p) => p === false) ? false : true;
+  return !(parts.length > 0 && parts.every((p) => p === false));
 }
 
 /** What a field and an inline property both say of a declaration. */

@@ -26,7 +26,8 @@ export function subtypesOf(converter: SchemaConverter, base: MessageType, discri
   if (!base.fields.some((f) => f.jsonName === propertyName)) {
     converter.warn(
       discAt,
-      `discriminator '${propertyName}' is not a property of '${base.name}': add it to the properties (and to 'required'), or values cannot say which subtype they are`,
+      `discriminator '${propertyName}' is not a property of '${base.name}': ` +
+        `add it to the properties (and to 'required'), or values cannot say which subtype they are`,
     );
   }
   const container = swagger ? 'definitions' : 'components/schemas';

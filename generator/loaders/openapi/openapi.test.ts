@@ -1019,7 +1019,9 @@ describe('form encodings', () => {
   /** The `delimited` fields of each content of the one operation of an OpenAPI `version` document. */
   async function delimitedOf(version: string, content: string): Promise<[string, [string, string][] | undefined][]> {
     const dir = memorySchemas({
-      'f.yaml': `openapi: ${version}\ninfo: { title: F, version: '1' }\npaths:\n  /f:\n    post:\n      requestBody:\n        content:\n${content}      responses: { '204': { description: ok } }\n`,
+      'f.yaml':
+        `openapi: ${version}\ninfo: { title: F, version: '1' }\npaths:\n  /f:\n    post:\n      requestBody:\n        content:\n` +
+        `${content}      responses: { '204': { description: ok } }\n`,
     });
     try {
       const [file] = await loadSchemas([`${dir}/f.yaml`], { root: dir });
@@ -1029,7 +1031,9 @@ describe('form encodings', () => {
       forgetSchemas(dir);
     }
   }
-  const FIELDS = `            schema: { type: object, properties: { a: { type: array, items: { type: string } }, b: { type: array, items: { type: string } }, c: { type: array, items: { type: string } } } }
+  const FIELDS =
+    `            schema: { type: object, properties: { a: { type: array, items: { type: string } }, ` +
+    `b: { type: array, items: { type: string } }, c: { type: array, items: { type: string } } } }
             encoding:
               a: { explode: false }
               b: { style: pipeDelimited, explode: false }
@@ -1221,9 +1225,12 @@ components:
       const [file] = await loadSchemas([dir], { root: dir });
       expect(file!.warnings.map((w) => `${w.source.line} ${w.source.pointer}: ${w.message}`)).toEqual([
         "9 /components/schemas/A/not: keyword 'not' is ignored: generated types and validators do not enforce it",
-        "11 /components/schemas/A/patternProperties: keyword 'patternProperties' is ignored: generated types and validators do not enforce it",
-        "12 /components/schemas/A/dependentRequired: keyword 'dependentRequired' is ignored: generated types and validators do not enforce it",
-        "13 /components/schemas/A/unevaluatedProperties: keyword 'unevaluatedProperties' is ignored: generated types and validators do not enforce it",
+        "11 /components/schemas/A/patternProperties: keyword 'patternProperties' is ignored: " +
+          'generated types and validators do not enforce it',
+        "12 /components/schemas/A/dependentRequired: keyword 'dependentRequired' is ignored: " +
+          'generated types and validators do not enforce it',
+        "13 /components/schemas/A/unevaluatedProperties: keyword 'unevaluatedProperties' is ignored: " +
+          'generated types and validators do not enforce it',
         "10 /components/schemas/A/propertyNames: keyword 'propertyNames' is ignored: generated types and validators do not enforce it",
         "17 /components/schemas/E/not: keyword 'not' is ignored: generated types and validators do not enforce it",
       ]);

@@ -152,7 +152,8 @@ class OperationReader {
         if (first !== undefined) {
           this.#c.warn(
             opAt,
-            `${method.toUpperCase()} '${key}' is the same route as ${method.toUpperCase()} '${first}' once its query string is set aside; it is left out`,
+            `${method.toUpperCase()} '${key}' is the same route as ${method.toUpperCase()} '${first}' ` +
+              `once its query string is set aside; it is left out`,
           );
           continue;
         }
@@ -185,7 +186,8 @@ class OperationReader {
       path = path.slice(0, q);
       this.#c.warn(
         at,
-        `path '${key}' carries a query string, which OpenAPI paths cannot; it is read as '${path || '/'}'${queryNames.length > 0 ? ` with ${queryNames.map((n) => `'${n}'`).join(', ')} as query parameters` : ''}`,
+        `path '${key}' carries a query string, which OpenAPI paths cannot; it is read as '${path || '/'}'` +
+          `${queryNames.length > 0 ? ` with ${queryNames.map((n) => `'${n}'`).join(', ')} as query parameters` : ''}`,
       );
     }
     if (!path.startsWith('/')) {
@@ -258,8 +260,10 @@ class OperationReader {
       this.#c.warn(
         at,
         explicit
-          ? `operationId '${name}' is also used by ${previous}; this one is named '${unique}' in generated code (give it an operationId of its own to choose)`
-          : `this operation has no operationId and the one derived from its method and path, '${name}', is already used by ${previous}; it is named '${unique}' (add an operationId to choose)`,
+          ? `operationId '${name}' is also used by ${previous}; this one is named '${unique}' in generated code ` +
+              `(give it an operationId of its own to choose)`
+          : `this operation has no operationId and the one derived from its method and path, '${name}', ` +
+              `is already used by ${previous}; it is named '${unique}' (add an operationId to choose)`,
       );
       name = unique;
     }
@@ -341,7 +345,9 @@ class OperationReader {
         // A Swagger 2.0 habit in an OpenAPI 3 document: name the replacement, not just the mistake.
         this.#c.fail(
           { doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') },
-          `parameter '${String(raw['name'])}' has 'in: ${location}', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's 'requestBody' (content: { ${location === 'body' ? 'application/json' : 'application/x-www-form-urlencoded'}: { schema: … } }); move it there`,
+          `parameter '${String(raw['name'])}' has 'in: ${location}', which is Swagger 2.0: ` +
+            `OpenAPI 3 describes the body with the operation's 'requestBody' (content: { ` +
+            `${location === 'body' ? 'application/json' : 'application/x-www-form-urlencoded'}: { schema: … } }); move it there`,
         );
         continue;
       }
@@ -376,7 +382,8 @@ class OperationReader {
       if (declared.has(name)) continue;
       this.#c.warn(
         at,
-        `path parameter '{${name}}' of '${path}' is not declared; it is read as a required string (declare it with 'name: ${name}' and 'in: path' to give it a type)`,
+        `path parameter '{${name}}' of '${path}' is not declared; it is read as a required string ` +
+          `(declare it with 'name: ${name}' and 'in: path' to give it a type)`,
       );
       parameters.push({
         kind: 'parameter',

@@ -250,7 +250,8 @@ export class SchemaConverter {
       // stack of every step after this one would take.
       this.warn(
         at,
-        `this schema nests deeper than ${MAX_NESTING} levels; from here on it is read as any value (give its inner parts names under components to keep them)`,
+        `this schema nests deeper than ${MAX_NESTING} levels; from here on it is read as any value ` +
+          `(give its inner parts names under components to keep them)`,
       );
       return { kind: 'unknown' };
     }
@@ -373,7 +374,8 @@ export class SchemaConverter {
         // As the proto loader says of such a field: JavaScript objects cannot hold it as data.
         this.fail(
           propAt,
-          "property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, so validators and documents would silently drop it; rename the property",
+          "property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, " +
+            'so validators and documents would silently drop it; rename the property',
         );
         continue;
       }
@@ -561,7 +563,8 @@ export class SchemaConverter {
     if (this.#inProgress.has(key) || (isObject(target.value) && this.#active.has(target.value))) {
       this.warn(
         at,
-        `$ref '${ref}' is recursive but not a named schema, so it is read as any value; move it under components/schemas (or definitions) to keep its shape`,
+        `$ref '${ref}' is recursive but not a named schema, so it is read as any value; ` +
+          `move it under components/schemas (or definitions) to keep its shape`,
       );
       return { kind: 'unknown' };
     }
@@ -655,7 +658,8 @@ export class SchemaConverter {
         for (const member of chain) this.#cycleReported.add(member);
         this.fail(
           at,
-          `$ref chain ${names.join(' → ')} never reaches a schema: each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere`,
+          `$ref chain ${names.join(' → ')} never reaches a schema: each one only refers to the next; ` +
+            `give one of them a real schema (type, properties, …) or point the $ref elsewhere`,
         );
         return true;
       }

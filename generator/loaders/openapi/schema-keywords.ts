@@ -114,13 +114,17 @@ export function constraintsOf(schema: Json, at: At, report: Reporter): Constrain
       if (unicodeProblem !== undefined) {
         report.warn(
           { doc: at.doc, pointer: childPointer(at.pointer, 'pattern') },
-          `pattern ${JSON.stringify(pattern)} is written for the regular expression 'u' flag (\\p{…}, \\u{…} or characters beyond U+FFFF) but is not valid with it (${unicodeProblem}), so validators read it without the flag, where \\p{L} matches the letters 'p{L}'; make it valid with the 'u' flag (there a backslash may only come before a character that has a meaning, such as \\\\ . * + ? ( ) [ ] { } | ^ $ /)`,
+          `pattern ${JSON.stringify(pattern)} is written for the regular expression 'u' flag ` +
+            `(\\p{…}, \\u{…} or characters beyond U+FFFF) but is not valid with it (${unicodeProblem}), ` +
+            `so validators read it without the flag, where \\p{L} matches the letters 'p{L}'; make it valid with the 'u' flag ` +
+            `(there a backslash may only come before a character that has a meaning, such as \\\\ . * + ? ( ) [ ] { } | ^ $ /)`,
         );
       }
     } else
       report.fail(
         { doc: at.doc, pointer: childPointer(at.pointer, 'pattern') },
-        `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${problem}); fix it: patterns are ECMA-262 regular expressions`,
+        `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${problem}); ` +
+          `fix it: patterns are ECMA-262 regular expressions`,
       );
   }
   if (schema['uniqueItems'] === true) (c ??= {}).uniqueItems = true;

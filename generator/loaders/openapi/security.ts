@@ -131,7 +131,8 @@ export function securityRequirementsOf(
       if (!declared.has(name)) {
         report.warn(
           { doc: at.doc, pointer: childPointer(at.pointer, i, name) },
-          `security requirement names '${name}', which no security scheme declares; it is left out (declare it under ${schemes.length === 0 ? 'securitySchemes' : `one of ${[...declared].join(', ')}`})`,
+          `security requirement names '${name}', which no security scheme declares; it is left out ` +
+            `(declare it under ${schemes.length === 0 ? 'securitySchemes' : `one of ${[...declared].join(', ')}`})`,
         );
         continue;
       }

@@ -188,7 +188,11 @@ class ProtoLoad {
 
   #missingImport(name: string): string {
     const paths = this.#importPaths.map((p) => toPosix(relative(this.#root, p)) || '.').join(', ');
-    return `cannot find import "${name}": looked next to the file, in ${this.#importPaths.length > 0 ? `the import paths (${paths}) and ` : ''}the root; add the folder that holds it as an import path (-I)`;
+    return (
+      `cannot find import "${name}": looked next to the file, ` +
+      `in ${this.#importPaths.length > 0 ? `the import paths (${paths}) and ` : ''}the root; ` +
+      `add the folder that holds it as an import path (-I)`
+    );
   }
 }
 
@@ -258,7 +262,8 @@ function jsonNameClashes(pbRoot: protobuf.Root, sources: ReadonlyMap<string, Pro
         const source = sources.get(ns.filename)!;
         out.push(
           error(
-            `field '${f.name}' of '${owner}' has the JSON name '${json}', as field '${first}' does: proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name`,
+            `field '${f.name}' of '${owner}' has the JSON name '${json}', as field '${first}' does: ` +
+              `proto3 JSON and the generated TypeScript property cannot tell them apart; rename one, or give one a different json_name`,
             { file: source.path, line: source.scan?.lines.get(`${owner}#${f.name}`) },
           ),
         );
