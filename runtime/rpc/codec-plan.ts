@@ -17,7 +17,11 @@ import { type DescMessage, LONG_TYPES, UNSIGNED_LONG_TYPES, zeroOfScalar } from 
  */
 export type ValueKind = 'same' | 'long' | 'message' | 'wkt';
 
-export interface FieldPlan {
+/**
+ * What a conversion plan knows of one field, over the message types of one type system: the JSON
+ * codec's descriptors here, protobufjs' types in the binary format (`protobuf-binary-convert.ts`).
+ */
+export interface FieldShape<T> {
   readonly name: string;
   /** `legacy.Account.id`, for error messages. */
   readonly fullName: string;
@@ -32,10 +36,13 @@ export interface FieldPlan {
   readonly required: boolean;
   /** Zero value for implicit-presence singular fields. */
   readonly zero: unknown;
+  /** The message type of a message or well-known-type field. */
+  readonly type: T | undefined;
+}
+
+export interface FieldPlan extends FieldShape<DescMessage> {
   /** What a reader assumes when a singular non-message field is unset: `[default = …]` or the zero value. */
   readonly default: unknown;
-  /** The message type of a message or well-known-type field. */
-  readonly type: DescMessage | undefined;
 }
 
 export interface TypePlan extends PresenceRules {

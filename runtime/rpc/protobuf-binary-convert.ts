@@ -18,6 +18,7 @@
  */
 import protobuf from 'protobufjs';
 import protojson from 'protobufjs/ext/protojson.js';
+import type { FieldShape, ValueKind } from './codec-plan.js';
 import { errorMessage, RpcError } from './errors.js';
 import { checkPresence, type MapKey, mapKeyOf, normalizeMapKey, type PresenceRules } from './message-checks.js';
 
@@ -28,26 +29,8 @@ type Plain = Record<string, unknown>;
 const LONG_TYPES: ReadonlySet<string> = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 const UNSIGNED_LONG: ReadonlySet<string> = new Set(['uint64', 'fixed64']);
 
-/** How one field's value differs between protobufjs and Loom's plain objects. */
-type ValueKind = 'same' | 'long' | 'message' | 'wkt';
-
-interface FieldPlan {
-  readonly name: string;
-  /** `legacy.Account.id`, for error messages. */
-  readonly fullName: string;
-  readonly kind: ValueKind;
-  readonly unsigned: boolean;
-  readonly repeated: boolean;
-  /** The key kind of a map field, undefined for other fields. */
-  readonly mapKey: MapKey | undefined;
-  /** Explicit presence (message, `optional`, oneof member, proto2): absent stays absent. */
-  readonly explicit: boolean;
-  /** proto2 `required`. */
-  readonly required: boolean;
-  /** Zero value for implicit-presence singular fields. */
-  readonly zero: unknown;
-  readonly type: PbType | undefined;
-}
+/** A field's plan over protobufjs' types: the same shape the JSON codec plans with. */
+type FieldPlan = FieldShape<PbType>;
 
 interface TypePlan extends PresenceRules {
   readonly fields: readonly FieldPlan[];
