@@ -6,6 +6,7 @@
 
 import type { InitArgs } from './init.js';
 import { parseInitArgs } from './init.js';
+import { readOptions } from './options.js';
 import { UsageError } from './usage-error.js';
 
 /** Where generated code imports the runtime from unless `--runtime` says otherwise: the `loom` package. */
@@ -88,18 +89,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   let check = false;
   let watch = false;
   let quiet = false;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    // `--out=dir` and `--out dir` both work; `-Ivendor` as protoc spells it too.
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg.startsWith('-I') && arg.length > 2 ? '-I' : arg;
-    const inline = eq > 0 ? arg.slice(eq + 1) : flag === '-I' && arg !== '-I' ? arg.slice(2) : undefined;
-    const value = (): string => {
-      if (inline !== undefined) return inline;
-      const next = rest[++i];
-      if (next === undefined || (next.startsWith('-') && next !== '-')) throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
+  for (const { arg, flag, value } of readOptions(rest, 'generate', ['-I'])) {
     switch (flag) {
       case '--help':
       case '-h':
@@ -172,16 +162,7 @@ function parseImplementArgs(rest: readonly string[]): CliArgs {
   let className: string | undefined;
   let check = false;
   let quiet = false;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const next = rest[++i];
-      if (next === undefined || next.startsWith('-')) throw new UsageError(`${flag} needs a value`, 'implement');
-      return next;
-    };
+  for (const { arg, flag, value } of readOptions(rest, 'implement')) {
     switch (flag) {
       case '--help':
       case '-h':

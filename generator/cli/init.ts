@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GENERATOR_VERSION } from '../emit.js';
+import { readOptions } from './options.js';
 import { UsageError } from './usage-error.js';
 
 /** The starter project shipped with Loom: `templates/init/` in the repository and in the package. */
@@ -41,16 +42,7 @@ export function parseInitArgs(argv: readonly string[]): InitArgs | { readonly co
   let dir: string | undefined;
   let name: string | undefined;
   let loom: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const next = argv[++i];
-      if (next === undefined || next.startsWith('-')) throw new UsageError(`${flag} needs a value`, 'init');
-      return next;
-    };
+  for (const { arg, flag, value } of readOptions(argv, 'init')) {
     if (flag === '--help' || flag === '-h') return { command: 'help', topic: 'init' };
     else if (flag === '--name') name = value();
     else if (flag === '--loom') loom = value();
