@@ -20,7 +20,7 @@ import protobuf from 'protobufjs';
 import protojson from 'protobufjs/ext/protojson.js';
 import type { FieldShape, ValueKind } from './codec-plan.js';
 import { errorMessage, RpcError } from './errors.js';
-import { checkPresence, type MapKey, mapKeyOf, normalizeMapKey, type PresenceRules } from './message-checks.js';
+import { checkPresence, mapKeyOf, normalizeMapKey, type PresenceRules } from './message-checks.js';
 
 type PbType = protobuf.Type;
 type PbField = protobuf.Field;
