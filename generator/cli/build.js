@@ -41,7 +41,15 @@ export const PRECOMPILED_TEMPLATES = 'templates.precompiled.cjs';
 export const TEMPLATE_OPTIONS = Object.freeze({ noEscape: true, strict: true });
 
 /** Source folders of the toolkit under the repository root: what the package is compiled from. */
-export const TOOLKIT_SOURCES = ['generator', 'templates', 'runtime/entries', 'runtime/rest', 'runtime/rpc', 'runtime/client'];
+export const TOOLKIT_SOURCES = [
+  'generator',
+  'templates',
+  'runtime/entries',
+  'runtime/rest',
+  'runtime/rpc',
+  'runtime/client',
+  'runtime/util',
+];
 
 /** Files whose content decides what the build holds, besides the sources. */
 const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.package.json', `${PACKAGE_DIR}/package.json`];

@@ -174,8 +174,3 @@ export function errorResponse(
   if (body.violations !== undefined && body.violations.length > 0) out['x-status-reason'] = 'Validation failed';
   return new Response(JSON.stringify(body), { status: body.status, headers: out });
 }
-
-/** Throws at compile time when a switch over a `kind` is not exhaustive. */
-export function assertNever(value: never, what = 'value'): never {
-  throw new Error(`Unexpected ${what}: ${JSON.stringify(value)}`);
-}

@@ -9,6 +9,7 @@
  * (`protobuf-binary-convert.ts`); both go through `message-checks.ts` for what they refuse.
  */
 
+import { assertNever } from '../util/assert-never.js';
 import { type FieldPlan, fresh, planOf } from './codec-plan.js';
 import { errorMessage, RpcError } from './errors.js';
 import { wrapLong } from './long.js';
@@ -55,7 +56,7 @@ function plainValue(f: FieldPlan, value: unknown): unknown {
     case 'wkt':
       return writeMessage(f.type!, value as ProtoMessage, 0);
     default:
-      return assertNever(f.kind);
+      return assertNever(f.kind, 'value kind');
   }
 }
 
@@ -103,7 +104,7 @@ function internalValue(f: FieldPlan, value: unknown): unknown {
         });
       }
     default:
-      return assertNever(f.kind);
+      return assertNever(f.kind, 'value kind');
   }
 }
 
@@ -111,8 +112,4 @@ function internalValue(f: FieldPlan, value: unknown): unknown {
 function longFromString(value: string, unsigned: boolean): string {
   if (!/^-?\d+$/.test(value)) throw new RpcError('invalid_argument', `not an integer: ${JSON.stringify(value)}`);
   return wrapLong(value, unsigned);
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected value kind: ${String(value)}`);
 }

@@ -18,6 +18,7 @@
  */
 import protobuf from 'protobufjs';
 import protojson from 'protobufjs/ext/protojson.js';
+import { assertNever } from '../util/assert-never.js';
 import type { FieldShape, ValueKind } from './codec-plan.js';
 import { errorMessage, RpcError } from './errors.js';
 import { checkPresence, mapKeyOf, normalizeMapKey, type PresenceRules } from './message-checks.js';
@@ -170,7 +171,7 @@ function plainValue(f: FieldPlan, value: unknown, planOf: PlanOf): unknown {
     case 'wkt':
       return protojson.toJson(f.type!, value as Plain);
     default:
-      return assertNever(f.kind);
+      return assertNever(f.kind, 'value kind');
   }
 }
 
@@ -213,7 +214,7 @@ function wireValue(f: FieldPlan, value: unknown, planOf: PlanOf): unknown {
         });
       }
     default:
-      return assertNever(f.kind);
+      return assertNever(f.kind, 'value kind');
   }
 }
 
@@ -230,8 +231,4 @@ export function safeVerify(type: PbType, message: Plain): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected value kind: ${String(value)}`);
 }

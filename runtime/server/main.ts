@@ -12,6 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertNever } from '../util/assert-never.js';
 import { bannerRecord, renderBanner } from './banner.js';
 import { ConfigError, type ConfigRequest, parseConfig, type ServerConfig } from './config.js';
 import { renderHelp } from './help.js';
@@ -158,10 +159,6 @@ function describeTrigger(trigger: ShutdownTrigger): Record<string, unknown> {
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(resolve(ROOT_DIR, 'package.json'), 'utf8')) as { version?: string };
   return pkg.version ?? 'unknown';
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected value ${JSON.stringify(value)}`);
 }
 
 await main();

@@ -10,6 +10,7 @@
  * | `simulated` | {@link SimulatedHost}, from `SIMULATED_HOST_FILE` or the default table; statuses saved in `SIMULATED_HOST_STATE` if set |
  */
 import { access } from 'node:fs/promises';
+import { assertNever } from '../util/assert-never.js';
 import { type CommandRunner, createExecFileRunner } from './command-runner.js';
 import { HOST_ADAPTER_VALUES, type HostAdapter, type HostAdapterKind, type HostAdapterSetting } from './host-adapter.js';
 import { type CreateSimulatedHostOptions, createSimulatedHost } from './simulated/simulated-host.js';
@@ -71,7 +72,7 @@ export async function createHostAdapter(options: HostAdapterFactoryOptions = {})
         stateFile: nonEmpty(options.simulatedHostState ?? env.SIMULATED_HOST_STATE),
       });
     default:
-      return assertNever(kind);
+      return assertNever(kind, 'host adapter');
   }
 }
 
@@ -112,8 +113,4 @@ async function pathExists(path: string): Promise<boolean> {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected host adapter ${String(value)}`);
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { importsOf, sourceFiles, valueImportCycles } from '../support/import-graph.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TOOLKIT_RUNTIME = ['runtime/entries', 'runtime/rest', 'runtime/rpc', 'runtime/client'];
+const TOOLKIT_RUNTIME = ['runtime/entries', 'runtime/rest', 'runtime/rpc', 'runtime/client', 'runtime/util'];
 
 /** `file:line → target` for every import of a file under `from` into a folder `forbidden` names. */
 function backEdges(from: readonly string[], forbidden: (target: string) => boolean): string[] {
@@ -36,6 +36,10 @@ describe('layering', () => {
 
   it("generated code imports only generated code and the runtime's entries", () => {
     expect(backEdges(['generated'], (to) => !under('generated', 'runtime/entries')(to))).toEqual([]);
+  });
+
+  it('runtime/util, shared by every runtime room, imports nothing outside itself', () => {
+    expect(backEdges(['runtime/util'], (to) => !under('runtime/util')(to))).toEqual([]);
   });
 
   it('the services do not import each other', () => {

@@ -7,9 +7,10 @@
  * sources have their own modules (`extract-value`, `extract-body`, `extract-context`, …).
  */
 import { getCookie } from 'hono/cookie';
+import { assertNever } from '../../util/assert-never.js';
 import type { RouterState } from '../config.js';
 import type { Violation } from '../errors.js';
-import { assertNever, RegistrationError } from '../errors.js';
+import { RegistrationError } from '../errors.js';
 import { resolveClass } from '../metadata/builder.js';
 import type { ParamSource, RawParam } from '../metadata/raw.js';
 import type { Class, ContextProvider, ParamOptions, ValueReader } from '../types.js';

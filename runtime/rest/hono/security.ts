@@ -5,8 +5,10 @@
  * the router's. Rejected credentials are 401; a missing user is 401 where the route needs one,
  * and 403 where it decides by role (`@RolesAllowed`, `@DenyAll`: rest.vertx since 1.0.4).
  */
+
+import { assertNever } from '../../util/assert-never.js';
 import type { RouterState } from '../config.js';
-import { assertNever, ForbiddenError, RegistrationError, UnauthorizedError } from '../errors.js';
+import { ForbiddenError, RegistrationError, UnauthorizedError } from '../errors.js';
 import type { ResolvedClass, ResolvedMethod } from '../metadata/builder.js';
 import type { RestUser, RouteInfo } from '../types.js';
 import type { Exchange } from './exchange.js';

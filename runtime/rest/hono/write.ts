@@ -5,8 +5,10 @@
  * headers, static headers, what the method set on Hono's context, the `RestResponse` builder's status,
  * headers and bodies, and streams.
  */
+
+import { assertNever } from '../../util/assert-never.js';
 import type { RouterState } from '../config.js';
-import { assertNever, HttpError } from '../errors.js';
+import { HttpError } from '../errors.js';
 import { bareMime } from '../io/negotiate.js';
 import { JSON_WRITER, TEXT_WRITER } from '../io/registry.js';
 import { RestResponse } from '../response.js';

@@ -4,6 +4,7 @@
  * indexed equality, `IN` or `EXISTS`.
  */
 
+import { assertNever } from '../../../util/assert-never.js';
 import type { IssueFilter, IssueSort } from '../store.js';
 import { and, raw, type SqlFragment, sql } from './fragment.js';
 import { inList, type SqlDialect } from './sql-dialect.js';
@@ -16,10 +17,6 @@ export interface ResolvedIssueFilter extends IssueFilter {
   readonly resolvedMilestoneIds?: readonly number[];
   /** Keyword words; `undefined` for no keyword filter. */
   readonly words?: readonly string[];
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${String(value)}`);
 }
 
 /**
@@ -75,7 +72,7 @@ function sortTerms(sort: IssueSort, filter: ResolvedIssueFilter, dialect: SqlDia
         ? sql`${rank ?? dialect.keywordRank(filter.words)} ASC, i.created_unix DESC, i.id DESC`
         : raw('i.created_unix DESC, i.id DESC');
     default:
-      return assertNever(sort);
+      return assertNever(sort, 'sort');
   }
 }
 
