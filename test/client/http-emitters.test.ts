@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientEmitter } from '../../generator/emitters/client.js';
 import { serverEmitter } from '../../generator/emitters/server.js';
-import { emitInline } from './generate.js';
+import { emitInline } from '../support/generate-inline.js';
 
 const OPENAPI = `
 openapi: 3.0.3

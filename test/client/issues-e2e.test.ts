@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../runtime/client/api-error.js';
 import type { ApiResponse, HttpClientOptions } from '../../runtime/client/http-client.js';
 import { createRestRouter, RestResponse } from '../../runtime/rest/index.js';
-import { typeCheck } from '../rpc/generate-system.js';
-import { generateInline } from './generate.js';
+import { generateInline } from '../support/generate-inline.js';
+import { typeCheck } from '../support/generate-system.js';
 
 const OPENAPI = `
 openapi: 3.0.3

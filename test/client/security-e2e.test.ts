@@ -15,7 +15,7 @@ import { openapiDocEmitter } from '../../generator/emitters/openapi-doc/document
 import { loadSchemas, memoryFileSystem } from '../../generator/loaders/index.js';
 import type { AuthenticationProvider, RouteInfo } from '../../runtime/rest/index.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
-import { emitInline, generateInline } from './generate.js';
+import { emitInline, generateInline } from '../support/generate-inline.js';
 
 /** The answer of every operation below: a JSON object. */
 const OK = `{ '200': { description: ok, content: { application/json: { schema: { type: object } } } } }`;

@@ -14,8 +14,8 @@ import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO } from '../generator/tsc-check.js';
-import { type ServerProcess, startServerProcess } from '../server/harness.js';
+import { type ServerProcess, startServerProcess } from '../support/server-harness.js';
+import { REPO } from '../support/tsc-check.js';
 
 const GUIDE = readFileSync(join(REPO, 'docs/extending-a-schema.md'), 'utf8');
 const copy = mkdtempSync(join(tmpdir(), 'loom-guide-'));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../generator/cli/cli.js';
-import { typeCheck } from './tsc-check.js';
+import { typeCheck } from '../support/tsc-check.js';
 
 const SCHEMA = `openapi: 3.0.3
 info: { title: Shapes, version: '1' }

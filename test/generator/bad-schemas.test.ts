@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../generator/cli/cli.js';
-import { REPO } from './tsc-check.js';
+import { REPO } from '../support/tsc-check.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'loom-bad-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

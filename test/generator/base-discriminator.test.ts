@@ -11,7 +11,7 @@ import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapiDocEmitter } from '../../generator/emitters/openapi-doc/document.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
-import { emitInline, generateInline } from '../client/generate.js';
+import { emitInline, generateInline } from '../support/generate-inline.js';
 
 const OPENAPI = `
 openapi: 3.0.3

@@ -7,7 +7,7 @@ import { emit } from '../../generator/emit.js';
 import { openapiDocEmitter } from '../../generator/emitters/openapi-doc/document.js';
 import { loadSchemas, memoryFileSystem } from '../../generator/loaders/index.js';
 import { loadTemplates } from '../../generator/templates.js';
-import { ALL_EMITTERS, emitInline } from '../client/generate.js';
+import { ALL_EMITTERS, emitInline } from '../support/generate-inline.js';
 
 const TASKS = `syntax = "proto3";
 package tasks.v1;

@@ -11,8 +11,8 @@ import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../runtime/client/api-error.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
-import { generateInline } from '../client/generate.js';
-import { typeCheck } from './tsc-check.js';
+import { generateInline } from '../support/generate-inline.js';
+import { typeCheck } from '../support/tsc-check.js';
 
 const OPENAPI_31 = `
 openapi: 3.1.0

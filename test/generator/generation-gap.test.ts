@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../generator/cli/cli.js';
-import { REPO, typeCheck } from './tsc-check.js';
+import { REPO, typeCheck } from '../support/tsc-check.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'loom-gap-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

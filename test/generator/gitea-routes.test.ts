@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestRouter } from '../../runtime/rest/index.js';
-import { generateInline } from '../client/generate.js';
+import { generateInline } from '../support/generate-inline.js';
 
 let cleanup: () => void;
 let server: Record<string, new (api: object) => object>;

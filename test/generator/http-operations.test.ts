@@ -18,8 +18,8 @@ import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../runtime/client/api-error.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
-import { ALL_EMITTERS, emitInline, generateInline } from '../client/generate.js';
-import { typeCheck } from './tsc-check.js';
+import { ALL_EMITTERS, emitInline, generateInline } from '../support/generate-inline.js';
+import { typeCheck } from '../support/tsc-check.js';
 
 const SHOP = `
 openapi: 3.0.3

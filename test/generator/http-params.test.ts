@@ -10,7 +10,7 @@ import { openapiDocEmitter } from '../../generator/emitters/openapi-doc/document
 import { serverEmitter } from '../../generator/emitters/server.js';
 import { typesEmitter } from '../../generator/emitters/types/types.js';
 import { validatorsEmitter } from '../../generator/emitters/validators/validators.js';
-import { emitInline } from '../client/generate.js';
+import { emitInline } from '../support/generate-inline.js';
 
 const ZOO =
   `

@@ -11,8 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../generator/cli/cli.js';
 import { IMPLEMENT_HELP, MAIN_HELP } from '../../generator/cli/help.js';
+import { REPO } from '../support/tsc-check.js';
 import { FIXTURE, PETS_HANDLER, PETS_YAML, project, SHOP_HANDLER } from './implement-fixture.js';
-import { REPO } from './tsc-check.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'loom-implement-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePlan } from '../../generator/implement/index.js';
+import { typeCheck } from '../support/tsc-check.js';
 import { applied, FIXTURE, onlyInserted, PETS_HANDLER, PETS_YAML, planIn, project, readTree, SHOP_HANDLER } from './implement-fixture.js';
-import { typeCheck } from './tsc-check.js';
 
 describe('loom implement: planning', () => {
   it('adds the missing HTTP method: exact types, imports merged where the file has them, the schema text, a 501 body', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestRouter } from '../../runtime/rest/index.js';
-import { generateInline } from '../client/generate.js';
+import { generateInline } from '../support/generate-inline.js';
 
 const OPENAPI =
   `

@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../generator/cli/cli.js';
-import { REPO, typeCheck } from './tsc-check.js';
+import { REPO, typeCheck } from '../support/tsc-check.js';
 
 const PROTOS = join(REPO, 'node_modules/google-proto-files');
 

@@ -13,8 +13,8 @@ import { openapiDocEmitter } from '../../generator/emitters/openapi-doc/document
 import { loadSchemas } from '../../generator/loaders/index.js';
 import { ApiError } from '../../runtime/client/api-error.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
-import { emitInline, generateInline } from '../client/generate.js';
-import { typeCheck } from './tsc-check.js';
+import { emitInline, generateInline } from '../support/generate-inline.js';
+import { typeCheck } from '../support/tsc-check.js';
 
 const OPENAPI = `
 openapi: 3.0.3

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.codec.js';
 import { runCli } from '../../generator/cli/cli.js';
-import { REPO, typeCheck } from './tsc-check.js';
+import { REPO, typeCheck } from '../support/tsc-check.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'loom-pipeline-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

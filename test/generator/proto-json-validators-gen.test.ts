@@ -5,8 +5,16 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { generateInline } from '../client/generate.js';
-import { type CaseMessage, type CaseSchemas, describeAgreement, LEGACY, loadCaseSchemas, ORDERS, type Pair } from './proto-json-cases.js';
+import { generateInline } from '../support/generate-inline.js';
+import {
+  type CaseMessage,
+  type CaseSchemas,
+  describeAgreement,
+  LEGACY,
+  loadCaseSchemas,
+  ORDERS,
+  type Pair,
+} from '../support/proto-json-cases.js';
 
 type Validators = Record<string, (data: unknown) => boolean>;
 

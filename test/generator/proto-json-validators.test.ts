@@ -8,7 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { ONE_MEMBER, ONE_NAME_EACH, protoNamedTypeSchema } from '../../generator/emitters/json-schema/proto-json.js';
 import { PROTO_FORMATS } from '../../generator/emitters/json-schema/proto-scalars.js';
 import { reachableTypes } from '../../generator/emitters/rpc/descriptor.js';
-import { type CaseMessage, type CaseSchemas, describeAgreement, loadCaseSchemas, type Pair } from './proto-json-cases.js';
+import { type CaseMessage, type CaseSchemas, describeAgreement, loadCaseSchemas, type Pair } from '../support/proto-json-cases.js';
 
 /** The options `compileStandalone` gives ajv (validators/compile.ts), minus code generation. */
 function newAjv(): Ajv {

@@ -17,9 +17,9 @@ import { withArticle } from '../../generator/emitters/rpc/service-view.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
 import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import type { MessageCodec } from '../../runtime/rpc/types.js';
-import { generateInline, REPO_ROOT } from '../client/generate.js';
-import { bindLoopback } from '../rpc/loopback.js';
-import { typeCheck } from './tsc-check.js';
+import { generateInline, REPO_ROOT } from '../support/generate-inline.js';
+import { bindLoopback } from '../support/rpc-loopback.js';
+import { typeCheck } from '../support/tsc-check.js';
 
 const NAMES = `syntax = "proto3";
 package names.v1;

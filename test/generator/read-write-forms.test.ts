@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../generator/cli/cli.js';
-import { typeCheck } from './tsc-check.js';
+import { typeCheck } from '../support/tsc-check.js';
 
 const SCHEMA = `openapi: 3.1.0
 info: { title: Pets, version: '1' }

@@ -12,8 +12,8 @@ import { type Emitter, emit } from '../../generator/emit.js';
 import { formatDiagnostic, loadSchemas, memoryFileSystem, SchemaError } from '../../generator/loaders/index.js';
 import type { HttpOperation, SchemaFile } from '../../generator/model/model.js';
 import { loadTemplates } from '../../generator/templates.js';
-import { ALL_EMITTERS } from '../client/generate.js';
-import { typeCheck } from './tsc-check.js';
+import { ALL_EMITTERS } from '../support/generate-inline.js';
+import { typeCheck } from '../support/tsc-check.js';
 
 const ROOT = '/descriptions';
 

@@ -5,7 +5,7 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORDS, seedDemo } from '../../runtime/issues/demo-seed.js';
-import { openTestStore, TEST_ENGINES, type TestStore } from './test-stores.js';
+import { openTestStore, TEST_ENGINES, type TestStore } from '../support/test-stores.js';
 
 const NOW = 1_750_000_000;
 

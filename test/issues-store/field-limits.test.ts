@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_LIMITS } from '../../runtime/issues/store/limits.js';
 import { type IssueStore, IssueStoreError, type RepoRow, type UserRow } from '../../runtime/issues/store/store.js';
-import { openTestStore, TEST_ENGINES, type TestStore } from './test-stores.js';
+import { openTestStore, TEST_ENGINES, type TestStore } from '../support/test-stores.js';
 
 async function tooLong(work: Promise<unknown>): Promise<string> {
   try {

@@ -16,7 +16,7 @@ import { PostgresDriver } from '../../runtime/issues/store/postgres/postgres-dri
 import { INDEXED_BODY_CHARS, POSTGRES_MIGRATIONS } from '../../runtime/issues/store/postgres/postgres-migrations.js';
 import { migrate } from '../../runtime/issues/store/sql/migration.js';
 import { SqlStore } from '../../runtime/issues/store/sql/sql-store.js';
-import { dropSchema, openTestStore, TEST_ENGINES, TEST_POSTGRES_URL, type TestStore, uniqueSchemaName } from './test-stores.js';
+import { dropSchema, openTestStore, TEST_ENGINES, TEST_POSTGRES_URL, type TestStore, uniqueSchemaName } from '../support/test-stores.js';
 
 /** Issue bodies, each holding what a user would search for. */
 const TEXTS = {

@@ -7,7 +7,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IssueStore, IssueStoreError, type LabelRow, type RepoRow, type UserRow } from '../../runtime/issues/store/index.js';
-import { openTestStore, TEST_ENGINES, type TestStore } from './test-stores.js';
+import { openTestStore, TEST_ENGINES, type TestStore } from '../support/test-stores.js';
 
 /** Far past both engines' parameter caps. */
 const HUGE = 70_000;

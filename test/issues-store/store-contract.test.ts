@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IssueStore, IssueStoreError, type RepoRow, type UserRow } from '../../runtime/issues/store/index.js';
-import { openTestStore, TEST_ENGINES, type TestStore } from './test-stores.js';
+import { openTestStore, TEST_ENGINES, type TestStore } from '../support/test-stores.js';
 
 const T0 = 1_700_000_000;
 

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IssueStore, IssueStoreError } from '../../runtime/issues/store/index.js';
-import { openTestStore, TEST_ENGINES, TEST_POSTGRES_URL, type TestStore } from './test-stores.js';
+import { openTestStore, TEST_ENGINES, TEST_POSTGRES_URL, type TestStore } from '../support/test-stores.js';
 
 /** The key space of the PostgreSQL dialect's `exclusiveLock` (`postgres-dialect.ts`). */
 const EXCLUSIVE_LOCK_KEY = 0x4c6f6f6e;

@@ -9,7 +9,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IssueStore, PermissionLevel, RepoRow, UserRow } from '../../runtime/issues/store/index.js';
-import { openTestStore, TEST_ENGINES, type TestStore } from './test-stores.js';
+import { openTestStore, TEST_ENGINES, type TestStore } from '../support/test-stores.js';
 
 describe.each(TEST_ENGINES)('owner visibility on %s', (engine) => {
   let handle: TestStore;

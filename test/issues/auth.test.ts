@@ -3,7 +3,7 @@
  * anonymous), token scopes, token creation through Basic auth and the bootstrap administrator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, apiError, ENGINES, failure, startServer, type TestServer } from './harness.js';
+import { ADMIN, apiError, ENGINES, failure, startServer, type TestServer } from '../support/issues-harness.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 

@@ -4,7 +4,7 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiError, ENGINES, startServer, type TestServer } from './harness.js';
+import { apiError, ENGINES, startServer, type TestServer } from '../support/issues-harness.js';
 
 describe.each(ENGINES)('bad input on %s', (engine) => {
   let server: TestServer;

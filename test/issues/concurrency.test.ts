@@ -3,7 +3,7 @@
  * numbers are exactly 1..200, without gaps or duplicates.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startServer, type TestServer } from './harness.js';
+import { ENGINES, startServer, type TestServer } from '../support/issues-harness.js';
 
 describe.each(ENGINES)('concurrent creates on %s', (engine) => {
   let server: TestServer;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IssueClient, UserClient } from '../../generated/issues/openapi.client.js';
 import { ApiError } from '../../runtime/entries/client.js';
-import { apiError, ENGINES, startServer, type TestServer } from './harness.js';
+import { apiError, ENGINES, startServer, type TestServer } from '../support/issues-harness.js';
 
 describe.each(ENGINES)('generated client on %s', (engine) => {
   let server: TestServer;

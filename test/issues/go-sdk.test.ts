@@ -4,7 +4,7 @@
  * Gitea decodes `null` as "absent": such bodies must change only what they set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiError, ENGINES, startServer, type TestServer } from './harness.js';
+import { apiError, ENGINES, startServer, type TestServer } from '../support/issues-harness.js';
 import { buildWorld, type World } from './world.js';
 
 /** `sdk.EditIssueOption` with nothing set: Go's field order, every pointer and slice `null`. */

@@ -18,7 +18,7 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IssueStore } from '../../runtime/issues/store/store.js';
-import { ENGINES, type Engine, startServer, type TestServer } from './harness.js';
+import { ENGINES, type Engine, startServer, type TestServer } from '../support/issues-harness.js';
 import { type HostileRequest, loadOperations, type Operation, requestsFor, type World, worstBodies } from './hostile-requests.js';
 import { buildWorld, type World as People } from './world.js';
 

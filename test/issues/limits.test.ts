@@ -5,7 +5,7 @@
  * a documented answer (never a 500), and a rejected request stores nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiError, ENGINES, failure, startServer, type TestServer } from './harness.js';
+import { apiError, ENGINES, failure, startServer, type TestServer } from '../support/issues-harness.js';
 import { buildWorld, type World } from './world.js';
 
 describe.each(ENGINES)('limits on %s', (engine) => {

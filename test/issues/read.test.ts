@@ -3,7 +3,7 @@
  * handling, paging with Gitea's `Link` and `X-Total-Count`, and visibility.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiError, ENGINES, failure, startServer, type TestServer } from './harness.js';
+import { apiError, ENGINES, failure, startServer, type TestServer } from '../support/issues-harness.js';
 import { buildWorld, type World } from './world.js';
 
 describe.each(ENGINES)('issue reads on %s', (engine) => {

@@ -3,7 +3,7 @@
  * labels, milestones, dependencies, pull requests and review requests, with Gitea's shapes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiError, ENGINES, failure, startServer, type TestServer } from './harness.js';
+import { apiError, ENGINES, failure, startServer, type TestServer } from '../support/issues-harness.js';
 import { buildWorld, type World } from './world.js';
 
 describe.each(ENGINES)('setup endpoints on %s', (engine) => {

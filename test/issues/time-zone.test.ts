@@ -5,7 +5,7 @@
  * render outside the years 0001–9999 in it are refused. The zone is API-level, so SQLite suffices.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, startServer, type TestServer } from './harness.js';
+import { apiError, startServer, type TestServer } from '../support/issues-harness.js';
 
 describe('the server time zone', () => {
   let server: TestServer | undefined;

@@ -6,7 +6,7 @@
  * users only).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, failure, startServer, type TestServer } from './harness.js';
+import { ENGINES, failure, startServer, type TestServer } from '../support/issues-harness.js';
 
 describe.each(ENGINES)('owner visibility on %s', (engine) => {
   let server: TestServer;

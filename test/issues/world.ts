@@ -4,7 +4,7 @@
  * test file): people with different access, an organization, public and private repositories,
  * labels and milestones.
  */
-import type { TestServer } from './harness.js';
+import type { TestServer } from '../support/issues-harness.js';
 
 export interface Person {
   name: string;

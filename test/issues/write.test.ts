@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IssueEventMap } from '../../runtime/issues/api/events.js';
-import { apiError, ENGINES, failure, startServer, type TestServer } from './harness.js';
+import { apiError, ENGINES, failure, startServer, type TestServer } from '../support/issues-harness.js';
 import { buildWorld, type World } from './world.js';
 
 describe.each(ENGINES)('issue writes on %s', (engine) => {

@@ -21,7 +21,7 @@ import {
   RestResponse,
   Status,
 } from '../../runtime/rest/index.js';
-import { call, type Listening, listen, rawCall, rawSend } from './helpers.js';
+import { call, type Listening, listen, rawCall, rawSend } from '../support/rest-answers.js';
 
 /** A writer that decides what an absent result means, as a rest.vertx writer may. */
 const nothingIs204: Writer = {

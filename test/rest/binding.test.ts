@@ -24,7 +24,7 @@ import {
   RegistrationError,
   SeparatedBy,
 } from '../../runtime/rest/index.js';
-import { type Listening, listen, rawCall, sendBody } from './helpers.js';
+import { type Listening, listen, rawCall, sendBody } from '../support/rest-answers.js';
 
 @Path('/binding')
 class Binding {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BodyParam, createRestRouter, FormParam, Path, POST, RegistrationError } from '../../runtime/rest/index.js';
-import { call, type Listening, listen, sendBody } from './helpers.js';
+import { call, type Listening, listen, sendBody } from '../support/rest-answers.js';
 
 @Path('/up')
 class Uploads {

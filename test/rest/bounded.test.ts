@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BodyParam, createRestRouter, Path, POST, QueryParam, RegistrationError } from '../../runtime/rest/index.js';
-import { type Listening, listen, rawSend } from './helpers.js';
+import { type Listening, listen, rawSend } from '../support/rest-answers.js';
 
 const NUMBERS = { type: 'array', items: { type: 'integer' } } as const;
 

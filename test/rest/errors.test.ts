@@ -22,7 +22,7 @@ import {
   RestResponse,
   ValidateResult,
 } from '../../runtime/rest/index.js';
-import { call } from './helpers.js';
+import { call } from '../support/rest-answers.js';
 
 class ConflictError extends Error {}
 class SpecialConflict extends ConflictError {}

@@ -32,7 +32,7 @@ import {
   restGetPath,
   Status,
 } from '../../runtime/rest/index.js';
-import { call } from './helpers.js';
+import { call } from '../support/rest-answers.js';
 
 @Path('/hx')
 class HeaderRules {

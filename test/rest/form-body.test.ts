@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { formBody } from '../../runtime/entries/rest.js';
 import { BodyParam, createRestRouter, Path, POST, QueryParam } from '../../runtime/rest/index.js';
-import { call } from './helpers.js';
+import { call } from '../support/rest-answers.js';
 
 const received: unknown[] = [];
 

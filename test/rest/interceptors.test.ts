@@ -20,7 +20,7 @@ import {
   RegistrationError,
   RestResponse,
 } from '../../runtime/rest/index.js';
-import { type Listening, listen, rawCall } from './helpers.js';
+import { type Listening, listen, rawCall } from '../support/rest-answers.js';
 
 const trail: string[] = [];
 const named =

@@ -8,7 +8,7 @@ import { Blocking, nodeRuntime } from '../../runtime/entries/rest/node.js';
 import type { Class, InjectionProvider } from '../../runtime/rest/index.js';
 import { Context, createRestRouter, DefaultValue, GET, NoCache, Path, PathParam, QueryParam } from '../../runtime/rest/index.js';
 import { WorkerPool } from '../../runtime/rest/worker/pool.js';
-import { call } from './helpers.js';
+import { call } from '../support/rest-answers.js';
 
 let created = 0;
 @Path('/single')

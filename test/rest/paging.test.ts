@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Context, createRestRouter, GET, Pagination, Paging, Path, QueryParam } from '../../runtime/rest/index.js';
-import { type Listening, listen, rawCall } from './helpers.js';
+import { type Listening, listen, rawCall } from '../support/rest-answers.js';
 
 const ITEMS = Array.from({ length: 95 }, (_, i) => i + 1);
 const paging = new Paging({ size: 20, max: 50 });

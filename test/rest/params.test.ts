@@ -29,7 +29,7 @@ import {
   restGetPath,
   SeparatedBy,
 } from '../../runtime/rest/index.js';
-import { call } from './helpers.js';
+import { call } from '../support/rest-answers.js';
 
 const Color = { Red: 'red', Green: 'green' } as const;
 const Level = { LOW: 0, HIGH: 1 } as const;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { resourcesIn } from '../../runtime/entries/rest/node.js';
 import { createRestRouter } from '../../runtime/rest/index.js';
-import { listen, rawCall } from './helpers.js';
+import { listen, rawCall } from '../support/rest-answers.js';
 
 const FOLDER = new URL('./fixtures/resources/', import.meta.url);
 

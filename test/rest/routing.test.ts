@@ -34,7 +34,7 @@ import {
   TRACE,
   Trace,
 } from '../../runtime/rest/index.js';
-import { call, listen, rawCall } from './helpers.js';
+import { call, listen, rawCall } from '../support/rest-answers.js';
 
 @Path('/verbs')
 class Verbs {

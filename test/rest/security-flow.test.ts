@@ -22,7 +22,7 @@ import {
   POST,
   RolesAllowed,
 } from '../../runtime/rest/index.js';
-import { call, type Listening, listen } from './helpers.js';
+import { call, type Listening, listen } from '../support/rest-answers.js';
 
 const USERS: Record<string, RestUser> = { ada: { name: 'ada', roles: ['admin'] }, bob: { name: 'bob', roles: ['reader'] } };
 const bearer = (optional: boolean): AuthenticationProvider<string> => ({

@@ -27,7 +27,7 @@ import {
   RolesAllowed,
   Status,
 } from '../../runtime/rest/index.js';
-import { call } from './helpers.js';
+import { call } from '../support/rest-answers.js';
 
 const USERS: Record<string, RestUser> = {
   ada: { name: 'ada', roles: ['admin'], authorizations: { docs: ['read', 'write'] } },

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeRuntime } from '../../runtime/entries/rest/node.js';
 import type { UploadedFile } from '../../runtime/rest/index.js';
 import { BodyParam, createRestRouter, FormParam, Path, POST, RegistrationError } from '../../runtime/rest/index.js';
-import { type Listening, listen, rawSend, sendBody } from './helpers.js';
+import { type Listening, listen, rawSend, sendBody } from '../support/rest-answers.js';
 
 const MIB = 1024 * 1024;
 

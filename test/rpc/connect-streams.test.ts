@@ -16,7 +16,7 @@ import { envelope, FLAG_COMPRESSED } from '../../runtime/rpc/connect-envelope.js
 import { RpcError } from '../../runtime/rpc/errors.js';
 import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import type { BinaryFormat, MessageCodec, RpcContext } from '../../runtime/rpc/types.js';
-import { generateInline } from '../client/generate.js';
+import { generateInline } from '../support/generate-inline.js';
 
 const PROTO = `syntax = "proto3";
 package demo.v1;

@@ -7,7 +7,7 @@ import { clientEmitter } from '../../generator/emitters/client.js';
 import { rpcCodecEmitter } from '../../generator/emitters/rpc/codec.js';
 import { grpcEmitter } from '../../generator/emitters/rpc/grpc.js';
 import { serverEmitter } from '../../generator/emitters/server.js';
-import { emitInline } from '../client/generate.js';
+import { emitInline } from '../support/generate-inline.js';
 
 const PROTO = `syntax = "proto3";
 package demo.v1;

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../client/generate.js';
+import { REPO_ROOT } from '../support/generate-inline.js';
 
 /** Every module a browser bundle of `entry` takes in, and every import it leaves outside. */
 async function bundleInputs(entry: string): Promise<string[]> {

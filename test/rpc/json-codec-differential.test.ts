@@ -24,8 +24,8 @@ import { loadSchemas } from '../../generator/loaders/index.js';
 import { createCodecRegistry } from '../../runtime/rpc/codec.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
 import type { MessageCodec } from '../../runtime/rpc/types.js';
-import { REPO_ROOT } from '../client/generate.js';
-import { LEGACY, ORDERS } from '../generator/proto-json-cases.js';
+import { REPO_ROOT } from '../support/generate-inline.js';
+import { LEGACY, ORDERS } from '../support/proto-json-cases.js';
 import { createReferenceRegistry, type ReferenceCodec } from './support/protojson-reference.js';
 import { allTypes, JsonWalk, mutateLoom, Rng } from './support/random-proto.js';
 

@@ -15,8 +15,8 @@ import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import type { BinaryFormat } from '../../runtime/rpc/types.js';
-import { generateInline } from '../client/generate.js';
-import { bindLoopback } from './loopback.js';
+import { generateInline } from '../support/generate-inline.js';
+import { bindLoopback } from '../support/rpc-loopback.js';
 
 const PROTO = `syntax = "proto3";
 package pay.v1;

@@ -12,9 +12,9 @@ import { createRestRouter } from '../../runtime/rest/index.js';
 import { RpcError } from '../../runtime/rpc/errors.js';
 import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import type { BinaryFormat, RpcContext } from '../../runtime/rpc/types.js';
-import { generateInline } from '../client/generate.js';
-import { typeCheck } from './generate-system.js';
-import { bindLoopback } from './loopback.js';
+import { generateInline } from '../support/generate-inline.js';
+import { typeCheck } from '../support/generate-system.js';
+import { bindLoopback } from '../support/rpc-loopback.js';
 
 const PROTO = `syntax = "proto3";
 package demo.v1;

@@ -22,8 +22,8 @@ import type { GrpcClientOptions } from '../../runtime/rpc/grpc-client.js';
 import type { GrpcServiceOptions } from '../../runtime/rpc/grpc-server.js';
 import { protobufBinary } from '../../runtime/rpc/protobuf-binary.js';
 import type { RpcCallOptions, RpcContext } from '../../runtime/rpc/types.js';
-import { generateSystem, typeCheck } from './generate-system.js';
-import { bindLoopback } from './loopback.js';
+import { generateSystem, typeCheck } from '../support/generate-system.js';
+import { bindLoopback } from '../support/rpc-loopback.js';
 
 const CSI_PROXY_PROTO = fileURLToPath(new URL('../fixtures/reference/csi-proxy-system-v1alpha1.proto', import.meta.url));
 

@@ -4,7 +4,7 @@
  * signs in with the configured password (never printed).
  */
 import { describe, expect, it } from 'vitest';
-import { startServerProcess } from './harness.js';
+import { startServerProcess } from '../support/server-harness.js';
 
 describe('the bootstrap administrator', () => {
   it('is created on first start and can sign in', async () => {

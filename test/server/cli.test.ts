@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../runtime/server/options.js';
-import { isolatedEnv, runServerCommand } from './harness.js';
+import { isolatedEnv, runServerCommand } from '../support/server-harness.js';
 
 describe('the server command line', () => {
   it('--help lists every option with its default and environment variable, and exits 0', async () => {

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createStore } from '../../runtime/issues/store/index.js';
-import { dropSchema, TEST_POSTGRES_URL, uniqueSchemaName } from '../issues-store/test-stores.js';
-import { startServerProcess } from './harness.js';
+import { startServerProcess } from '../support/server-harness.js';
+import { dropSchema, TEST_POSTGRES_URL, uniqueSchemaName } from '../support/test-stores.js';
 
 const ADMIN = { name: 'root', password: 'root-password-1' };
 const ROUNDS = 3;

@@ -7,7 +7,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemServiceDescriptor } from '../../generated/system/v1alpha1/system.codec.js';
 import { CHROMIUM, requireChromium } from '../support/chromium.js';
-import { type ServerProcess, startServerProcess } from './harness.js';
+import { type ServerProcess, startServerProcess } from '../support/server-harness.js';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

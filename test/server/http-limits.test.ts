@@ -19,7 +19,7 @@ import { parseConfig, type ServerConfig } from '../../runtime/server/config.js';
 import { createLogger } from '../../runtime/server/logger.js';
 import { type RunningServer, startServer } from '../../runtime/server/server.js';
 import { SERVICE_FACTORIES } from '../../runtime/server/services/index.js';
-import { ROOT_DIR } from './harness.js';
+import { ROOT_DIR } from '../support/server-harness.js';
 
 const ADMIN = { name: 'root', password: 'root-password' };
 const BASIC = `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString('base64')}`;

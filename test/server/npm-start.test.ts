@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createStore } from '../../runtime/issues/store/index.js';
-import { dropSchema, TEST_POSTGRES_URL, uniqueSchemaName } from '../issues-store/test-stores.js';
-import { type LogRecord, ROOT_DIR } from './harness.js';
+import { type LogRecord, ROOT_DIR } from '../support/server-harness.js';
+import { dropSchema, TEST_POSTGRES_URL, uniqueSchemaName } from '../support/test-stores.js';
 
 const ADMIN = { name: 'root', password: 'root-password-1' };
 

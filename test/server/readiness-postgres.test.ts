@@ -11,7 +11,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_POSTGRES_URL } from '../support/postgres.js';
-import { startServerProcess } from './harness.js';
+import { startServerProcess } from '../support/server-harness.js';
 
 const target = new URL(TEST_POSTGRES_URL);
 const POSTGRES = { host: target.hostname, port: Number(target.port || 5432) };

@@ -9,7 +9,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { giteaApi } from 'gitea-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_DIR, type ServerProcess, startServerProcess } from './harness.js';
+import { ROOT_DIR, type ServerProcess, startServerProcess } from '../support/server-harness.js';
 
 let server: ServerProcess;
 

@@ -5,7 +5,7 @@
  */
 import { Agent, type ClientRequest, request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { type ServerProcess, startServerProcess } from './harness.js';
+import { type ServerProcess, startServerProcess } from '../support/server-harness.js';
 
 interface Outcome {
   readonly id: string;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_DIR, type ServerProcess, startServerProcess } from './harness.js';
+import { ROOT_DIR, type ServerProcess, startServerProcess } from '../support/server-harness.js';
 
 const TOKEN = 'token-7f3a9c2e-not-for-logs';
 let server: ServerProcess;

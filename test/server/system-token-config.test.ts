@@ -4,7 +4,7 @@
  * echoed. Started as a real process, as an operator would.
  */
 import { describe, expect, it } from 'vitest';
-import { runServerCommand } from './harness.js';
+import { runServerCommand } from '../support/server-harness.js';
 
 describe('SYSTEM_TOKEN at start-up', () => {
   it.each([

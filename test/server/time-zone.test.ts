@@ -4,7 +4,7 @@
  * record says which).
  */
 import { describe, expect, it } from 'vitest';
-import { runServerCommand, startServerProcess } from './harness.js';
+import { runServerCommand, startServerProcess } from '../support/server-harness.js';
 
 describe('the Issues time zone at start-up', () => {
   it('refuses an unknown zone with one line and exit code 2', async () => {

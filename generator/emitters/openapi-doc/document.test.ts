@@ -10,7 +10,7 @@ import {
   run,
   schemaFile,
   str,
-} from '../../../test/generator/model-fixtures.js';
+} from '../../../test/support/model-fixtures.js';
 import { openapiDocEmitter } from './document.js';
 
 describe('openapi-doc emitter', () => {

@@ -10,7 +10,7 @@ import {
   schemaFile,
   setFields,
   str,
-} from '../../../test/generator/model-fixtures.js';
+} from '../../../test/support/model-fixtures.js';
 import { typesEmitter } from './types.js';
 
 function body(content: string): string {

@@ -16,7 +16,7 @@ import {
   schemaFile,
   setFields,
   str,
-} from '../../../test/generator/model-fixtures.js';
+} from '../../../test/support/model-fixtures.js';
 import type { GeneratorCache } from '../../emit.js';
 import { emit } from '../../emit.js';
 import type { TypeRef } from '../../model/model.js';

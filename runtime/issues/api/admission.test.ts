@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendBody } from '../../../test/rest/helpers.js';
+import { sendBody } from '../../../test/support/rest-answers.js';
 import { createStore } from '../store/index.js';
 import type { IssueStore } from '../store/store.js';
 import { issuesAdmission } from './admission.js';

@@ -6,7 +6,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, TEST_ENGINES, type TestStore } from '../../../../test/issues-store/test-stores.js';
+import { openTestStore, TEST_ENGINES, type TestStore } from '../../../../test/support/test-stores.js';
 import type { IssueStore, RepoRow, UserRow } from '../store.js';
 
 describe.each(TEST_ENGINES)('combined lookups on %s', (engine) => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { type CreateStoreOptions, createStore, type IssueStore } from '../../runtime/issues/store/index.js';
-import { TEST_POSTGRES_URL } from '../support/postgres.js';
+import { TEST_POSTGRES_URL } from './postgres.js';
 
 export { TEST_POSTGRES_URL };
 

@@ -17,7 +17,7 @@ import type { IssueEventBus } from '../../runtime/issues/api/events.js';
 import { createIssuesService } from '../../runtime/issues/index.js';
 import { createStore } from '../../runtime/issues/store/index.js';
 import type { IssueStore } from '../../runtime/issues/store/store.js';
-import { TEST_POSTGRES_URL } from '../support/postgres.js';
+import { TEST_POSTGRES_URL } from './postgres.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
