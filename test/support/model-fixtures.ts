@@ -21,7 +21,8 @@ import type {
 } from '../../generator/model/model.js';
 import { loadTemplates } from '../../generator/templates.js';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? U[] : T[K] };
+/** A model node under construction: fixtures build nodes field by field, arrays included, then hand them out read-only. */
+type Draft<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? U[] : T[K] };
 
 export const str: TypeRef = { kind: 'scalar', scalar: 'string' };
 export const bool: TypeRef = { kind: 'scalar', scalar: 'bool' };
@@ -30,7 +31,7 @@ export const int32: TypeRef = { kind: 'scalar', scalar: 'int32' };
 export const ref = (target: NamedType, nullable?: boolean): TypeRef => ({ kind: 'ref', target, nullable });
 export const arrayOf = (items: TypeRef): TypeRef => ({ kind: 'array', items });
 
-export function schemaFile(path: string, format: SchemaFormat, packageName = 'v1alpha1'): Mutable<SchemaFile> {
+export function schemaFile(path: string, format: SchemaFormat, packageName = 'v1alpha1'): Draft<SchemaFile> {
   return {
     kind: 'file',
     path,
@@ -55,13 +56,13 @@ export interface FieldSpec {
 }
 
 export function message(
-  file: Mutable<SchemaFile>,
+  file: Draft<SchemaFile>,
   name: string,
   fields: FieldSpec[] = [],
   extra: Partial<MessageType> = {},
-): Mutable<MessageType> {
+): Draft<MessageType> {
   const proto = file.format.startsWith('proto');
-  const m: Mutable<MessageType> = {
+  const m: Draft<MessageType> = {
     kind: 'message',
     parent: file,
     name,
@@ -74,14 +75,14 @@ export function message(
     deprecated: false,
     source: { file: file.path, line: 1 },
     ...extra,
-  } as Mutable<MessageType>;
+  } as Draft<MessageType>;
   setFields(m, fields);
   file.types.push(m);
   return m;
 }
 
 /** (Re)sets a message's fields: lets tests build recursive types. */
-export function setFields(m: Mutable<MessageType>, fields: FieldSpec[]): void {
+export function setFields(m: Draft<MessageType>, fields: FieldSpec[]): void {
   const proto = m.parent.format.startsWith('proto');
   m.fields = fields.map((spec, i) => {
     const jsonName = spec.jsonName ?? (proto ? spec.name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : spec.name);
@@ -104,7 +105,7 @@ export function setFields(m: Mutable<MessageType>, fields: FieldSpec[]): void {
   });
 }
 
-export function enumType(file: Mutable<SchemaFile>, name: string, values: (string | [string, number | string])[], doc?: string): EnumType {
+export function enumType(file: Draft<SchemaFile>, name: string, values: (string | [string, number | string])[], doc?: string): EnumType {
   const proto = file.format.startsWith('proto');
   const e: EnumType = {
     kind: 'enum',
@@ -124,8 +125,8 @@ export function enumType(file: Mutable<SchemaFile>, name: string, values: (strin
   return e;
 }
 
-export function rpcService(file: Mutable<SchemaFile>, name: string, methods: [string, MessageType, MessageType, string?][]): Service {
-  const service: Mutable<Service> = {
+export function rpcService(file: Draft<SchemaFile>, name: string, methods: [string, MessageType, MessageType, string?][]): Service {
+  const service: Draft<Service> = {
     kind: 'service',
     parent: file,
     name,
@@ -154,8 +155,8 @@ export function rpcService(file: Mutable<SchemaFile>, name: string, methods: [st
   return service;
 }
 
-export function httpService(file: Mutable<SchemaFile>, name: string): Mutable<Service> {
-  const service: Mutable<Service> = {
+export function httpService(file: Draft<SchemaFile>, name: string): Draft<Service> {
+  const service: Draft<Service> = {
     kind: 'service',
     parent: file,
     name,
@@ -183,7 +184,7 @@ export function param(name: string, where: Parameter['in'], type: TypeRef, requi
 }
 
 export function httpOperation(
-  service: Mutable<Service>,
+  service: Draft<Service>,
   spec: Partial<HttpOperation> & Pick<HttpOperation, 'name' | 'method' | 'path'>,
 ): HttpOperation {
   const op: HttpOperation = {

@@ -118,7 +118,7 @@ export function compileConversion(type: TypeRef | undefined): ConvertFn {
           return v;
         };
       default:
-        return assertNeverType(type);
+        return unknownParameterType(type);
     }
   }
   if (type === Number) return (v) => toNumber(text(v));
@@ -143,7 +143,8 @@ export function compileConversion(type: TypeRef | undefined): ConvertFn {
   return enumConversion(type as EnumValues);
 }
 
-function assertNeverType(type: never): never {
+/** A type name outside the union, from JavaScript or a cast: the switch above is exhaustive for TypeScript callers. */
+function unknownParameterType(type: never): never {
   throw new Error(
     `unknown parameter type "${String(type)}" (known: string, number, integer, int64, boolean, date, date-time, json, file, upload)`,
   );
