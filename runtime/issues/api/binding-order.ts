@@ -100,13 +100,23 @@ async function scanBody(store: IssueStore, c: Context): Promise<void> {
   // Another type is refused as such (422 Unsupported Content-Type) before its content matters.
   const type = (c.req.header('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) return;
-  const text = await c.req.text();
-  const start = text.search(/\S/);
-  if (start === -1 || (text[start] !== '{' && text[start] !== '[')) return;
-  const path = oversizedArray(text, MAX_BODY_ARRAY_ITEMS);
+  // As bytes: a refused body is never decoded, and Hono keeps them for the runtime's own read.
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const start = firstNonSpace(bytes);
+  if (start === -1 || (bytes[start] !== 0x7b && bytes[start] !== 0x5b)) return;
+  const path = oversizedArray(bytes, MAX_BODY_ARRAY_ITEMS);
   if (path === undefined) return;
   await checkBeforeBinding(store, c);
   throw new BadRequestError([
     { location: 'body', name: `/${path.join('/')}`, message: `must NOT have more than ${MAX_BODY_ARRAY_ITEMS} items` },
   ]);
+}
+
+/** The index of the first byte that is not JSON whitespace; -1 when there is none. */
+function firstNonSpace(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return i;
+  }
+  return -1;
 }
