@@ -13,6 +13,7 @@ import type { Conversion } from './conversion.js';
 import { subtypesOf } from './discriminator.js';
 import { type At, isObject, type Json } from './document.js';
 import { additional, properties, type ReadProperty } from './objects.js';
+import { BECOMES_UNKNOWN } from './problems.js';
 import { childPointer, pointerSegments } from './refs.js';
 import { soleRef, warnIgnoredKeywords } from './schema-keywords.js';
 
@@ -32,11 +33,41 @@ export function ensureFilled(c: Conversion, type: NamedType): void {
 
 function fill(c: Conversion, type: NamedType, at: At, raw: unknown): void {
   c.pending.delete(type);
-  try {
-    fillType(c, type, at, raw);
-  } catch (e) {
-    // A bug in Loom, or input it cannot handle: said where it happened, not as a stack trace.
-    c.problems.fail(at, `cannot read this schema: ${e instanceof Error ? e.message : String(e)}; please report this with the description`);
+  // A named type is generated whichever operation reaches it first: marking that operation
+  // x-loom-skip would not keep its refusals away, so they offer --lenient alone.
+  c.problems.within(undefined, () => {
+    try {
+      fillType(c, type, at, raw);
+    } catch (e) {
+      // A bug in Loom, or input it cannot handle: said where it happened, not as a stack trace.
+      c.problems.refuse(
+        at,
+        `cannot read this schema: ${e instanceof Error ? e.message : String(e)}; please report this with the description`,
+        empty(type),
+      );
+    }
+  });
+}
+
+/** Clears what a fill that failed halfway left in a named type; says what the type is then. */
+function empty(type: NamedType): string {
+  switch (type.kind) {
+    case 'enum':
+      (type as Mutable<EnumType>).values = [];
+      return 'this enum has no values';
+    case 'message': {
+      const message = type as Mutable<MessageType>;
+      message.fields = [];
+      message.extends = [];
+      message.additionalProperties = true;
+      delete message.subtypes;
+      return 'this schema becomes an object with no declared properties';
+    }
+    case 'alias':
+      (type as Mutable<AliasType>).type = { kind: 'unknown' };
+      return BECOMES_UNKNOWN;
+    default:
+      return assertNever(type, 'named type');
   }
 }
 
@@ -82,10 +113,11 @@ function reportRefCycle(c: Conversion, raw: Json, at: At): boolean {
     names.push(pointerSegments(where.pointer).at(-1) ?? where.pointer);
     if (key === start) {
       for (const member of chain) c.cycleReported.add(member);
-      c.problems.fail(
+      c.problems.refuse(
         at,
         `$ref chain ${names.join(' → ')} never reaches a schema: each one only refers to the next; ` +
           `give one of them a real schema (type, properties, …) or point the $ref elsewhere`,
+        'each schema of the chain becomes unknown',
       );
       return true;
     }

@@ -8,6 +8,7 @@
 import type { InlineProperty, JsonValue, ObjectType, TypeRef } from '../../model/model.js';
 import type { Conversion } from './conversion.js';
 import { type At, docOf, isObject, type Json } from './document.js';
+import { leftOut } from './problems.js';
 import { childPointer } from './refs.js';
 import { constraintsOf, typeList } from './schema-keywords.js';
 
@@ -33,10 +34,11 @@ export function properties(c: Conversion, schema: Json, at: At): ReadProperty[] 
     const propAt = { doc: at.doc, pointer: childPointer(at.pointer, 'properties', name) };
     if (name === '__proto__') {
       // As the proto loader says of such a field: JavaScript objects cannot hold it as data.
-      c.problems.fail(
+      c.problems.refuse(
         propAt,
         "property '__proto__' cannot be generated: JavaScript treats that name as an object's prototype, " +
           'so validators and documents would silently drop it; rename the property',
+        leftOut('property'),
       );
       continue;
     }

@@ -4,7 +4,9 @@
  * parameters, bodies and responses. Schemas are converted by {@link SchemaConverter}.
  *
  * Services are the operations' first tags (declaration order of first use); operations
- * without tags go to a service named after `info.title`.
+ * without tags go to a service named after `info.title`. An operation or path item marked
+ * `x-loom-skip: true` is left out, unread: the override a user can write into a description (or an
+ * overlay of it) for one place where Loom would refuse it, instead of `--lenient` for all.
  */
 
 import { bareMediaType, isFormMediaType } from '../../model/media-types.js';
@@ -29,12 +31,20 @@ import { camelCase, MemberNames, pascalCase, safeIdentifier, safeVariableName, U
 import type { Mutable } from '../../model/type-utils.js';
 import { SchemaError } from '../diagnostics.js';
 import { type At, detectFormat, docOf, isObject } from './document.js';
+import { leftOut, type SkipScope } from './problems.js';
 import { childPointer, type DocumentStore, type SourceDocument } from './refs.js';
 import { type FileEntry, SchemaConverter } from './schema-converter.js';
 import { securityRequirementsOf, securitySchemesOf } from './security.js';
 import { collectionFormatStyle, formMediaTypes, formSeparator, mediaList, swaggerParameterSchema } from './swagger2.js';
 
 type Json = Record<string, unknown>;
+
+/** A path item as its operations read it: its object, its place, and what `x-loom-skip` on it would leave out. */
+interface PathItem {
+  readonly value: Json;
+  readonly at: At;
+  readonly scope: SkipScope;
+}
 
 const METHODS: ReadonlySet<string> = new Set<HttpMethod>(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 const LOCATIONS: ReadonlySet<string> = new Set(['path', 'query', 'header', 'cookie']);
@@ -52,6 +62,7 @@ const RESERVED_OPERATION_NAMES = ['constructor', 'api', 'then'];
  * Converts parsed OpenAPI/Swagger documents into schema files.
  *
  * @param docs the documents asked for (already parsed by `store`)
+ * @param options `lenient`: every refusal the loader can step past is a warning, and stepped past
  * @returns one SchemaFile per document, in the order given; documents reached through
  *   `$ref` become their `dependencies` (types only: their paths are not loaded)
  * @throws SchemaError listing every problem found
@@ -60,11 +71,15 @@ const RESERVED_OPERATION_NAMES = ['constructor', 'api', 'then'];
  * const store = new DocumentStore(root);
  * const [file] = await loadOpenApiDocuments([await store.load('/abs/api.yaml')], store);
  */
-export async function loadOpenApiDocuments(docs: readonly SourceDocument[], store: DocumentStore): Promise<SchemaFile[]> {
-  const converter = new SchemaConverter(store);
+export async function loadOpenApiDocuments(
+  docs: readonly SourceDocument[],
+  store: DocumentStore,
+  options: { readonly lenient?: boolean } = {},
+): Promise<SchemaFile[]> {
+  const converter = new SchemaConverter(store, options);
   // Every referenced file first (a no-op when the caller loaded them already): a file outside the
   // root widens it, and the files' paths must be final before any of them is converted.
-  for (const doc of docs) converter.errors.push(...(await store.loadReferenced(doc)));
+  for (const doc of docs) converter.errors.push(...(await store.loadReferenced(doc, options.lenient)));
   const entries: FileEntry[] = [];
   for (const doc of docs) {
     const data = doc.data as Json;
@@ -129,23 +144,28 @@ class OperationReader {
     const paths = this.#data['paths'];
     if (paths === undefined) return;
     if (!isObject(paths)) {
-      this.#c.fail(this.#at('/paths'), "'paths' must be an object of path templates");
+      this.#c.refuse(this.#at('/paths'), "'paths' must be an object of path templates", 'the document gets no operations');
       return;
     }
     const routes = new Map<string, string>();
     for (const [key, rawItem] of Object.entries(paths)) {
       if (key.startsWith('x-')) continue;
       const itemAt = this.#at(childPointer('/paths', key));
+      if (this.#skipped(rawItem, itemAt)) continue;
       const { path, queryNames } = this.#pathOf(key, itemAt);
-      const item = this.#c.deref(rawItem, itemAt);
-      if (!item) continue;
+      const pathItem: SkipScope = { what: 'path item', name: `'${key}'` };
+      const item = this.#c.within(pathItem, () => this.#c.deref(rawItem, itemAt, 'path item'));
+      if (!item || this.#skipped(item.value, item.at)) continue;
       for (const [method, rawOp] of Object.entries(item.value)) {
         if (!METHODS.has(method)) continue;
         const opAt = { doc: item.at.doc, pointer: childPointer(item.at.pointer, method) };
         if (!isObject(rawOp)) {
-          this.#c.fail(opAt, `operation '${method.toUpperCase()} ${key}' must be an object`);
+          this.#c.within(pathItem, () =>
+            this.#c.refuse(opAt, `operation '${method.toUpperCase()} ${key}' must be an object`, leftOut('operation')),
+          );
           continue;
         }
+        if (this.#skipped(rawOp, opAt)) continue;
         // Two keys that read as one route (`/uploads` and `/uploads?convert={convert}`): the first wins.
         const route = `${method.toUpperCase()} ${path}`;
         const first = routes.get(route);
@@ -158,18 +178,38 @@ class OperationReader {
           continue;
         }
         routes.set(route, key);
-        try {
-          this.#operation(path, method as HttpMethod, rawOp, opAt, item.value, item.at, queryNames);
-        } catch (e) {
-          // A bug in Loom, or input it cannot handle: said where it happened, not as a stack trace.
-          if (e instanceof SchemaError) throw e;
-          this.#c.fail(
-            opAt,
-            `cannot read this operation: ${e instanceof Error ? e.message : String(e)}; please report this with the description`,
-          );
-        }
+        const operation: SkipScope = { what: 'operation', name: `${method.toUpperCase()} ${key}` };
+        this.#c.within(operation, () => {
+          try {
+            this.#operation(path, method as HttpMethod, rawOp, opAt, operation, { ...item, scope: pathItem }, queryNames);
+          } catch (e) {
+            // A bug in Loom, or input it cannot handle: said where it happened, not as a stack trace.
+            if (e instanceof SchemaError) throw e;
+            this.#c.refuse(
+              opAt,
+              `cannot read this operation: ${e instanceof Error ? e.message : String(e)}; please report this with the description`,
+              leftOut('operation'),
+            );
+          }
+        });
       }
     }
+  }
+
+  /**
+   * True when a path item or operation says `x-loom-skip: true`: it is left out, unread, without a
+   * word (its author asked for that).
+   */
+  #skipped(node: unknown, at: At): boolean {
+    const mark = isObject(node) ? node['x-loom-skip'] : undefined;
+    if (mark === true) return true;
+    if (mark !== undefined && mark !== false) {
+      this.#c.warn(
+        { doc: at.doc, pointer: childPointer(at.pointer, 'x-loom-skip') },
+        `x-loom-skip is ${JSON.stringify(mark)}, not true or false; it is ignored (write x-loom-skip: true to leave this out)`,
+      );
+    }
+    return false;
   }
 
   /**
@@ -247,7 +287,7 @@ class OperationReader {
     return created;
   }
 
-  #operation(path: string, method: HttpMethod, op: Json, at: At, item: Json, itemAt: At, queryNames: readonly string[]): void {
+  #operation(path: string, method: HttpMethod, op: Json, at: At, scope: SkipScope, item: PathItem, queryNames: readonly string[]): void {
     const tags = Array.isArray(op['tags']) ? op['tags'].filter((t): t is string => typeof t === 'string') : [];
     const derived = camelCase(`${method} ${path.replace(/[{}]/g, ' ')}`) || method;
     const explicit = typeof op['operationId'] === 'string' && op['operationId'] !== '';
@@ -268,8 +308,7 @@ class OperationReader {
       name = unique;
     }
     this.#operationIds.set(name, `${method.toUpperCase()} ${path}`);
-    const { service, operations } = this.#service(tags[0], at);
-    const { parameters, body } = this.#parameters(path, op, at, item, itemAt, queryNames);
+    const { parameters, body } = this.#parameters(path, op, at, scope, item, queryNames);
     const requestBody = body ?? this.#requestBody(op, at);
     const localNames = new UniqueNames(requestBody ? RESERVED_PARAMETER_NAMES : RESERVED_PARAMETER_NAMES.filter((n) => n !== 'body'));
     const security =
@@ -283,6 +322,9 @@ class OperationReader {
       );
     const summary = typeof op['summary'] === 'string' && op['summary'].trim() !== '' ? op['summary'].trim() : undefined;
     const doc = docOf(op);
+    const responses = this.#responses(op, at);
+    // Only now, with nothing left to fail: an operation left out leaves no empty service behind.
+    const { service, operations } = this.#service(tags[0], at);
     const operation: HttpOperation = {
       kind: 'http',
       parent: service,
@@ -292,7 +334,7 @@ class OperationReader {
       path,
       parameters: parameters.map((p) => ({ ...p, localName: localNames.take(safeVariableName(camelCase(p.name) || 'param')) })),
       ...(requestBody ? { requestBody } : {}),
-      responses: this.#responses(op, at),
+      responses,
       ...(security ? { security } : {}),
       tags,
       deprecated: op['deprecated'] === true,
@@ -308,69 +350,75 @@ class OperationReader {
     path: string,
     op: Json,
     at: At,
-    item: Json,
-    itemAt: At,
+    operation: SkipScope,
+    item: PathItem,
     queryNames: readonly string[],
   ): { parameters: Parameter[]; body?: RequestBody } {
-    const merged = new Map<string, { raw: Json; at: At }>();
-    const collect = (list: unknown, listAt: At) => {
-      if (list === undefined) return;
-      if (!Array.isArray(list)) {
-        this.#c.fail(listAt, "'parameters' must be an array");
-        return;
-      }
-      list.forEach((raw, i) => {
-        const param = this.#c.deref(raw, { doc: listAt.doc, pointer: childPointer(listAt.pointer, i) });
-        if (!param) return;
-        const name = param.value['name'];
-        const location = param.value['in'];
-        if (typeof name !== 'string' || typeof location !== 'string') {
-          this.#c.fail(param.at, "a parameter needs a string 'name' and 'in'");
+    // Each with what x-loom-skip would leave out instead of its refusals: the operation, or for a
+    // parameter of the path item, the path item (every operation of it reads the parameter).
+    const merged = new Map<string, { raw: Json; at: At; scope: SkipScope }>();
+    const collect = (list: unknown, listAt: At, scope: SkipScope) =>
+      this.#c.within(scope, () => {
+        if (list === undefined) return;
+        if (!Array.isArray(list)) {
+          this.#c.refuse(listAt, "'parameters' must be an array", 'these parameters are left out');
           return;
         }
-        // A variable of a query string in the path key (`?query={query}`) is a query parameter, whatever it says.
-        const value = location === 'path' && queryNames.includes(name) ? { ...param.value, in: 'query' } : param.value;
-        merged.set(`${value['in'] as string}\0${name}`, { raw: value, at: param.at });
+        list.forEach((raw, i) => {
+          const param = this.#c.deref(raw, { doc: listAt.doc, pointer: childPointer(listAt.pointer, i) }, 'parameter');
+          if (!param) return;
+          const name = param.value['name'];
+          const location = param.value['in'];
+          if (typeof name !== 'string' || typeof location !== 'string') {
+            this.#c.refuse(param.at, "a parameter needs a string 'name' and 'in'", leftOut('parameter'));
+            return;
+          }
+          // A variable of a query string in the path key (`?query={query}`) is a query parameter, whatever it says.
+          const value = location === 'path' && queryNames.includes(name) ? { ...param.value, in: 'query' } : param.value;
+          merged.set(`${value['in'] as string}\0${name}`, { raw: value, at: param.at, scope });
+        });
       });
-    };
-    collect(item['parameters'], { doc: itemAt.doc, pointer: childPointer(itemAt.pointer, 'parameters') });
-    collect(op['parameters'], { doc: at.doc, pointer: childPointer(at.pointer, 'parameters') });
+    collect(item.value['parameters'], { doc: item.at.doc, pointer: childPointer(item.at.pointer, 'parameters') }, item.scope);
+    collect(op['parameters'], { doc: at.doc, pointer: childPointer(at.pointer, 'parameters') }, operation);
 
     const parameters: Parameter[] = [];
     const form: { name: string; raw: Json; at: At }[] = [];
     let body: RequestBody | undefined;
-    for (const { raw, at: pAt } of merged.values()) {
-      const location = raw['in'] as string;
-      if ((location === 'body' || location === 'formData') && this.#format !== 'swagger-2.0') {
-        // A Swagger 2.0 habit in an OpenAPI 3 document: name the replacement, not just the mistake.
-        this.#c.fail(
-          { doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') },
-          `parameter '${String(raw['name'])}' has 'in: ${location}', which is Swagger 2.0: ` +
-            `OpenAPI 3 describes the body with the operation's 'requestBody' (content: { ` +
-            `${location === 'body' ? 'application/json' : 'application/x-www-form-urlencoded'}: { schema: … } }); move it there`,
-        );
-        continue;
-      }
-      if (location === 'body') {
-        body = this.#swaggerBody(raw, pAt, op);
-        continue;
-      }
-      if (location === 'formData') {
-        form.push({ name: raw['name'] as string, raw, at: pAt });
-        continue;
-      }
-      if (!LOCATIONS.has(location)) {
-        this.#c.fail(
-          { doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') },
-          `parameter '${String(raw['name'])}' has unknown location 'in: ${location}': use path, query, header or cookie`,
-        );
-        continue;
-      }
-      const p = this.#parameter(raw, pAt, location as Parameter['in']);
-      if (p) parameters.push(p);
+    for (const { raw, at: pAt, scope } of merged.values()) {
+      this.#c.within(scope, () => {
+        const location = raw['in'] as string;
+        if ((location === 'body' || location === 'formData') && this.#format !== 'swagger-2.0') {
+          // A Swagger 2.0 habit in an OpenAPI 3 document: name the replacement, not just the mistake.
+          this.#c.refuse(
+            { doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') },
+            `parameter '${String(raw['name'])}' has 'in: ${location}', which is Swagger 2.0: ` +
+              `OpenAPI 3 describes the body with the operation's 'requestBody' (content: { ` +
+              `${location === 'body' ? 'application/json' : 'application/x-www-form-urlencoded'}: { schema: … } }); move it there`,
+            leftOut('parameter'),
+          );
+        } else if (location === 'body') {
+          body = this.#swaggerBody(raw, pAt, op);
+        } else if (location === 'formData') {
+          form.push({ name: raw['name'] as string, raw, at: pAt });
+        } else if (!LOCATIONS.has(location)) {
+          this.#c.refuse(
+            { doc: pAt.doc, pointer: childPointer(pAt.pointer, 'in') },
+            `parameter '${String(raw['name'])}' has unknown location 'in: ${location}': use path, query, header or cookie`,
+            leftOut('parameter'),
+          );
+        } else {
+          const p = this.#parameter(raw, pAt, location as Parameter['in']);
+          if (p) parameters.push(p);
+        }
+      });
     }
     if (form.length > 0) {
-      if (body) this.#c.fail(at, "an operation cannot have both 'in: body' and 'in: formData' parameters; keep one of them");
+      if (body)
+        this.#c.refuse(
+          at,
+          "an operation cannot have both 'in: body' and 'in: formData' parameters; keep one of them",
+          "the 'in: formData' parameters are left out",
+        );
       else body = this.#formBody(form, op);
     }
 
@@ -539,7 +587,7 @@ class OperationReader {
 
   #requestBody(op: Json, at: At): RequestBody | undefined {
     if (op['requestBody'] === undefined) return undefined;
-    const body = this.#c.deref(op['requestBody'], { doc: at.doc, pointer: childPointer(at.pointer, 'requestBody') });
+    const body = this.#c.deref(op['requestBody'], { doc: at.doc, pointer: childPointer(at.pointer, 'requestBody') }, 'request body');
     if (!body) return undefined;
     const doc = docOf(body.value);
     return { required: body.value['required'] === true, contents: this.#contents(body.value['content'], body.at), ...(doc ? { doc } : {}) };
@@ -584,7 +632,8 @@ class OperationReader {
     const responses = op['responses'];
     const responsesAt = { doc: at.doc, pointer: childPointer(at.pointer, 'responses') };
     if (!isObject(responses)) {
-      if (responses !== undefined) this.#c.fail(responsesAt, "'responses' must be an object keyed by status code");
+      if (responses !== undefined)
+        this.#c.refuse(responsesAt, "'responses' must be an object keyed by status code", 'the operation has no responses');
       return [];
     }
     const out: ResponseSpec[] = [];
@@ -597,10 +646,14 @@ class OperationReader {
       else if (/^[1-5]\d\d$/.test(code)) status = Number(code);
       else if (/^[1-5]XX$/i.test(code)) status = code.toUpperCase() as ResponseSpec['status'];
       else {
-        this.#c.fail(codeAt, `response status '${code}' is not a status code: use 100–599, a range such as 4XX, or 'default'`);
+        this.#c.refuse(
+          codeAt,
+          `response status '${code}' is not a status code: use 100–599, a range such as 4XX, or 'default'`,
+          leftOut('response'),
+        );
         continue;
       }
-      const response = this.#c.deref(raw, codeAt);
+      const response = this.#c.deref(raw, codeAt, 'response');
       if (!response) continue;
       const spec = this.#response(status, response.value, response.at, op);
       if (status === 'default') fallback = spec;
@@ -627,7 +680,7 @@ class OperationReader {
     if (!isObject(headers)) return [];
     const out: ResponseHeader[] = [];
     for (const [name, raw] of Object.entries(headers)) {
-      const header = this.#c.deref(raw, { doc: at.doc, pointer: childPointer(at.pointer, 'headers', name) });
+      const header = this.#c.deref(raw, { doc: at.doc, pointer: childPointer(at.pointer, 'headers', name) }, 'header');
       if (!header) continue;
       const h = header.value;
       let type: TypeRef;

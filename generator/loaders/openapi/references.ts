@@ -10,25 +10,25 @@ import type { JsonValue, TypeRef } from '../../model/model.js';
 import type { Conversion } from './conversion.js';
 import { type At, isObject, type Json } from './document.js';
 import { addDependency, declare, namedLocation } from './file-entries.js';
+import { BECOMES_UNKNOWN, leftOut } from './problems.js';
 import { isNullable } from './schema-keywords.js';
 
 /**
  * Follows `$ref` chains of non-schema objects (parameters, responses, request bodies, headers).
- * Returns undefined (after recording an error) when a reference cannot be resolved.
+ * Returns undefined when one cannot be resolved, after a refusal whose override leaves out `what`
+ * (`'parameter'`, `'response'`, …): the caller does so.
  */
-export function deref(c: Conversion, value: unknown, at: At): { value: Json; at: At } | undefined {
+export function deref(c: Conversion, value: unknown, at: At, what: string): { value: Json; at: At } | undefined {
   let current = value;
   let where = at;
   for (let hops = 0; isObject(current) && typeof current['$ref'] === 'string'; hops++) {
     if (hops > 32) {
-      c.problems.fail(where, `$ref chain is circular: '${current['$ref']}' never reaches an object`);
+      c.problems.refuse(where, `$ref chain is circular: '${current['$ref']}' never reaches an object`, leftOut(what));
       return undefined;
     }
     const target = c.store.resolveRef(current['$ref'], where.doc);
     if (typeof target === 'string') {
-      // A file that could not be loaded was reported where it was first referenced.
-      if (!c.store.unloadable(current['$ref'], where.doc))
-        c.problems.fail(where, `$ref '${current['$ref']}' cannot be resolved: ${target}`);
+      refuseUnresolved(c, current['$ref'], target, where, leftOut(what));
       return undefined;
     }
     addDependency(c, where.doc, target.doc);
@@ -36,10 +36,24 @@ export function deref(c: Conversion, value: unknown, at: At): { value: Json; at:
     where = { doc: target.doc, pointer: target.pointer };
   }
   if (!isObject(current)) {
-    c.problems.fail(where, `expected an object here, found ${Array.isArray(current) ? 'an array' : JSON.stringify(current)}`);
+    c.problems.refuse(
+      where,
+      `expected an object here, found ${Array.isArray(current) ? 'an array' : JSON.stringify(current)}`,
+      leftOut(what),
+    );
     return undefined;
   }
   return { value: current, at: where };
+}
+
+/**
+ * The refusal of a `$ref` that cannot be resolved. A file that could not be loaded was reported
+ * where it was first referenced, unless `--lenient` left it to each use to say what became of it.
+ */
+function refuseUnresolved(c: Conversion, ref: string, reason: string, at: At, consequence: string): void {
+  const unloadable = c.store.unloadable(ref, at.doc);
+  if (unloadable === undefined) c.problems.refuse(at, `$ref '${ref}' cannot be resolved: ${reason}`, consequence);
+  else if (!unloadable.reported) c.problems.refuse(at, `$ref '${ref}' cannot be loaded: ${unloadable.reason}`, consequence);
 }
 
 /**
@@ -62,8 +76,7 @@ export function defaultOf(c: Conversion, schema: unknown, at: At): JsonValue | u
 export function refType(c: Conversion, ref: string, at: At): TypeRef {
   const target = c.store.resolveRef(ref, at.doc);
   if (typeof target === 'string') {
-    // A file that could not be loaded was reported where it was first referenced.
-    if (!c.store.unloadable(ref, at.doc)) c.problems.fail(at, `$ref '${ref}' cannot be resolved: ${target}`);
+    refuseUnresolved(c, ref, target, at, BECOMES_UNKNOWN);
     return { kind: 'unknown' };
   }
   addDependency(c, at.doc, target.doc);

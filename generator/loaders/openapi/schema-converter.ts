@@ -11,7 +11,7 @@
  *
  * By what each part is about:
  * - conversion.ts: the state one conversion shares (documents, problems, files, named types);
- * - problems.ts: warnings and errors, each at its place;
+ * - problems.ts: warnings and errors, each at its place, and how to override a refusal;
  * - file-entries.ts: the schema file of each document, and the shells of its named types;
  * - type-of.ts: one schema → one type (scalars, arrays, enums, consts);
  * - objects.ts, composition.ts: objects and `additionalProperties`; `oneOf`/`anyOf`/`allOf`;
@@ -23,7 +23,7 @@ import type { Conversion } from './conversion.js';
 import type { At, Json } from './document.js';
 import { type FileEntry, fileEntry } from './file-entries.js';
 import { finish } from './named-types.js';
-import { Problems } from './problems.js';
+import { Problems, type SkipScope } from './problems.js';
 import { defaultOf, deref, mappingTarget, refType } from './references.js';
 import type { DocumentStore, SourceDocument } from './refs.js';
 import type { Reporter } from './schema-keywords.js';
@@ -45,11 +45,12 @@ export { MAX_NESTING } from './type-of.js';
 export class SchemaConverter implements Reporter {
   readonly #c: Conversion;
 
-  constructor(store: DocumentStore) {
+  /** With `lenient`, refusals the loader can step past are warnings, and it steps past them (problems.ts). */
+  constructor(store: DocumentStore, options: { readonly lenient?: boolean } = {}) {
     const entries = new Map<string, FileEntry>();
     const c: Conversion = {
       store,
-      problems: new Problems(store, entries),
+      problems: new Problems(store, entries, options.lenient ?? false),
       entries,
       named: new Map<string, NamedType>(),
       pending: new Map(),
@@ -81,8 +82,19 @@ export class SchemaConverter implements Reporter {
     this.#c.problems.warn(at, message);
   }
 
+  /** An error nothing overrides: `message` says what to fix. */
   fail(at: At, message: string): void {
     this.#c.problems.fail(at, message);
+  }
+
+  /** A refusal the caller steps past by doing `consequence`; see {@link Problems.refuse}. */
+  refuse(at: At, message: string, consequence: string): void {
+    this.#c.problems.refuse(at, message, consequence);
+  }
+
+  /** Runs `read` with `scope` as what `x-loom-skip: true` would leave out; see {@link Problems.within}. */
+  within<T>(scope: SkipScope | undefined, read: () => T): T {
+    return this.#c.problems.within(scope, read);
   }
 
   /** Converts every named schema not converted yet (references may add more while this runs). */
@@ -92,10 +104,10 @@ export class SchemaConverter implements Reporter {
 
   /**
    * Follows `$ref` chains of non-schema objects (parameters, responses, request bodies, headers).
-   * Returns undefined (after recording an error) when a reference cannot be resolved.
+   * Returns undefined when one cannot be resolved, after a refusal whose override leaves out `what`.
    */
-  deref(value: unknown, at: At): { value: Json; at: At } | undefined {
-    return deref(this.#c, value, at);
+  deref(value: unknown, at: At, what: string): { value: Json; at: At } | undefined {
+    return deref(this.#c, value, at, what);
   }
 
   /** The `default` a schema declares, following `$ref`s (silent: the schema's own conversion reports). */

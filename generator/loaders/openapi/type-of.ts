@@ -10,6 +10,7 @@ import { allOf, union } from './composition.js';
 import type { Conversion } from './conversion.js';
 import { type At, isObject, type Json } from './document.js';
 import { object } from './objects.js';
+import { BECOMES_UNKNOWN } from './problems.js';
 import { refType } from './references.js';
 import { childPointer } from './refs.js';
 import { constraintsOf, isBinaryContent, isNullable, typeList, warnIgnoredKeywords, withNullable } from './schema-keywords.js';
@@ -25,7 +26,7 @@ export function typeOf(c: Conversion, schema: unknown, at: At): TypeRef {
     return { kind: 'unknown' };
   }
   if (!isObject(schema)) {
-    c.problems.fail(at, `a schema must be an object, found ${JSON.stringify(schema)}`);
+    c.problems.refuse(at, `a schema must be an object, found ${JSON.stringify(schema)}`, BECOMES_UNKNOWN);
     return { kind: 'unknown' };
   }
   if (typeof schema['$ref'] === 'string') {
@@ -128,9 +129,10 @@ function typeOfKeywords(c: Conversion, schema: Json, at: At): TypeRef {
     case 'null':
       return { kind: 'scalar', scalar: 'null' };
     default:
-      c.problems.fail(
+      c.problems.refuse(
         { doc: at.doc, pointer: childPointer(at.pointer, 'type') },
         `unsupported type '${type}': use one of string, number, integer, boolean, array, object or null`,
+        BECOMES_UNKNOWN,
       );
       return { kind: 'unknown' };
   }
