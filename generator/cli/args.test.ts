@@ -22,6 +22,7 @@ describe('parseArgs', () => {
         './p.mjs',
         '--check',
         '-q',
+        '--lenient',
       ]),
     ).toEqual({
       command: 'generate',
@@ -34,6 +35,7 @@ describe('parseArgs', () => {
       check: true,
       watch: false,
       quiet: true,
+      lenient: true,
     });
   });
 

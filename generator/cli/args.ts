@@ -27,6 +27,8 @@ export interface GenerateArgs {
   readonly check: boolean;
   readonly watch: boolean;
   readonly quiet: boolean;
+  /** `--lenient`: what the OpenAPI loader would refuse but can step past is a warning, and stepped past. */
+  readonly lenient: boolean;
 }
 
 /** Options of `loom implement`. */
@@ -89,6 +91,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   let check = false;
   let watch = false;
   let quiet = false;
+  let lenient = false;
   for (const { arg, flag, value } of readOptions(rest, 'generate', ['-I'])) {
     switch (flag) {
       case '--help':
@@ -122,6 +125,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case '-q':
         quiet = true;
         break;
+      case '--lenient':
+        lenient = true;
+        break;
       default:
         if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
         inputs.push(arg);
@@ -130,7 +136,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (inputs.length === 0) throw new UsageError('no schema files or folders given');
   if (out === undefined) throw new UsageError('--out <dir> is required');
   if (check && watch) throw new UsageError('--check and --watch cannot be combined');
-  return { command: 'generate', inputs, out, importPaths, runtime, templates, plugins, check, watch, quiet };
+  return { command: 'generate', inputs, out, importPaths, runtime, templates, plugins, check, watch, quiet, lenient };
 }
 
 /**
@@ -145,6 +151,8 @@ export function outputParameters(args: GenerateArgs): string | undefined {
   if (args.runtime !== DEFAULT_RUNTIME) parts.push(`--runtime ${args.runtime}`);
   for (const dir of args.templates) parts.push(`--templates ${dir}`);
   for (const plugin of args.plugins) parts.push(`--plugin ${plugin}`);
+  // What was refused and stepped past is not in the output: a reader of it should know.
+  if (args.lenient) parts.push('--lenient');
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 

@@ -52,7 +52,11 @@ export async function generate(args: GenerateArgs, cwd: string): Promise<Generat
     const plugins: Emitter[] = [];
     for (const p of args.plugins) plugins.push(...(await loadPlugin(p, cwd)));
 
-    const loaded = await loaders.loadSchemas(inputFiles, { root, importPaths: args.importPaths.map((p) => resolve(cwd, p)) });
+    const loaded = await loaders.loadSchemas(inputFiles, {
+      root,
+      importPaths: args.importPaths.map((p) => resolve(cwd, p)),
+      lenient: args.lenient,
+    });
     const files = filesToEmit(loaded);
     const cache = openCache(cwd, process.env);
     const compiling = compileValidatorsAhead(files, cache, compiler);

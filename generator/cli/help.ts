@@ -74,13 +74,20 @@ Options:
                            missing or no longer produced; exit 0 when up to date.
   -w, --watch              Generate, then regenerate whenever an input, import path or
                            template changes. Ctrl-C stops.
+  --lenient                Generate from an OpenAPI description Loom would refuse: each
+                           refusal it can step past becomes a warning, and the schema
+                           becomes unknown, or the operation, parameter or response is
+                           left out (each warning says which). For one place instead,
+                           mark the operation or path item x-loom-skip: true. Recorded
+                           in every file's header. See docs/generator.md.
   -q, --quiet              Print only warnings and errors.
   -h, --help               Show this help.
 
 Exit codes:
   0  success (or, with --check, up to date)
   1  --check found differences
-  2  bad usage, or a schema the generator cannot handle (printed as file:line: message)
+  2  bad usage, or a schema the generator cannot handle (printed as file:line: message,
+     ending with what to fix or how to override it)
 
 Environment:
   LOOM_DEBUG=1             Print stack traces for unexpected errors, and say why bin/loom.js runs the sources.

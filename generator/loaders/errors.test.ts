@@ -29,6 +29,17 @@ async function failures(files: Record<string, string>, only?: string): Promise<S
   throw new Error('expected a SchemaError');
 }
 
+/**
+ * The end of a refusal's message: how to override it, with what --lenient then does, and the
+ * operation or path item that x-loom-skip: true would leave out instead (problems.ts).
+ */
+function override(consequence: string, skip?: string): string {
+  const what = skip?.startsWith("'") ? 'path item' : 'operation';
+  const mark = skip ? ` or mark the ${what} x-loom-skip: true to leave ${skip} out` : '';
+  return `; to generate anyway, pass --lenient (${consequence})${mark}`;
+}
+const FILE_REFS = 'every $ref to it becomes unknown, or leaves out the parameter, response, … it stands for';
+
 const api = (paths: string, components = '') => `openapi: 3.0.3
 info: { title: T, version: '1' }
 paths:
@@ -53,7 +64,9 @@ describe('OpenAPI errors', () => {
         file: 'a.yaml',
         line: 11,
         pointer: '/paths/~1x/get/responses/200/content/application~1json/schema',
-        message: "$ref '#/components/schemas/Missing' cannot be resolved: nothing is declared at '/components/schemas/Missing' in a.yaml",
+        message:
+          "$ref '#/components/schemas/Missing' cannot be resolved: nothing is declared at '/components/schemas/Missing' in a.yaml" +
+          override('this schema becomes unknown', 'GET /x'),
       },
     ]);
   });
@@ -71,7 +84,9 @@ describe('OpenAPI errors', () => {
         file: 'a.yaml',
         line: 7,
         pointer: '/paths/~1x/get/responses/200',
-        message: "$ref './shared/responses.yaml#/Ok' cannot be loaded: the file does not exist; fix the path (it is relative to a.yaml)",
+        message:
+          "$ref './shared/responses.yaml#/Ok' cannot be loaded: the file does not exist; fix the path (it is relative to a.yaml)" +
+          override(FILE_REFS),
       },
     ]);
   });
@@ -91,7 +106,9 @@ describe('OpenAPI errors', () => {
         file: 'a.yaml',
         line: 7,
         pointer: '/components/schemas/Odd/type',
-        message: "unsupported type 'decimal': use one of string, number, integer, boolean, array, object or null",
+        message:
+          "unsupported type 'decimal': use one of string, number, integer, boolean, array, object or null" +
+          override('this schema becomes unknown'),
       },
     ]);
   });
@@ -175,13 +192,17 @@ describe('OpenAPI errors', () => {
         file: 'a.yaml',
         line: 7,
         pointer: '/paths/~1x/get/parameters/0/in',
-        message: "parameter 'q' has unknown location 'in: querystring': use path, query, header or cookie",
+        message:
+          "parameter 'q' has unknown location 'in: querystring': use path, query, header or cookie" +
+          override('the parameter is left out', 'GET /x'),
       },
       {
         file: 'a.yaml',
         line: 9,
         pointer: '/paths/~1x/get/responses/20x',
-        message: "response status '20x' is not a status code: use 100–599, a range such as 4XX, or 'default'",
+        message:
+          "response status '20x' is not a status code: use 100–599, a range such as 4XX, or 'default'" +
+          override('the response is left out', 'GET /x'),
       },
     ]);
   });
@@ -213,7 +234,9 @@ describe('OpenAPI errors', () => {
         file: 'config.yaml',
         line: undefined,
         pointer: undefined,
-        message: "not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key",
+        message:
+          "not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key; " +
+          'add one (openapi: 3.1.0), or leave the file out of the inputs',
       },
     ]);
     const root = memorySchemas({
@@ -259,14 +282,29 @@ paths:
 `,
       }),
     ).toEqual([
-      { file: 'a.yaml', line: 4, pointer: '/paths/~1a', message: 'expected an object here, found an array' },
-      { file: 'a.yaml', line: 7, pointer: '/paths/~1b/get/parameters', message: "'parameters' must be an array" },
-      { file: 'a.yaml', line: 8, pointer: '/paths/~1b/get/responses', message: "'responses' must be an object keyed by status code" },
+      {
+        file: 'a.yaml',
+        line: 4,
+        pointer: '/paths/~1a',
+        message: `expected an object here, found an array${override('the path item is left out', "'/a'")}`,
+      },
+      {
+        file: 'a.yaml',
+        line: 7,
+        pointer: '/paths/~1b/get/parameters',
+        message: `'parameters' must be an array${override('these parameters are left out', 'GET /b')}`,
+      },
+      {
+        file: 'a.yaml',
+        line: 8,
+        pointer: '/paths/~1b/get/responses',
+        message: `'responses' must be an object keyed by status code${override('the operation has no responses', 'GET /b')}`,
+      },
       {
         file: 'a.yaml',
         line: 14,
         pointer: '/paths/~1c/post/requestBody/content/application~1json/schema',
-        message: 'a schema must be an object, found "string"',
+        message: `a schema must be an object, found "string"${override('this schema becomes unknown', 'POST /c')}`,
       },
     ]);
   });
@@ -447,7 +485,8 @@ describe('syntax errors and $ref cycles', () => {
         pointer: '/components/schemas/A',
         message:
           '$ref chain A → B → C → A never reaches a schema: each one only refers to the next; ' +
-          'give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+          'give one of them a real schema (type, properties, …) or point the $ref elsewhere' +
+          override('each schema of the chain becomes unknown'),
       },
       {
         file: 'a.yaml',
@@ -455,7 +494,8 @@ describe('syntax errors and $ref cycles', () => {
         pointer: '/components/schemas/Self',
         message:
           '$ref chain Self → Self never reaches a schema: each one only refers to the next; ' +
-          'give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+          'give one of them a real schema (type, properties, …) or point the $ref elsewhere' +
+          override('each schema of the chain becomes unknown'),
       },
     ]);
   });
@@ -474,7 +514,8 @@ describe('syntax errors and $ref cycles', () => {
         pointer: '/components/schemas/A',
         message:
           '$ref chain A → B → A never reaches a schema: each one only refers to the next; give one of them a real schema (type, ' +
-          'properties, …) or point the $ref elsewhere',
+          'properties, …) or point the $ref elsewhere' +
+          override('each schema of the chain becomes unknown'),
       },
     ]);
   });
@@ -493,7 +534,8 @@ describe('syntax errors and $ref cycles', () => {
         pointer: '/paths/~1a~1{id}/post/parameters/1/in',
         message:
           "parameter 'payload' has 'in: body', which is Swagger 2.0: OpenAPI 3 describes the body with the operation's " +
-          "'requestBody' (content: { application/json: { schema: … } }); move it there",
+          "'requestBody' (content: { application/json: { schema: … } }); move it there" +
+          override('the parameter is left out', 'POST /a/{id}'),
       },
     ]);
   });
@@ -670,7 +712,9 @@ describe('every problem of a run, together', () => {
         file: 'a.yaml',
         line: 8,
         pointer: '/paths/~1x/get/responses/200',
-        message: "$ref './shared.yaml#/Ok' cannot be loaded: the file does not exist; fix the path (it is relative to a.yaml)",
+        message:
+          "$ref './shared.yaml#/Ok' cannot be loaded: the file does not exist; fix the path (it is relative to a.yaml)" +
+          override(FILE_REFS),
       },
       {
         file: 'a.yaml',
@@ -678,13 +722,16 @@ describe('every problem of a run, together', () => {
         pointer: '/components/schemas/Code/pattern',
         message:
           'pattern "[a-" is not a valid regular expression (Invalid regular expression: /[a-/: Unterminated character class); ' +
-          'fix it: patterns are ECMA-262 regular expressions',
+          'fix it: patterns are ECMA-262 regular expressions' +
+          override('the pattern is not checked'),
       },
       {
         file: 'a.yaml',
         line: 17,
         pointer: '/components/schemas/Odd/type',
-        message: "unsupported type 'decimal': use one of string, number, integer, boolean, array, object or null",
+        message:
+          "unsupported type 'decimal': use one of string, number, integer, boolean, array, object or null" +
+          override('this schema becomes unknown'),
       },
     ]);
   });

@@ -32,6 +32,14 @@ export interface LoadOptions {
    * @default NODE_FILE_SYSTEM
    */
   readonly fileSystem?: SchemaFileSystem;
+  /**
+   * `loom generate --lenient`: every refusal of the OpenAPI loader it can step past is a warning
+   * instead, and stepped past: a schema it cannot read (or a `$ref` it cannot resolve) becomes
+   * unknown, an operation, parameter or response it cannot read is left out. Files that do not
+   * parse, unsupported versions and `.proto` problems still stop the load.
+   * @default false
+   */
+  readonly lenient?: boolean;
 }
 
 const API_EXTENSIONS: ReadonlySet<string> = new Set(['.yaml', '.yml', '.json']);
@@ -95,7 +103,13 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
       const doc = await store.load(file, found);
       if (isApiDocument(doc.data)) docs.push(doc);
       else if (explicit)
-        problems.push(error("not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key", { file: doc.path }));
+        problems.push(
+          error(
+            "not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key; " +
+              'add one (openapi: 3.1.0), or leave the file out of the inputs',
+            { file: doc.path },
+          ),
+        );
     } catch (e) {
       if (e instanceof SourceParseError) problems.push(error(e.sentence, { file: display(file), line: e.line }));
       else problems.push(error(e instanceof Error ? e.message : String(e), { file: display(file) }));
@@ -104,7 +118,7 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
 
   // Every file the documents reach through `$ref` is loaded before anything is converted: one
   // outside the root widens it (`store.root`), so that every output path stays below `--out`.
-  for (const doc of docs) problems.push(...(await store.loadReferenced(doc)));
+  for (const doc of docs) problems.push(...(await store.loadReferenced(doc, options.lenient)));
   const effectiveRoot = store.root;
 
   const results: SchemaFile[] = [];
@@ -141,7 +155,9 @@ export async function loadSchemas(inputs: readonly string[], options: LoadOption
     });
   }
   if (docs.length > 0)
-    await run(docs.length === 1 ? docs[0]!.path : `${docs.length} OpenAPI documents`, () => loadOpenApiDocuments(docs, store));
+    await run(docs.length === 1 ? docs[0]!.path : `${docs.length} OpenAPI documents`, () =>
+      loadOpenApiDocuments(docs, store, { lenient: options.lenient ?? false }),
+    );
   store.release();
   if (problems.length > 0) throw new SchemaError(problems);
   return results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

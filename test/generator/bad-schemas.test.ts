@@ -126,7 +126,7 @@ describe('broken OpenAPI documents', () => {
     expectFailure(await generate({ 'api.json': doc }), [
       "api.json:1 (/components/schemas/Obj/properties/__proto__): error: property '__proto__' cannot be generated: " +
         "JavaScript treats that name as an object's prototype, so validators and documents would silently drop it; " +
-        'rename the property',
+        'rename the property; to generate anyway, pass --lenient (the property is left out)',
     ]);
   });
 
@@ -149,7 +149,8 @@ components:
     });
     expectFailure(result, [
       'api.yaml:12 (/paths/~1a/get/responses/200/content/application~1json/schema): error: ' +
-        "$ref '#/components/schemas/Missing' cannot be resolved: nothing is declared at '/components/schemas/Missing' in api.yaml",
+        "$ref '#/components/schemas/Missing' cannot be resolved: nothing is declared at '/components/schemas/Missing' in api.yaml; " +
+        'to generate anyway, pass --lenient (this schema becomes unknown) or mark the operation x-loom-skip: true to leave GET /a out',
     ]);
   });
 
@@ -159,7 +160,8 @@ components:
     });
     expectFailure(result, [
       "api.yaml:6 (/components/schemas/A): error: $ref './shared.yaml#/components/schemas/B' cannot be loaded: " +
-        'the file does not exist; fix the path (it is relative to api.yaml)',
+        'the file does not exist; fix the path (it is relative to api.yaml); to generate anyway, pass --lenient ' +
+        '(every $ref to it becomes unknown, or leaves out the parameter, response, … it stands for)',
     ]);
   });
 
@@ -171,7 +173,7 @@ components:
     });
     expectFailure(result, [
       "api.yaml:9 (/components/schemas/A/properties/n/type): error: unsupported type 'strin': use one of string, number, " +
-        'integer, boolean, array, object or null',
+        'integer, boolean, array, object or null; to generate anyway, pass --lenient (this schema becomes unknown)',
     ]);
   });
 
@@ -204,7 +206,8 @@ components:
   it('a document that is neither OpenAPI nor Swagger says which key is missing', async () => {
     // Named on the command line: a folder scan skips YAML that is not an API document.
     expectFailure(await generate({ 'api.yaml': "info: { title: T, version: '1' }\npaths: {}\n" }, 'schemas/api.yaml'), [
-      "api.yaml: error: not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key",
+      "api.yaml: error: not an OpenAPI or Swagger document: it has no top-level 'openapi' or 'swagger' key; " +
+        'add one (openapi: 3.1.0), or leave the file out of the inputs',
     ]);
   });
 
@@ -244,7 +247,8 @@ components:
       }),
       [
         'api.yaml:6 (/components/schemas/A): error: $ref chain A → B → A never reaches a schema: ' +
-          'each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere',
+          'each one only refers to the next; give one of them a real schema (type, properties, …) or point the $ref elsewhere; ' +
+          'to generate anyway, pass --lenient (each schema of the chain becomes unknown)',
       ],
     );
   });
@@ -263,7 +267,8 @@ components:
     expectFailure(result, [
       "api.yaml:8 (/paths/~1a/post/parameters/0/in): error: parameter 'body' has 'in: body', which is Swagger 2.0: " +
         "OpenAPI 3 describes the body with the operation's 'requestBody' (content: { application/json: { schema: … } }); " +
-        'move it there',
+        'move it there; to generate anyway, pass --lenient (the parameter is left out) ' +
+        'or mark the operation x-loom-skip: true to leave POST /a out',
     ]);
   });
 });

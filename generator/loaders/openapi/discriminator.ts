@@ -3,18 +3,19 @@
  * Subtypes of a base object: a `discriminator` on an object that other schemas extend with `allOf`.
  */
 import type { Discriminator, MessageType, NamedType, TypeRef } from '../../model/model.js';
+import type { Conversion } from './conversion.js';
 import { type At, isObject } from './document.js';
+import { mappingTarget, refType } from './references.js';
 import { childPointer } from './refs.js';
-import type { SchemaConverter } from './schema-converter.js';
 
 /**
  * Polymorphism through a base object: Swagger 2.0's `discriminator: petType`, or OpenAPI 3's
  * `discriminator: { propertyName, mapping }` on an object its subtypes extend with `allOf` (not
- * on a `oneOf`, which `#union` reads). The subtypes are the `mapping`'s targets, and the schemas
+ * on a `oneOf`, which composition.ts reads). The subtypes are the `mapping`'s targets, and the schemas
  * of the same file whose `allOf` lists the base; an unmapped subtype's tag value is its
  * `x-discriminator-value` or its name, as both specifications say.
  */
-export function subtypesOf(converter: SchemaConverter, base: MessageType, discriminator: unknown, at: At): Discriminator | undefined {
+export function subtypesOf(c: Conversion, base: MessageType, discriminator: unknown, at: At): Discriminator | undefined {
   const swagger = typeof discriminator === 'string';
   const propertyName = swagger
     ? discriminator
@@ -24,7 +25,7 @@ export function subtypesOf(converter: SchemaConverter, base: MessageType, discri
   if (propertyName === undefined) return undefined;
   const discAt: At = { doc: at.doc, pointer: childPointer(at.pointer, 'discriminator') };
   if (!base.fields.some((f) => f.jsonName === propertyName)) {
-    converter.warn(
+    c.problems.warn(
       discAt,
       `discriminator '${propertyName}' is not a property of '${base.name}': ` +
         `add it to the properties (and to 'required'), or values cannot say which subtype they are`,
@@ -36,11 +37,11 @@ export function subtypesOf(converter: SchemaConverter, base: MessageType, discri
   const explicit = !swagger && isObject(discriminator) && isObject(discriminator['mapping']) ? discriminator['mapping'] : {};
   for (const [value, ref] of Object.entries(explicit)) {
     if (typeof ref !== 'string') continue;
-    const type = converter.mappingTarget(value, ref.includes('#') || ref.includes('/') ? ref : `#/${container}/${ref}`, discAt);
+    const type = mappingTarget(c, value, ref.includes('#') || ref.includes('/') ? ref : `#/${container}/${ref}`, discAt);
     if (type === undefined) continue;
     if (type.kind !== 'ref' || type.target.kind !== 'message') {
       if (type.kind !== 'unknown')
-        converter.warn(discAt, `discriminator mapping '${value}' names '${ref}', which is not an object schema; it is left out`);
+        c.problems.warn(discAt, `discriminator mapping '${value}' names '${ref}', which is not an object schema; it is left out`);
       continue;
     }
     mapping[value] = { kind: 'ref', target: type.target };
@@ -52,7 +53,7 @@ export function subtypesOf(converter: SchemaConverter, base: MessageType, discri
   for (const [name, raw] of Object.entries(isObject(schemas) ? schemas : {})) {
     const allOf = isObject(raw) ? raw['allOf'] : undefined;
     if (!Array.isArray(allOf) || !allOf.some((part) => isObject(part) && part['$ref'] === self)) continue;
-    const type = converter.refType(`#${childPointer(`/${container}`, name)}`, discAt);
+    const type = refType(c, `#${childPointer(`/${container}`, name)}`, discAt);
     if (type.kind !== 'ref' || type.target.kind !== 'message' || mapped.has(type.target)) continue;
     const tag = isObject(raw) && typeof raw['x-discriminator-value'] === 'string' ? raw['x-discriminator-value'] : name;
     if (mapping[tag] === undefined) mapping[tag] = { kind: 'ref', target: type.target };

@@ -13,6 +13,7 @@ import type { Diagnostic, SourceLocation } from '../../model/model.js';
 import { error } from '../diagnostics.js';
 import { NODE_FILE_SYSTEM, type SchemaFileSystem } from '../file-system.js';
 import { escapePointerSegment, jsonPointerLines } from './json-lines.js';
+import { overrideHint } from './problems.js';
 import { jsonParseError, SourceParseError, yamlParseError } from './source-parse-error.js';
 
 export { SourceParseError } from './source-parse-error.js';
@@ -37,6 +38,20 @@ export interface RefTarget {
   readonly pointer: string;
   readonly value: unknown;
 }
+
+/** A file a `$ref` names that could not be loaded. */
+export interface Unloadable {
+  /** Why, as a clause: `the file does not exist`. */
+  readonly reason: string;
+  /**
+   * True when that was reported where the file was first referenced, so its uses need no error of
+   * their own; false when `--lenient` left it to each use to say what became of it.
+   */
+  readonly reported: boolean;
+}
+
+/** What `--lenient` makes of the `$ref`s to a file it cannot load. */
+const EVERY_REF_TO_IT = 'every $ref to it becomes unknown, or leaves out the parameter, response, … it stands for';
 
 const toPosix = (p: string) => p.split(sep).join('/');
 
@@ -105,8 +120,8 @@ function yamlLine(yaml: YamlModule, doc: Document, counter: LineCounter, segment
 export class DocumentStore {
   #root: string;
   readonly #docs = new Map<string, SourceDocument>();
-  /** Files a `$ref` names that could not be loaded (reported once, where first referenced). */
-  readonly #unloadable = new Set<string>();
+  /** Files a `$ref` names that could not be loaded, by absolute path. */
+  readonly #unloadable = new Map<string, Unloadable>();
   /** Documents whose references were loaded already. */
   readonly #referenced = new Set<string>();
 
@@ -157,9 +172,11 @@ export class DocumentStore {
    * Loads every document reachable from `doc` through external `$ref`s, once: a second call for
    * the same document does nothing. Returns diagnostics for files that cannot be read or parsed;
    * references to them are then not reported again where they are resolved
-   * (see {@link DocumentStore.unloadable}).
+   * (see {@link DocumentStore.unloadable}). With `lenient`, a file that is missing or a URL is no
+   * error: each `$ref` to it says so where it is resolved, and is stepped past there. A file that
+   * does not parse is an error either way (its syntax is to be fixed, not guessed at).
    */
-  async loadReferenced(doc: SourceDocument): Promise<Diagnostic[]> {
+  async loadReferenced(doc: SourceDocument, lenient = false): Promise<Diagnostic[]> {
     if (this.#referenced.has(doc.key)) return [];
     this.#referenced.add(doc.key);
     const problems: Diagnostic[] = [];
@@ -171,42 +188,46 @@ export class DocumentStore {
         const hash = ref.indexOf('#');
         const file = hash === -1 ? ref : ref.slice(0, hash);
         if (file === '') continue;
-        if (/^[a-z][a-z0-9+.-]*:/i.test(file)) {
-          problems.push(
-            error(
-              `$ref '${ref}' points to a URL; only local files are supported: download it next to the schema and use a relative path`,
-              this.location(current, pointer),
-            ),
-          );
-          continue;
-        }
         const key = resolve(dirname(current.key), safeDecode(file));
         if (seen.has(key)) continue;
         seen.add(key);
         if (this.#unloadable.has(key)) continue;
+        const unloadable = (reason: string, message: string, overridable: boolean) => {
+          const reported = !(lenient && overridable);
+          this.#unloadable.set(key, { reason, reported });
+          if (reported) problems.push(error(message, this.location(current, pointer)));
+        };
+        if (/^[a-z][a-z0-9+.-]*:/i.test(file)) {
+          unloadable(
+            'it points to a URL, and only local files are read',
+            `$ref '${ref}' points to a URL; only local files are supported: download it next to the schema and use a relative path; ` +
+              overrideHint(EVERY_REF_TO_IT),
+            true,
+          );
+          continue;
+        }
         try {
           queue.push(await this.load(key));
         } catch (e) {
-          this.#unloadable.add(key);
           const reason =
             (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : e instanceof Error ? e.message : String(e);
           // A file that exists but does not parse needs its syntax fixed, not the path.
-          const fix = e instanceof SourceParseError ? 'fix the syntax there' : `fix the path (it is relative to ${current.path})`;
-          problems.push(error(`$ref '${ref}' cannot be loaded: ${reason}; ${fix}`, this.location(current, pointer)));
+          const syntax = e instanceof SourceParseError;
+          const fix = syntax
+            ? 'fix the syntax there'
+            : `fix the path (it is relative to ${current.path}); ${overrideHint(EVERY_REF_TO_IT)}`;
+          unloadable(reason, `$ref '${ref}' cannot be loaded: ${reason}; ${fix}`, !syntax);
         }
       }
     }
     return problems;
   }
 
-  /**
-   * True when `ref` (written in `from`) names a file that could not be loaded: that was reported
-   * where the file was first referenced, so its uses need no error of their own.
-   */
-  unloadable(ref: string, from: SourceDocument): boolean {
+  /** The file `ref` (written in `from`) names when it could not be loaded, or undefined. */
+  unloadable(ref: string, from: SourceDocument): Unloadable | undefined {
     const hash = ref.indexOf('#');
     const file = hash === -1 ? ref : ref.slice(0, hash);
-    return file !== '' && this.#unloadable.has(resolve(dirname(from.key), safeDecode(file)));
+    return file === '' ? undefined : this.#unloadable.get(resolve(dirname(from.key), safeDecode(file)));
   }
 
   /**

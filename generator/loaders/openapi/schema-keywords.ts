@@ -12,10 +12,12 @@ import type { Mutable } from '../../model/type-utils.js';
 import { type At, isObject, type Json } from './document.js';
 import { childPointer } from './refs.js';
 
-/** Where keyword problems go: the converter, which knows each document's locations. */
+/** Where keyword problems go: the converter's problems (problems.ts), which know each document's locations. */
 export interface Reporter {
   warn(at: At, message: string): void;
   fail(at: At, message: string): void;
+  /** A refusal `--lenient` steps past by doing `consequence`. */
+  refuse(at: At, message: string, consequence: string): void;
 }
 
 export const IGNORED_KEYWORDS = [
@@ -93,7 +95,8 @@ export function soleRef(schema: unknown): string | undefined {
 /**
  * The validation keywords of a schema (`minLength`, `pattern`, exclusive bounds in either
  * dialect's spelling, …). A pattern is checked here, where its location is known: one that is no
- * regular expression is an error, one written for the `u` flag but not valid with it a warning.
+ * regular expression is refused (with `--lenient`, left unchecked), one written for the `u` flag
+ * but not valid with it a warning.
  *
  * @example
  * constraintsOf({ type: 'string', maxLength: 5 }, at, converter); // { maxLength: 5 }
@@ -121,10 +124,11 @@ export function constraintsOf(schema: Json, at: At, report: Reporter): Constrain
         );
       }
     } else
-      report.fail(
+      report.refuse(
         { doc: at.doc, pointer: childPointer(at.pointer, 'pattern') },
         `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${problem}); ` +
           `fix it: patterns are ECMA-262 regular expressions`,
+        'the pattern is not checked',
       );
   }
   if (schema['uniqueItems'] === true) (c ??= {}).uniqueItems = true;
