@@ -17,8 +17,8 @@ import { emit, GENERATOR_VERSION } from '../../generator/emit.js';
 import { loadSchemas, memoryFileSystem, SchemaError } from '../../generator/loaders/index.js';
 import type { Diagnostic, HttpOperation, SchemaFile } from '../../generator/model/model.js';
 import { loadTemplates } from '../../generator/templates.js';
-import { ALL_EMITTERS } from '../client/generate.js';
-import { REPO, typeCheck } from './tsc-check.js';
+import { ALL_EMITTERS } from '../support/generate-inline.js';
+import { REPO, typeCheck } from '../support/tsc-check.js';
 
 type Json = Record<string, unknown>;
 
