@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, isDistFresh, PACKAGE_DIR, STAMP_FILE, sourceDigest } from './build.js';
+import { build, isDistFresh, PACKAGE_DIR, STAMP_FILE, sourceDigest, TOOLKIT_SOURCES } from './build.js';
 import { runCli } from './cli.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -90,12 +90,14 @@ describe('the compiled toolkit (npm run build:toolkit, bin/loom.js)', () => {
   beforeAll(async () => {
     mkdirSync(join(REPO, '.tmp'), { recursive: true });
     pkg = mkdtempSync(join(REPO, '.tmp', 'build-test-'));
-    cpSync(join(REPO, 'generator'), join(pkg, 'generator'), { recursive: true });
+    // Every folder the build reads (TOOLKIT_SOURCES), so that a folder the toolkit gains is copied too.
+    for (const d of TOOLKIT_SOURCES) {
+      if (d === 'templates') symlinkSync(join(REPO, d), join(pkg, d));
+      else cpSync(join(REPO, d), join(pkg, d), { recursive: true });
+    }
     cpSync(join(REPO, 'bin'), join(pkg, 'bin'), { recursive: true });
     for (const f of ['package.json', 'tsconfig.json', 'tsconfig.package.json']) cpSync(join(REPO, f), join(pkg, f));
     for (const d of [`${PACKAGE_DIR}/bin`, `${PACKAGE_DIR}/package.json`]) cpSync(join(REPO, d), join(pkg, d), { recursive: true });
-    symlinkSync(join(REPO, 'templates'), join(pkg, 'templates'));
-    for (const d of ['entries', 'rest', 'rpc', 'client']) cpSync(join(REPO, 'runtime', d), join(pkg, 'runtime', d), { recursive: true });
     build(pkg);
     dist = join(pkg, PACKAGE_DIR, 'dist');
     // What the TypeScript sources produce, in process: the reference every run must match.
@@ -113,7 +115,7 @@ describe('the compiled toolkit (npm run build:toolkit, bin/loom.js)', () => {
     // Loaded by URL, not imported: copied beside the compiled pool.
     expect(readdirSync(join(dist, 'runtime/rest/worker'))).toContain('worker-main.js');
     // The services are not part of the package.
-    expect(readdirSync(join(dist, 'runtime')).sort()).toEqual(['client', 'entries', 'rest', 'rpc']);
+    expect(readdirSync(join(dist, 'runtime')).sort()).toEqual(['client', 'entries', 'rest', 'rpc', 'util']);
     const script = `const s = await import(${JSON.stringify(join(dist, 'runtime/entries/rest.js'))});
       const c = await import(${JSON.stringify(join(dist, 'runtime/entries/client.js'))});
       process.stdout.write([typeof s.createRestRouter, typeof s.QueryParam, typeof c.HttpClient].join(' '));`;
