@@ -56,16 +56,7 @@ export function rawCall(
   path: string,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return rawSend(port, method, path, undefined, headers);
 }
 
 /**
@@ -104,12 +95,12 @@ export function sendBody(
   });
 }
 
-/** A request with a whole body through node:http (declared length), with the whole answer and its headers. */
+/** A request with a whole body (or none) through node:http (declared length), with the whole answer and its headers. */
 export function rawSend(
   port: number,
   method: string,
   path: string,
-  body: string | Uint8Array,
+  body: string | Uint8Array | undefined,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
