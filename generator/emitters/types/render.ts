@@ -118,9 +118,24 @@ export function renderTypeAnnotation(type: TypeRef, ctx: TypeRenderContext, inde
 /** Splits `a | (b | c) | 'x|y'` at its top-level `|` only. */
 function splitTopLevel(text: string): string[] {
   const parts: string[] = [];
+  let start = 0;
+  scanTopLevel(text, (c, i) => {
+    if (c !== '|') return false;
+    parts.push(text.slice(start, i).trim());
+    start = i + 1;
+    return false;
+  });
+  parts.push(text.slice(start).trim());
+  return parts;
+}
+
+/**
+ * Calls `visit` with each character of a rendered type that stands outside quotes and brackets,
+ * and its index, until `visit` returns true; returns whether it did.
+ */
+function scanTopLevel(text: string, visit: (c: string, i: number) => boolean): boolean {
   let depth = 0;
   let quote: string | null = null;
-  let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quote) {
@@ -131,13 +146,9 @@ function splitTopLevel(text: string): string[] {
     if (c === "'" || c === '"') quote = c;
     else if (c === '{' || c === '(' || c === '[' || c === '<') depth++;
     else if (c === '}' || c === ')' || c === ']' || c === '>') depth--;
-    else if (depth === 0 && c === '|') {
-      parts.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
+    else if (depth === 0 && visit(c, i)) return true;
   }
-  parts.push(text.slice(start).trim());
-  return parts;
+  return false;
 }
 
 /** The name to use for a named type here: a well-known type's JSON shape, a local name, or an import. */
@@ -329,21 +340,7 @@ function wrap(text: string): string {
 }
 
 function depthZeroOperator(text: string): boolean {
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    else if (c === '{' || c === '(' || c === '[' || c === '<') depth++;
-    else if (c === '}' || c === ')' || c === ']' || c === '>') depth--;
-    else if (depth === 0 && (c === '|' || c === '&')) return true;
-  }
-  return false;
+  return scanTopLevel(text, (c) => c === '|' || c === '&');
 }
 
 function unique(values: string[]): string[] {
