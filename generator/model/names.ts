@@ -5,6 +5,21 @@
  * every `localName` with these; emitters and the printer use the same rules.
  */
 
+/** TypeScript type keywords and the utility types generated code names: reserved for type names, harmless as variable names. */
+const TYPE_ONLY_WORDS: ReadonlySet<string> = new Set([
+  'type',
+  'any',
+  'unknown',
+  'never',
+  'object',
+  'string',
+  'number',
+  'boolean',
+  'bigint',
+  'Record',
+  'Partial',
+]);
+
 /**
  * Reserved words and names that would shadow globals used by generated code.
  * @see https://tc39.es/ecma262/#sec-keywords-and-reserved-words
@@ -73,19 +88,9 @@ export const RESERVED_WORDS: ReadonlySet<string> = new Set([
   'Promise',
   'Map',
   'Set',
-  'Record',
-  'Partial',
   'Uint8Array',
   'JSON',
-  'type',
-  'any',
-  'unknown',
-  'never',
-  'object',
-  'string',
-  'number',
-  'boolean',
-  'bigint',
+  ...TYPE_ONLY_WORDS,
 ]);
 
 const LEXICAL_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -196,21 +201,6 @@ export function safeIdentifier(name: string): string {
   if (/^\p{Nd}/u.test(id)) id = `_${id}`;
   return RESERVED_WORDS.has(id) ? `${id}$` : id;
 }
-
-/** TypeScript type keywords: reserved for type names, harmless as variable names. */
-const TYPE_ONLY_WORDS: ReadonlySet<string> = new Set([
-  'type',
-  'any',
-  'unknown',
-  'never',
-  'object',
-  'string',
-  'number',
-  'boolean',
-  'bigint',
-  'Record',
-  'Partial',
-]);
 
 /**
  * A name usable as a variable or parameter: like {@link safeIdentifier}, but type-only
