@@ -11,9 +11,8 @@
 
 import { assertNever } from '../util/assert-never.js';
 import { type FieldPlan, fresh, planOf } from './codec-plan.js';
-import { errorMessage, RpcError } from './errors.js';
 import { wrapLong } from './long.js';
-import { checkPresence, normalizeMapKey } from './message-checks.js';
+import { checkPresence, decimalInteger, invalidWellKnown, normalizeMapKey } from './message-checks.js';
 import { PackedAny, type ProtoMessage, readMessage, writeMessage } from './proto-json.js';
 import type { DescMessage } from './proto-schema.js';
 
@@ -99,9 +98,7 @@ function internalValue(f: FieldPlan, value: unknown): unknown {
       try {
         return readMessage(f.type!, value, {}, 0);
       } catch (error) {
-        throw new RpcError('invalid_argument', `invalid ${f.type!.fullName.slice(1)} in field ${f.name}: ${errorMessage(error)}`, {
-          cause: error,
-        });
+        throw invalidWellKnown(f.type!.fullName, f.name, error);
       }
     default:
       return assertNever(f.kind, 'value kind');
@@ -110,6 +107,5 @@ function internalValue(f: FieldPlan, value: unknown): unknown {
 
 /** A 64-bit integer written as a decimal string; wrapped to the type's range, as the binary format writes it. */
 function longFromString(value: string, unsigned: boolean): string {
-  if (!/^-?\d+$/.test(value)) throw new RpcError('invalid_argument', `not an integer: ${JSON.stringify(value)}`);
-  return wrapLong(value, unsigned);
+  return wrapLong(decimalInteger(value), unsigned);
 }

@@ -5,7 +5,7 @@
  * set, a proto2 `required` field missing, a map key that is not a number (or boolean) of the
  * map's key type.
  */
-import { RpcError } from './errors.js';
+import { errorMessage, RpcError } from './errors.js';
 
 /** How a map's keys are checked and spelled: proto3 JSON spells every key as a string. */
 export type MapKey = 'string' | 'bool' | 'int32' | 'uint32' | 'int64' | 'uint64';
@@ -78,4 +78,18 @@ export function normalizeMapKey(fullName: string, mapKey: MapKey, key: string): 
     }
   }
   throw new RpcError('invalid_argument', `${fullName}: invalid ${mapKey} map key ${JSON.stringify(key)}`);
+}
+
+/**
+ * A 64-bit integer field's JSON string, checked: decimal digits with an optional sign (JSON numbers
+ * and strings both reach here as what the sender wrote). Returns the text for the caller to wrap.
+ */
+export function decimalInteger(value: string): string {
+  if (!/^-?\d+$/.test(value)) throw new RpcError('invalid_argument', `not an integer: ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** The refusal of a well-known type's JSON form that does not read (a malformed Timestamp, say) in `field`. */
+export function invalidWellKnown(typeName: string, field: string, error: unknown): RpcError {
+  return new RpcError('invalid_argument', `invalid ${typeName.slice(1)} in field ${field}: ${errorMessage(error)}`, { cause: error });
 }

@@ -20,8 +20,7 @@ import protobuf from 'protobufjs';
 import protojson from 'protobufjs/ext/protojson.js';
 import { assertNever } from '../util/assert-never.js';
 import type { FieldShape, ValueKind } from './codec-plan.js';
-import { errorMessage, RpcError } from './errors.js';
-import { checkPresence, mapKeyOf, normalizeMapKey, type PresenceRules } from './message-checks.js';
+import { checkPresence, decimalInteger, invalidWellKnown, mapKeyOf, normalizeMapKey, type PresenceRules } from './message-checks.js';
 
 type PbType = protobuf.Type;
 type PbField = protobuf.Field;
@@ -209,9 +208,7 @@ function wireValue(f: FieldPlan, value: unknown, planOf: PlanOf): unknown {
       try {
         return protojson.fromJson(f.type!, value);
       } catch (error) {
-        throw new RpcError('invalid_argument', `invalid ${f.type!.fullName.slice(1)} in field ${f.name}: ${errorMessage(error)}`, {
-          cause: error,
-        });
+        throw invalidWellKnown(f.type!.fullName, f.name, error);
       }
     default:
       return assertNever(f.kind, 'value kind');
@@ -219,9 +216,8 @@ function wireValue(f: FieldPlan, value: unknown, planOf: PlanOf): unknown {
 }
 
 function longFromString(value: string, unsigned: boolean): unknown {
-  if (!/^-?\d+$/.test(value)) throw new RpcError('invalid_argument', `not an integer: ${JSON.stringify(value)}`);
   const Long = protobuf.util.Long as unknown as { fromString(s: string, unsigned: boolean, radix: number): unknown };
-  return Long.fromString(value, unsigned, 10);
+  return Long.fromString(decimalInteger(value), unsigned, 10);
 }
 
 /** protobufjs' verifier on a message it failed to encode; it may itself trip over the same value. */
