@@ -86,10 +86,7 @@ const duration: WellKnownJson = {
     const seconds = Number.parseInt(match[2]!, 10) * sign || 0;
     const nanos = match[3] ? fracToNanos(match[3]) * sign || 0 : 0;
     if (seconds > MAX_DURATION_SECONDS || seconds < -MAX_DURATION_SECONDS) throw invalid(type.fullName, value, 'duration out of range');
-    const message: ProtoMessage = {};
-    if (seconds !== 0) message['seconds'] = seconds;
-    if (nanos !== 0) message['nanos'] = nanos;
-    return message;
+    return secondsAndNanos(seconds, nanos);
   },
   write(_type, message) {
     const seconds = longToNumber(message['seconds']);
@@ -104,6 +101,14 @@ const duration: WellKnownJson = {
   },
 };
 
+/** A Duration's or Timestamp's message, zero fields left out as proto3 leaves them. */
+function secondsAndNanos(seconds: number, nanos: number): ProtoMessage {
+  const message: ProtoMessage = {};
+  if (seconds !== 0) message['seconds'] = seconds;
+  if (nanos !== 0) message['nanos'] = nanos;
+  return message;
+}
+
 const timestamp: WellKnownJson = {
   read(type, value) {
     if (typeof value !== 'string') throw invalid(type.fullName, value, 'expected timestamp string');
@@ -117,10 +122,7 @@ const timestamp: WellKnownJson = {
     const seconds = Math.floor(millis / 1000);
     const nanos = match[7] ? fracToNanos(match[7]) : 0;
     if (seconds < MIN_TIMESTAMP_SECONDS || seconds > MAX_TIMESTAMP_SECONDS) throw invalid(type.fullName, value, 'timestamp out of range');
-    const message: ProtoMessage = {};
-    if (seconds !== 0) message['seconds'] = seconds;
-    if (nanos !== 0) message['nanos'] = nanos;
-    return message;
+    return secondsAndNanos(seconds, nanos);
   },
   write(_type, message) {
     const seconds = longToNumber(message['seconds']);
