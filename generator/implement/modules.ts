@@ -11,6 +11,7 @@
  */
 import { dirname, join } from 'node:path';
 import type { Node, SourceFile, ts as Ts } from 'ts-morph';
+import { isLoomFile, withoutClassBodies } from './generated-files.js';
 import type { TsMorph } from './load-ts-morph.js';
 
 /** Reads a file's text; `undefined` when there is none. Injected, so planning runs in memory. */
@@ -102,18 +103,29 @@ export class SourceFiles {
   }
 
   #parse(path: string, text: string): ParsedFile {
-    const source = this.#project.createSourceFile(path, text, { overwrite: true });
+    // A generated file is read, never edited: its classes' bodies are left unparsed (see
+    // generated-files.ts), unless that leaves something that does not parse, when it is read whole.
+    let source = this.#project.createSourceFile(path, isLoomFile(text) ? withoutClassBodies(text) : text, { overwrite: true });
+    if (isLoomFile(text) && parseDiagnostics(source.compilerNode).length > 0) {
+      source = this.#project.createSourceFile(path, text, { overwrite: true });
+    }
     const ts = this.#tsMorph.ts;
     const node = source.compilerNode;
-    // Parse errors are an internal property of a TypeScript source file; the public way to them is
-    // a Program, which would load and bind every file the handlers import.
-    const diagnostics = (node as unknown as { parseDiagnostics?: readonly Ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+    const diagnostics = parseDiagnostics(node);
     const syntaxErrors = diagnostics.map((d) => ({
       line: node.getLineAndCharacterOfPosition(d.start).line + 1,
       message: ts.flattenDiagnosticMessageText(d.messageText, ' '),
     }));
     return { path, text, source, module: readModule(ts, node), syntaxErrors };
   }
+}
+
+/**
+ * A source file's syntax errors. They are an internal property of a TypeScript source file; the
+ * public way to them is a Program, which would load and bind every file the handlers import.
+ */
+function parseDiagnostics(node: Ts.SourceFile): readonly Ts.DiagnosticWithLocation[] {
+  return (node as unknown as { parseDiagnostics?: readonly Ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
 }
 
 function readModule(ts: typeof Ts, file: Ts.SourceFile): ModuleInfo {

@@ -10,9 +10,11 @@
  * such a class that look like handler methods (two parameters, as every contract method takes)
  * but are in none of its contracts are reported, never deleted.
  */
+
 import type { ts as Ts } from 'ts-morph';
 import { findClasses, type ImplementingClass, referencedContracts } from './classes.js';
 import { type Contract, ContractIndex, type ContractMethod } from './contracts.js';
+import { isLoomFile } from './generated-files.js';
 import { ImportPlanner } from './imports.js';
 import type { TsMorph } from './load-ts-morph.js';
 import { lineOfNode, type ParsedFile, type ReadFile, Resolver, SourceFiles } from './modules.js';
@@ -161,7 +163,8 @@ function findHandlers(run: Run, contracts: readonly Contract[]): { classes: Impl
   const referenced = new Set<string>();
   for (const path of run.options.handlerFiles) {
     const text = run.files.text(path);
-    if (text === undefined || (!text.includes('implements') && !names.some((n) => text.includes(n)))) continue;
+    // A file `loom generate` wrote is nobody's handler, and never edited (it is regenerated).
+    if (text === undefined || isLoomFile(text) || (!text.includes('implements') && !names.some((n) => text.includes(n)))) continue;
     const parsed = run.files.get(path)!;
     if (!parses(run, parsed)) continue;
     const found = findClasses(parsed, run.resolver, run.index);
