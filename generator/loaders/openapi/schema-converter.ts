@@ -24,7 +24,7 @@ import type { At, Json } from './document.js';
 import { type FileEntry, fileEntry } from './file-entries.js';
 import { finish } from './named-types.js';
 import { Problems, type SkipScope } from './problems.js';
-import { defaultOf, deref, mappingTarget, refType } from './references.js';
+import { defaultOf, deref } from './references.js';
 import type { DocumentStore, SourceDocument } from './refs.js';
 import type { Reporter } from './schema-keywords.js';
 import { typeOf } from './type-of.js';
@@ -118,15 +118,5 @@ export class SchemaConverter implements Reporter {
   /** Converts a schema object at a location into a type. */
   typeOf(schema: unknown, at: At): TypeRef {
     return this.#c.typeOf(schema, at);
-  }
-
-  /** The type a `$ref` names: a reference to a named type, or the inline type it points to. */
-  refType(ref: string, at: At): TypeRef {
-    return refType(this.#c, ref, at);
-  }
-
-  /** The type a discriminator's `mapping` entry names, or undefined (with a warning) when it names nothing loaded. */
-  mappingTarget(value: string, ref: string, at: At): TypeRef | undefined {
-    return mappingTarget(this.#c, value, ref, at);
   }
 }
