@@ -16,7 +16,7 @@ import { BadRequestError, HttpError } from '../../rest/errors.js';
 import type { RouteInfo } from '../../rest/types.js';
 import type { IssueStore } from '../store/store.js';
 import { getCaller, loadRepo, requireSignedIn } from './access.js';
-import { oversizedArray } from './body-scan.js';
+import { isWhitespace, oversizedArray } from './body-scan.js';
 import { GiteaError, notFound } from './errors.js';
 
 /** Whether `error` is the decorator runtime's refusal to bind the request (not a handler's answer). */
@@ -115,8 +115,7 @@ async function scanBody(store: IssueStore, c: Context): Promise<void> {
 /** The index of the first byte that is not JSON whitespace; -1 when there is none. */
 function firstNonSpace(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return i;
+    if (!isWhitespace(bytes[i]!)) return i;
   }
   return -1;
 }

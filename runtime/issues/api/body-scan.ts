@@ -100,7 +100,8 @@ export function oversizedArray(body: Uint8Array | string, max: number): JsonPath
   return undefined;
 }
 
-function isWhitespace(code: number): boolean {
+/** JSON's four whitespace bytes (space, line feed, carriage return, tab). */
+export function isWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
