@@ -105,8 +105,9 @@ export class SourceFiles {
   #parse(path: string, text: string): ParsedFile {
     // A generated file is read, never edited: its classes' bodies are left unparsed (see
     // generated-files.ts), unless that leaves something that does not parse, when it is read whole.
-    let source = this.#project.createSourceFile(path, isLoomFile(text) ? withoutClassBodies(text) : text, { overwrite: true });
-    if (isLoomFile(text) && parseDiagnostics(source.compilerNode).length > 0) {
+    const generated = isLoomFile(text);
+    let source = this.#project.createSourceFile(path, generated ? withoutClassBodies(text) : text, { overwrite: true });
+    if (generated && parseDiagnostics(source.compilerNode).length > 0) {
       source = this.#project.createSourceFile(path, text, { overwrite: true });
     }
     const ts = this.#tsMorph.ts;
