@@ -81,8 +81,8 @@ export function normalizeMapKey(fullName: string, mapKey: MapKey, key: string): 
 }
 
 /**
- * A 64-bit integer field's JSON string, checked: decimal digits with an optional sign (JSON numbers
- * and strings both reach here as what the sender wrote). Returns the text for the caller to wrap.
+ * A 64-bit integer field sent as a JSON string (as proto3 JSON writes them), checked: decimal
+ * digits with an optional sign. Returns the text for the caller to turn into its long type.
  */
 export function decimalInteger(value: string): string {
   if (!/^-?\d+$/.test(value)) throw new RpcError('invalid_argument', `not an integer: ${JSON.stringify(value)}`);
