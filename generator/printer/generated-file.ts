@@ -60,13 +60,14 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 export class GeneratedFile {
   readonly path: string;
   readonly #options: GeneratedFileOptions;
+  /** Printed lines; a block from {@link GeneratedFile.printBlock} is one entry of several lines. */
   readonly #lines: string[] = [];
   /** Comment lines between the preamble and the imports (see {@link GeneratedFile.headerComment}). */
   readonly #header: string[] = [];
   /** from → name → typeOnly (a name used once as a value is imported as a value). */
   readonly #imports = new Map<string, Map<string, boolean>>();
-  /** Local aliases for imported names that clash with each other: `from\0name` → alias. */
-  readonly #aliases = new Map<string, string>();
+  /** Local aliases for imported names that clash with each other: from → name → alias. */
+  readonly #aliases = new Map<string, Map<string, string>>();
   /** Names declared in this file plus every alias handed out, so a new import never shadows one. */
   readonly #taken = new Set<string>();
   /** `ImportFrom` → specifier written in this file (null: this file), resolved once per source. */
@@ -104,9 +105,19 @@ export class GeneratedFile {
     return this.#render(parts);
   }
 
-  /** Prints several lines at once (each already rendered, e.g. from a template), keeping indentation. */
+  /**
+   * Prints several lines at once (each already rendered, e.g. from a template), keeping indentation.
+   * Kept as one entry rather than split into lines (a large API's files are mostly such blocks);
+   * only its leading empty lines are entries of their own, so that `toString` drops them at the
+   * start of the file as it drops empty lines printed one by one.
+   */
   printBlock(text: string): void {
-    for (const line of text.replace(/\n+$/, '').split('\n')) this.#lines.push(line);
+    let start = 0;
+    while (text.charCodeAt(start) === 10) start++;
+    let end = text.length;
+    while (end > start && text.charCodeAt(end - 1) === 10) end--;
+    for (let i = 0; i < start; i++) this.#lines.push('');
+    if (end > start || start === 0) this.#lines.push(text.slice(start, end));
   }
 
   /** A string literal, single-quoted, escaped. */
@@ -181,12 +192,13 @@ export class GeneratedFile {
   }
 
   #aliasFor(from: string, name: string): string {
-    const key = `${from}\0${name}`;
-    const existing = this.#aliases.get(key);
+    let aliases = this.#aliases.get(from);
+    if (!aliases) this.#aliases.set(from, (aliases = new Map()));
+    const existing = aliases.get(name);
     if (existing) return existing;
     let alias = name;
     for (let i = 2; this.#taken.has(alias); i++) alias = `${name}$${i}`;
-    this.#aliases.set(key, alias);
+    aliases.set(name, alias);
     this.#taken.add(alias);
     return alias;
   }
@@ -231,7 +243,7 @@ export class GeneratedFile {
       const names = this.#imports.get(from)!;
       const sorted = [...names.keys()].sort();
       const render = (n: string) => {
-        const alias = this.#aliases.get(`${from}\0${n}`)!;
+        const alias = this.#aliases.get(from)!.get(n)!;
         return alias === n ? n : `${n} as ${alias}`;
       };
       const types = sorted.filter((n) => names.get(n));
