@@ -9,8 +9,11 @@ export declare const PACKAGE_DIR: string;
 /** Name of the stamp file inside a build. */
 export declare const STAMP_FILE: string;
 
-/** File name, beside the compiled `generator/templates.js`, of the precompiled built-in templates. */
+/** File name, in the built `templates/` folder, of the precompiled built-in templates. */
 export declare const PRECOMPILED_TEMPLATES: string;
+
+/** The bundled `loom` command, relative to the build folder (`cli/loom.js`). */
+export declare const CLI_BUNDLE: string;
 
 /** The Handlebars options every Loom template is compiled with. */
 export declare const TEMPLATE_OPTIONS: Readonly<{ noEscape: true; strict: true }>;
@@ -43,9 +46,17 @@ export declare function isDistFresh(root: string, dist?: string): boolean;
 export declare function build(root: string, dist?: string): void;
 
 /**
- * Precompiles `<root>/templates/**\/*.hbs` into `<dist>/generator/templates.precompiled.cjs`.
+ * Precompiles `<root>/templates/**\/*.hbs` into `<dist>/templates/precompiled.cjs`.
  *
  * @example
  * precompileTemplates('/repo', '/repo/packages/loom/dist'); // part of build()
  */
 export declare function precompileTemplates(root: string, dist: string): void;
+
+/**
+ * Bundles the compiled CLI (`<dist>/generator/cli/main.js` and its validators worker) into `<dist>/cli/`.
+ *
+ * @example
+ * bundleCli('/repo', '/repo/packages/loom/dist'); // part of build()
+ */
+export declare function bundleCli(root: string, dist: string): void;

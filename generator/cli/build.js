@@ -34,8 +34,14 @@ export const PACKAGE_DIR = 'packages/loom';
 /** The stamp the build carries: the digest of the sources it was compiled from. */
 export const STAMP_FILE = '.loom-build.json';
 
-/** The built-in templates, precompiled beside the compiled `generator/templates.js` (see {@link precompileTemplates}). */
-export const PRECOMPILED_TEMPLATES = 'templates.precompiled.cjs';
+/** The built-in templates, precompiled into the built templates folder (see {@link precompileTemplates}). */
+export const PRECOMPILED_TEMPLATES = 'precompiled.cjs';
+
+/**
+ * The `loom` command bundled (see {@link bundleCli}), relative to the build folder: what the
+ * package's `bin/loom.js` runs.
+ */
+export const CLI_BUNDLE = 'cli/loom.js';
 
 /** Handlebars options of every Loom template: code, not HTML (`noEscape`); unknown names fail (`strict`). */
 export const TEMPLATE_OPTIONS = Object.freeze({ noEscape: true, strict: true });
@@ -129,7 +135,7 @@ export function isDistFresh(root, dist = join(root, PACKAGE_DIR, 'dist')) {
 }
 
 /**
- * Precompiles the built-in templates into `<dist>/generator/templates.precompiled.cjs` (template
+ * Precompiles the built-in templates into `<dist>/templates/precompiled.cjs` (template
  * name → Handlebars template spec), so that a run of the compiled generator needs only
  * Handlebars' runtime and compiles nothing: about 40 ms of a run's start-up. The options are the
  * ones `generator/templates.ts` compiles with; templates given with `--templates` are still
@@ -147,7 +153,50 @@ export function precompileTemplates(root, dist) {
     return `  ${JSON.stringify(name)}: ${spec},`;
   });
   const header = '// Built by generator/cli/build.js from templates/: Handlebars template specs by name.\n';
-  writeFileSync(join(dist, 'generator', PRECOMPILED_TEMPLATES), `${header}module.exports = {\n${entries.join('\n')}\n};\n`);
+  mkdirSync(join(dist, 'templates'), { recursive: true });
+  writeFileSync(join(dist, 'templates', PRECOMPILED_TEMPLATES), `${header}module.exports = {\n${entries.join('\n')}\n};\n`);
+}
+
+/**
+ * Bundles the compiled CLI into `<dist>/cli/`: `loom.js` (the command), `validators-worker.js`
+ * (the worker `generator/cli/validators-prefetch.ts` starts, found beside the code that starts
+ * it) and the chunks both share or load on demand (the loaders and emitters, which `--help`
+ * never loads). Node resolves and links each ES module separately, and the generator is about
+ * a hundred of them: one bundle made a cold `loom generate` on Gitea's API about 8 % faster and
+ * `loom --help` about 10 %. Dependencies stay outside, resolved from the package's own
+ * `node_modules` as before, but one (below). The separate modules of `dist/generator/` stay
+ * for the programmatic API (`loom/generator`); their code is the same, only not joined.
+ *
+ * The bundle sits one folder below the build's root, as `dist/generator/` does, so the one
+ * module that finds package files by its own location (`generator/templates.ts`) finds them
+ * from either.
+ *
+ * @param {string} root repository folder
+ * @param {string} dist the build folder
+ */
+export function bundleCli(root, dist) {
+  const esbuild = createRequire(join(root, 'package.json'))('esbuild');
+  // Every dependency stays outside but Handlebars' runtime (the full compiler is required on
+  // demand, out of esbuild's sight): it is small, and as one module instead of its own
+  // twenty-two it loads in a third of the time. tsx is what plugins written in TypeScript load.
+  const manifest = JSON.parse(readFileSync(join(root, PACKAGE_DIR, 'package.json'), 'utf8'));
+  const external = [...Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }), 'tsx'].filter((name) => name !== 'handlebars');
+  esbuild.buildSync({
+    entryPoints: {
+      loom: join(dist, 'generator', 'cli', 'main.js'),
+      'validators-worker': join(dist, 'generator', 'cli', 'validators-worker.js'),
+    },
+    outdir: join(dist, dirname(CLI_BUNDLE)),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external,
+    chunkNames: 'chunk-[hash]',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
 }
 
 /**
@@ -193,9 +242,10 @@ export function build(root, dist = join(root, PACKAGE_DIR, 'dist')) {
     if (e?.status !== 2) throw e;
     process.stderr.write('loom build: the toolkit has type errors (above); JavaScript was emitted anyway. Run `npm run typecheck`.\n');
   }
-  precompileTemplates(root, staging);
   cpSync(join(root, 'templates'), join(staging, 'templates'), { recursive: true });
+  precompileTemplates(root, staging);
   copyScriptAssets(root, staging);
+  bundleCli(root, staging);
   writeFileSync(join(staging, STAMP_FILE), `${JSON.stringify({ digest })}\n`);
   rmSync(dist, { recursive: true, force: true });
   renameSync(staging, dist);

@@ -127,12 +127,16 @@ describe('the compiled toolkit (npm run build:toolkit, bin/loom.js)', () => {
     });
   });
 
-  it('builds dist/ with a stamp matching the sources, and the templates precompiled and copied', () => {
+  it('builds dist/ with a stamp matching the sources, the templates precompiled and copied, and the CLI bundled', () => {
     expect(isDistFresh(pkg)).toBe(true);
-    const precompiled = readFileSync(join(dist, 'generator', 'templates.precompiled.cjs'), 'utf8');
+    const precompiled = readFileSync(join(dist, 'templates', 'precompiled.cjs'), 'utf8');
     expect(precompiled).toContain('"types/interface": {');
     expect(readdirSync(join(dist, 'templates', 'types'))).toContain('interface.hbs');
     expect(readdirSync(join(dist, 'generator', 'cli'))).toContain('validators-worker.js');
+    // The bundle: the command and its worker side by side, the modules they share in chunks.
+    const bundle = readdirSync(join(dist, 'cli'));
+    expect(bundle).toEqual(expect.arrayContaining(['loom.js', 'validators-worker.js']));
+    expect(bundle.filter((f) => f.startsWith('chunk-')).length).toBeGreaterThan(0);
     expect(readdirSync(join(dist, 'generator', 'cli')).filter((f) => f.endsWith('.test.js'))).toEqual([]);
   });
 

@@ -10,13 +10,13 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { GENERATOR_VERSION } from '../emit.js';
+import { BUILTIN_TEMPLATES_DIR } from '../templates.js';
 import { readOptions } from './options.js';
 import { UsageError } from './usage-error.js';
 
 /** The starter project shipped with Loom: `templates/init/` in the repository and in the package. */
-export const STARTER_DIR = fileURLToPath(new URL('../../templates/init/', import.meta.url));
+export const STARTER_DIR = join(BUILTIN_TEMPLATES_DIR, 'init');
 
 /** Options of `loom init`. */
 export interface InitArgs {

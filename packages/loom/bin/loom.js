@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The `loom` executable of the installed package: the generator, compiled to JavaScript by the
-// package's build (`dist/`, shipped in the tarball; nothing is built on the user's side).
+// The `loom` executable of the installed package: the generator, compiled to JavaScript and
+// bundled by the package's build (`dist/cli/`, shipped in the tarball; nothing is built on the
+// user's side).
 import { setFlagsFromString } from 'node:v8';
 
 // A run lasts a second or two. With V8's default budget its optimizing compiler starts on
@@ -11,4 +12,4 @@ import { setFlagsFromString } from 'node:v8';
 // `--watch` still get their hot code optimized. `LOOM_V8_DEFAULTS=1` keeps V8's defaults.
 if (process.env.LOOM_V8_DEFAULTS !== '1') setFlagsFromString(`--interrupt-budget=${600 * 1024}`);
 
-await import('../dist/generator/cli/main.js');
+await import('../dist/cli/loom.js');
