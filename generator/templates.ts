@@ -108,7 +108,9 @@ export function loadTemplates(
     }
   }
   // The compiler only when something is left to compile; the runtime runs precompiled specs.
-  const hbs = (sources.size > 0 ? (require('handlebars') as HandlebarsModule) : (handlebarsRuntime as unknown as HandlebarsModule)).create();
+  const hbs = (
+    sources.size > 0 ? (require('handlebars') as HandlebarsModule) : (handlebarsRuntime as unknown as HandlebarsModule)
+  ).create();
   const compiled = new Map<string, HandlebarsNamespace.TemplateDelegate>();
   return {
     render(name, view) {

@@ -180,7 +180,9 @@ export function bundleCli(root, dist) {
   // demand, out of esbuild's sight): it is small, and as one module instead of its own
   // twenty-two it loads in a third of the time. tsx is what plugins written in TypeScript load.
   const manifest = JSON.parse(readFileSync(join(root, PACKAGE_DIR, 'package.json'), 'utf8'));
-  const external = [...Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }), 'tsx'].filter((name) => name !== 'handlebars');
+  const external = [...Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }), 'tsx'].filter(
+    (name) => name !== 'handlebars',
+  );
   esbuild.buildSync({
     entryPoints: {
       loom: join(dist, 'generator', 'cli', 'main.js'),
