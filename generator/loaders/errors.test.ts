@@ -745,7 +745,12 @@ describe('every problem of a run, together', () => {
         'ok.proto': 'syntax = "proto3";\npackage ok;\nmessage D { string d = 1; }\n',
       }),
     ).toEqual([
-      { file: 'x.proto', line: 5, pointer: undefined, message: "cannot parse: illegal token '}', ';' expected" },
+      {
+        file: 'x.proto',
+        line: 4,
+        pointer: undefined,
+        message: "cannot parse: a ';' is missing at the end of this line (the next statement starts with '}')",
+      },
       {
         file: 'y.proto',
         line: 4,

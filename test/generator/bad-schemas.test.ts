@@ -58,12 +58,25 @@ describe('broken proto files', () => {
     ]);
   });
 
-  it('a syntax error and an illegal map key point at their line', async () => {
+  it('a syntax error and an illegal map key point at their line and say what to fix', async () => {
+    // The parser notices a missing ';' at the next statement; the fix goes on the line before.
     expectFailure(await generate({ 'a.proto': 'syntax = "proto3";\npackage a;\nmessage A {\n  string id = 1\n}\n' }), [
-      "a.proto:5: error: cannot parse: illegal token '}', ';' expected",
+      "a.proto:4: error: cannot parse: a ';' is missing at the end of this line (the next statement starts with '}')",
     ]);
+    expectFailure(
+      await generate({
+        'c.proto': 'syntax = "proto3";\npackage c;\nmessage C {\n  int32 b = 2 // the count\n\n  // next\n  int32 c = 3;\n}\n',
+      }),
+      ["c.proto:4: error: cannot parse: a ';' is missing at the end of this line (the next statement starts with 'int32')"],
+    );
     expectFailure(await generate({ 'b.proto': 'syntax = "proto3";\npackage b;\nmessage B {\n  map<float, string> m = 1;\n}\n' }), [
-      "b.proto:4: error: cannot parse: illegal type 'float'",
+      "b.proto:4: error: cannot parse: illegal type 'float': a map key is an integer type, bool or string",
+    ]);
+    expectFailure(await generate({ 'd.proto': 'syntax = "proto3";\npackage d;\nmessage D {\n  string d = 1;\n' }), [
+      "d.proto:5: error: cannot parse: the file ends inside a declaration: a '}' or ';' is missing",
+    ]);
+    expectFailure(await generate({ 'e.proto': 'syntax = "proto3";\npackage e;\nmessage E {\n  string = 1;\n}\n' }), [
+      "e.proto:4: error: cannot parse: a name is missing before '=': a field is `type name = number;`",
     ]);
   });
 

@@ -60,7 +60,10 @@ export function parseFailure(e: unknown, source: ProtoSource): Diagnostic {
   const duplicateId = /^duplicate id (\d+) in (\w+) \.?(.*)$/.exec(message);
   if (duplicateId) return duplicateNumber(source, Number(duplicateId[1]), duplicateId[2]!.toLowerCase(), duplicateId[3]!, line);
   const duplicate = /^duplicate name '([^']+)' in \w+ \.?(.*)$/.exec(message);
-  if (!duplicate) return error(`cannot parse: ${message}`, { file: source.path, line });
+  if (!duplicate) {
+    const syntax = syntaxError(message, line, source.text);
+    return error(`cannot parse: ${syntax.message}`, { file: source.path, line: syntax.line });
+  }
   const name = duplicate[1]!;
   const scope = duplicate[2]!;
   const matches = (k: string) => k === name || k.endsWith(`.${name}`) || k.endsWith(`#${name}`);
@@ -77,4 +80,59 @@ export function parseFailure(e: unknown, source: ProtoSource): Diagnostic {
     `'${name}' is declared twice in '${scope}': another loaded file already defines it; rename one of them or load the files separately`,
     { file: source.path, line: where?.[1] },
   );
+}
+
+/** Integer kinds, `bool` and `string`: what a map key may be. */
+const MAP_KEY_TYPES = 'an integer type, bool or string';
+
+/**
+ * protobufjs's syntax error with what to do about it. A missing `;` is reported where the parser
+ * noticed it, at the next statement's first token (often the next line, or a `}`): it is put back
+ * on the line that lacks it, as the fix goes there.
+ *
+ * @example
+ * syntaxError("illegal token '}', ';' expected", 5, 'message A {\n  string id = 1\n}');
+ * // { message: "a ';' is missing at the end of this line (the next statement starts with '}')", line: 2 } — with the real line numbers
+ */
+function syntaxError(message: string, line: number | undefined, text: string | undefined): { message: string; line?: number } {
+  const expected = /^illegal token '(.*)', '(.*)' expected$/.exec(message);
+  if (expected) {
+    const [, found, wanted] = expected as unknown as [string, string, string];
+    if (wanted === ';') {
+      const before = line === undefined ? undefined : statementLineBefore(text, line, found);
+      if (before !== undefined) {
+        return { message: `a ';' is missing at the end of this line (the next statement starts with '${found}')`, line: before };
+      }
+    }
+    return { message: `'${wanted}' expected before '${found}': add it, or fix what comes before`, line };
+  }
+  const illegal = /^illegal (\w[\w ]*?) '(.*)'$/.exec(message);
+  if (illegal) {
+    const [, what, token] = illegal as unknown as [string, string, string];
+    if (what === 'type') return { message: `illegal type '${token}': a map key is ${MAP_KEY_TYPES}`, line };
+    if (what === 'name' && token === '=') return { message: "a name is missing before '=': a field is `type name = number;`", line };
+    // protobufjs names the last token it read, or `null` at the very end.
+    if (what === 'end of input')
+      return { message: `the file ends inside a declaration${token === 'null' ? '' : ` (at '${token}')`}: a '}' or ';' is missing`, line };
+    return { message: `illegal ${what} '${token}': fix the syntax there, then run again`, line };
+  }
+  if (message === 'illegal string') return { message: 'a string is not closed: add the closing quote on this line', line };
+  if (message === 'illegal comment') return { message: "a block comment is not closed: add '*/'", line };
+  return { message: `${message}: fix the syntax there, then run again`, line };
+}
+
+/**
+ * The line a missing `;` belongs on: when the token the parser stopped at starts its line, the
+ * last line before it that holds code (not blank, not only a comment); otherwise its own line.
+ */
+function statementLineBefore(text: string | undefined, line: number, token: string): number | undefined {
+  if (text === undefined) return undefined;
+  const lines = text.split(/\r?\n/);
+  const at = lines[line - 1];
+  if (at === undefined || !at.trimStart().startsWith(token)) return line;
+  for (let n = line - 1; n >= 1; n--) {
+    const code = lines[n - 1]!.replace(/\/\/.*$/, '').trim();
+    if (code !== '') return n;
+  }
+  return line;
 }

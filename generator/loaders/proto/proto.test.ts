@@ -373,7 +373,7 @@ describe('proto errors', () => {
 
   it('reports syntax errors with the line protobufjs found', async () => {
     expect(await load({ 'a.proto': 'syntax = "proto3";\nmessage A {\n  string = 1;\n}\n' })).toEqual([
-      { file: 'a.proto', line: 3, message: "cannot parse: illegal name '='" },
+      { file: 'a.proto', line: 3, message: "cannot parse: a name is missing before '=': a field is `type name = number;`" },
     ]);
   });
 
