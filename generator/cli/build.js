@@ -244,7 +244,9 @@ export function build(root, dist = join(root, PACKAGE_DIR, 'dist')) {
     if (e?.status !== 2) throw e;
     process.stderr.write('loom build: the toolkit has type errors (above); JavaScript was emitted anyway. Run `npm run typecheck`.\n');
   }
-  cpSync(join(root, 'templates'), join(staging, 'templates'), { recursive: true });
+  // Dereferenced: a linked templates folder (the build test links it) must be copied, not
+  // linked, as the precompiled templates are written into the copy.
+  cpSync(join(root, 'templates'), join(staging, 'templates'), { recursive: true, dereference: true });
   precompileTemplates(root, staging);
   copyScriptAssets(root, staging);
   bundleCli(root, staging);

@@ -132,6 +132,8 @@ describe('the compiled toolkit (npm run build:toolkit, bin/loom.js)', () => {
     const precompiled = readFileSync(join(dist, 'templates', 'precompiled.cjs'), 'utf8');
     expect(precompiled).toContain('"types/interface": {');
     expect(readdirSync(join(dist, 'templates', 'types'))).toContain('interface.hbs');
+    // Written into the build's copy of templates/, never into the (linked) sources.
+    expect(readdirSync(join(REPO, 'templates'))).not.toContain('precompiled.cjs');
     expect(readdirSync(join(dist, 'generator', 'cli'))).toContain('validators-worker.js');
     // The bundle: the command and its worker side by side, the modules they share in chunks.
     const bundle = readdirSync(join(dist, 'cli'));
