@@ -19,11 +19,15 @@
  * class-validator are turned off (ajv validates, as in the other two).
  *
  * The servers run in a child process and autocannon here, so they do not share one event loop.
- * Rounds are interleaved, each measuring every server once (2 s warm-up, 5 s measured), the order
- * reversed every other round so that drift favours no one; `LOOM_BENCH_REST_ROUNDS` rounds
- * (default 5). Each figure's ratio is the median of the per-round ratios — each taken from two
- * measurements a few seconds apart — and `spread` gives their lowest and highest: on a shared
- * machine single rounds swing by ±10 %.
+ * Each server is warmed up once (2 s). Then `LOOM_BENCH_REST_ROUNDS` rounds (default 7): in each,
+ * the decorated and the hand-written route take turns in short slices (`LOOM_BENCH_REST_SLICES`
+ * pairs of `LOOM_BENCH_REST_SLICE_S` seconds, default 4 × 1.25 s, in the order ABBA…), and the
+ * round's ratio compares what each served over its slices; routing-controllers is measured once a
+ * round (5 s), its ratio being far from 1. On a shared machine the speed of one server swings by
+ * ±20 % over tens of seconds: measurements 7 s apart, as whole-server turns were, gave per-round
+ * ratios from 0.82 to 1.36 for two routes within a few percent of each other; slices a second
+ * apart see the same machine. Each figure's ratio is the median of the per-round ratios, and
+ * `spread` gives their lowest and highest.
  *
  * Besides requests per second (which load on the machine moves), `rest.decorated_vs_hono_cpu`
  * compares the server's CPU time per request in the same rounds (`process.cpuUsage()` of the
@@ -41,9 +45,11 @@ import autocannon from 'autocannon';
 import { type BenchResult, median, printResults, result, round } from './results.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ROUNDS = Number(process.env.LOOM_BENCH_REST_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.LOOM_BENCH_REST_ROUNDS ?? 7);
 const WARMUP_S = Number(process.env.LOOM_BENCH_REST_WARMUP_S ?? 2);
 const DURATION_S = Number(process.env.LOOM_BENCH_REST_DURATION_S ?? 5);
+const SLICES = Number(process.env.LOOM_BENCH_REST_SLICES ?? 4);
+const SLICE_S = Number(process.env.LOOM_BENCH_REST_SLICE_S ?? 1.25);
 const CONNECTIONS = 50;
 const PATH = '/items/42?limit=10&offset=5';
 const BODY = JSON.stringify({ name: 'widget', tags: ['a', 'b'], price: 9.5 });
@@ -84,17 +90,30 @@ export async function benchRest(onProgress: (line: string) => void = console.log
     const ports = await serverPorts(child);
     const rps: Record<Server, number[]> = { decorated: [], hono: [], routingControllers: [] };
     const cpu: Record<Server, number[]> = { decorated: [], hono: [], routingControllers: [] };
+    const urlOf = (name: Server) => `http://127.0.0.1:${ports[name]}${PATH}`;
+    for (const name of SERVERS) await load(urlOf(name), WARMUP_S);
+    /** Serves `seconds` of load to one server; adds its requests, seconds and CPU seconds to `into`. */
+    const measure = async (name: Server, seconds: number, into: Totals) => {
+      const before = await cpuTime(child);
+      const measured = await load(urlOf(name), seconds);
+      into.cpuSeconds += (await cpuTime(child)) - before;
+      into.requests += measured.total;
+      into.seconds += measured.seconds;
+    };
     for (let r = 1; r <= ROUNDS; r++) {
-      for (const name of r % 2 === 1 ? SERVERS : [...SERVERS].reverse()) {
-        const url = `http://127.0.0.1:${ports[name]}${PATH}`;
-        await load(url, WARMUP_S);
-        const before = await cpuTime(child);
-        const measured = await load(url, DURATION_S);
+      const totals: Record<Server, Totals> = { decorated: newTotals(), hono: newTotals(), routingControllers: newTotals() };
+      for (let i = 0; i < SLICES; i++) {
+        const pair: Server[] = (r + i) % 2 === 0 ? ['hono', 'decorated'] : ['decorated', 'hono'];
+        for (const name of pair) await measure(name, SLICE_S, totals[name]);
+      }
+      await measure('routingControllers', DURATION_S, totals.routingControllers);
+      for (const name of SERVERS) {
+        const t = totals[name];
         // CPU seconds the server spent per request, as requests per CPU second.
-        cpu[name].push(measured.total / ((await cpuTime(child)) - before));
-        rps[name].push(measured.perSecond);
+        rps[name].push(t.requests / t.seconds);
+        cpu[name].push(t.requests / t.cpuSeconds);
         onProgress(
-          `  rest round ${r}/${ROUNDS} ${name}: ${Math.round(measured.perSecond)} req/s, ${Math.round(cpu[name].at(-1)!)} req/cpu-s`,
+          `  rest round ${r}/${ROUNDS} ${name}: ${Math.round(rps[name].at(-1)!)} req/s, ${Math.round(cpu[name].at(-1)!)} req/cpu-s`,
         );
       }
     }
@@ -109,6 +128,15 @@ export async function benchRest(onProgress: (line: string) => void = console.log
     child.kill();
   }
 }
+
+/** What one server served in a round. */
+interface Totals {
+  requests: number;
+  seconds: number;
+  cpuSeconds: number;
+}
+
+const newTotals = (): Totals => ({ requests: 0, seconds: 0, cpuSeconds: 0 });
 
 /** Medians of both sides, and the median and range of the per-round ratios (`value / baseline` round by round). */
 function paired(name: string, values: readonly number[], baselines: readonly number[], unit: string): RoundedResult {
@@ -129,7 +157,7 @@ function cpuTime(child: ChildProcess): Promise<number> {
   });
 }
 
-async function load(url: string, seconds: number): Promise<{ perSecond: number; total: number }> {
+async function load(url: string, seconds: number): Promise<{ seconds: number; total: number }> {
   const out = await autocannon({
     url,
     method: 'POST',
@@ -140,7 +168,9 @@ async function load(url: string, seconds: number): Promise<{ perSecond: number; 
   });
   const bad = out.non2xx + out.errors;
   if (bad > 0) throw new Error(`${url}: ${out.non2xx} non-2xx answers and ${out.errors} errors`);
-  return { perSecond: out.requests.average, total: out.requests.total };
+  // The time autocannon measured itself, not the time asked for: a slice of a second or so is
+  // not a whole number of its one-second samples.
+  return { seconds: out.duration, total: out.requests.total };
 }
 
 function serverPorts(child: ChildProcess): Promise<Ports> {
