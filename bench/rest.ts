@@ -26,8 +26,9 @@
  * round (5 s), its ratio being far from 1. On a shared machine the speed of one server swings by
  * ±20 % over tens of seconds: measurements 7 s apart, as whole-server turns were, gave per-round
  * ratios from 0.82 to 1.36 for two routes within a few percent of each other; slices a second
- * apart see the same machine. Each figure's ratio is the median of the per-round ratios, and
- * `spread` gives their lowest and highest.
+ * apart narrow that to about ±6 % (0.85–0.95 and 0.93–1.05 in two runs of the same code, an hour
+ * apart: the machine's state drifts on a scale of minutes too). Each figure's ratio is the median
+ * of the per-round ratios, and `spread` gives their lowest and highest.
  *
  * Besides requests per second (which load on the machine moves), `rest.decorated_vs_hono_cpu`
  * compares the server's CPU time per request in the same rounds (`process.cpuUsage()` of the
