@@ -13,22 +13,16 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type HandlebarsNamespace from 'handlebars';
 // Imported, not required on demand: the bundled CLI (`generator/cli/build.js`) then carries the
 // runtime inside itself, one module instead of Handlebars' twenty-two (~15 ms of a cold start).
 import handlebarsRuntime from 'handlebars/runtime.js';
+import { BUILTIN_TEMPLATES_DIR } from './templates-dir.js';
 
 type HandlebarsModule = typeof HandlebarsNamespace;
 type TemplateSpec = Parameters<HandlebarsModule['template']>[0];
 
-/**
- * The built-in templates folder shipped with Loom. The one place where a module finds the
- * package's files by its own location: the sources (`generator/`), the compiled modules
- * (`dist/generator/`) and the bundled CLI (`dist/cli/`) all sit one level below the folder that
- * holds `templates/`.
- */
-export const BUILTIN_TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
+export { BUILTIN_TEMPLATES_DIR };
 
 /** The built-in templates precompiled by the build, in the built templates folder (see `generator/cli/build.js`). */
 const PRECOMPILED_FILE = 'precompiled.cjs';

@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { GENERATOR_VERSION } from '../emit.js';
-import { BUILTIN_TEMPLATES_DIR } from '../templates.js';
+import { BUILTIN_TEMPLATES_DIR } from '../templates-dir.js';
 import { readOptions } from './options.js';
 import { UsageError } from './usage-error.js';
 
