@@ -804,6 +804,27 @@ describe('Swagger 2.0', () => {
 });
 
 describe('schema fragments in other files', () => {
+  it("finds a JSON document's $ref to another file however the key is written (the text is checked before the walk is skipped)", async () => {
+    const api = (ref: string) =>
+      `{"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "paths": {}, "components": {"schemas": {"A": {"type": "object", "properties": {"b": {${ref}}}}}}}`;
+    const dir = memorySchemas({
+      'plain.json': api('"$ref"  :  "./b.json"'),
+      'escaped.json': api('"\\u0024ref": "./b.json"'),
+      'local.json': api('"$ref": "#/components/schemas/A"'),
+      'b.json': '{"type": "string"}',
+    });
+    try {
+      for (const name of ['plain.json', 'escaped.json']) {
+        const [file] = await loadSchemas([`${dir}/${name}`], { root: dir });
+        expect(file!.dependencies.map((d) => d.path)).toEqual(['b.json']);
+      }
+      const [local] = await loadSchemas([`${dir}/local.json`], { root: dir });
+      expect(local!.dependencies).toEqual([]);
+    } finally {
+      forgetSchemas(dir);
+    }
+  });
+
   it('names whole-file and top-level fragment schemas after the file or key, recursion included', async () => {
     const dir = memorySchemas({
       'api.yaml': `openapi: 3.0.3
