@@ -804,9 +804,11 @@ describe('Swagger 2.0', () => {
 });
 
 describe('schema fragments in other files', () => {
-  it("finds a JSON document's $ref to another file however the key is written (the text is checked before the walk is skipped)", async () => {
+  it("finds a JSON document's $ref to another file however its key is written", async () => {
+    // The text is checked before the walk for such references is skipped.
     const api = (ref: string) =>
-      `{"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "paths": {}, "components": {"schemas": {"A": {"type": "object", "properties": {"b": {${ref}}}}}}}`;
+      '{"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "paths": {}, ' +
+      `"components": {"schemas": {"A": {"type": "object", "properties": {"b": {${ref}}}}}}}`;
     const dir = memorySchemas({
       'plain.json': api('"$ref"  :  "./b.json"'),
       'escaped.json': api('"\\u0024ref": "./b.json"'),
