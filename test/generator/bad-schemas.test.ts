@@ -72,6 +72,10 @@ describe('broken proto files', () => {
     expectFailure(await generate({ 'b.proto': 'syntax = "proto3";\npackage b;\nmessage B {\n  map<float, string> m = 1;\n}\n' }), [
       "b.proto:4: error: cannot parse: illegal type 'float': a map key is an integer type, bool or string",
     ]);
+    // protobufjs calls an unreadable map value type "illegal type" too: that is no map key's fault.
+    expectFailure(await generate({ 'v.proto': 'syntax = "proto3";\npackage v;\nmessage V {\n  map<string, 9x> m = 1;\n}\n' }), [
+      "v.proto:4: error: cannot parse: '9x' is not a type name: use a scalar type (int32, string, …) or a message or enum name",
+    ]);
     expectFailure(await generate({ 'd.proto': 'syntax = "proto3";\npackage d;\nmessage D {\n  string d = 1;\n' }), [
       "d.proto:5: error: cannot parse: the file ends inside a declaration: a '}' or ';' is missing",
     ]);

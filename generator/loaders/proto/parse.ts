@@ -109,7 +109,12 @@ function syntaxError(message: string, line: number | undefined, text: string | u
   const illegal = /^illegal (\w[\w ]*?) '(.*)'$/.exec(message);
   if (illegal) {
     const [, what, token] = illegal as unknown as [string, string, string];
-    if (what === 'type') return { message: `illegal type '${token}': a map key is ${MAP_KEY_TYPES}`, line };
+    // protobufjs says "illegal type" of a map's key and of any type name it cannot read.
+    if (what === 'type') {
+      const mapKey = sourceLine(text, line)?.replace(/\s+/g, '').includes(`map<${token},`) === true;
+      if (mapKey) return { message: `illegal type '${token}': a map key is ${MAP_KEY_TYPES}`, line };
+      return { message: `'${token}' is not a type name: use a scalar type (int32, string, …) or a message or enum name`, line };
+    }
     if (what === 'name' && token === '=') return { message: "a name is missing before '=': a field is `type name = number;`", line };
     // protobufjs names the last token it read, or `null` at the very end.
     if (what === 'end of input')
@@ -127,7 +132,7 @@ function syntaxError(message: string, line: number | undefined, text: string | u
  */
 function statementLineBefore(text: string | undefined, line: number, token: string): number | undefined {
   if (text === undefined) return undefined;
-  const lines = text.split(/\r?\n/);
+  const lines = sourceLines(text);
   const at = lines[line - 1];
   if (at === undefined || !at.trimStart().startsWith(token)) return line;
   for (let n = line - 1; n >= 1; n--) {
@@ -135,4 +140,13 @@ function statementLineBefore(text: string | undefined, line: number, token: stri
     if (code !== '') return n;
   }
   return line;
+}
+
+function sourceLines(text: string): string[] {
+  return text.split(/\r?\n/);
+}
+
+/** Line `line` (1-based) of the file's text, when both are known. */
+function sourceLine(text: string | undefined, line: number | undefined): string | undefined {
+  return text === undefined || line === undefined ? undefined : sourceLines(text)[line - 1];
 }
