@@ -361,7 +361,6 @@ function mayReferOut(text: string): boolean {
 /** Every `$ref` to another file in a document, with the pointer of the object holding it. */
 function collectRefs(data: unknown): { ref: string; pointer: string }[] {
   const out: { ref: string; pointer: string }[] = [];
-  if (data !== null && typeof data === 'object' && LOCAL_REFS_ONLY.has(data)) return out;
   // A stack, not recursion: a document may nest deeper than the call stack goes. Each frame links
   // to its parent, so a pointer is built only for the (rare) external refs: this walks every node.
   interface Frame {
@@ -379,7 +378,7 @@ function collectRefs(data: unknown): { ref: string; pointer: string }[] {
   };
   // YAML aliases can make the same object appear twice, or inside itself.
   const seen = new WeakSet<object>();
-  if (data === null || typeof data !== 'object') return out;
+  if (data === null || typeof data !== 'object' || LOCAL_REFS_ONLY.has(data)) return out;
   const stack: Frame[] = [{ node: data, key: '', parent: undefined }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
