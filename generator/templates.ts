@@ -24,7 +24,7 @@ type TemplateSpec = Parameters<HandlebarsModule['template']>[0];
 
 export { BUILTIN_TEMPLATES_DIR };
 
-/** The built-in templates precompiled by the build, in the built templates folder (see `generator/cli/build.js`). */
+/** The built-in templates precompiled by the build, in the built templates folder: `PRECOMPILED_TEMPLATES` of `generator/cli/build.js`. */
 const PRECOMPILED_FILE = 'precompiled.cjs';
 
 /**
@@ -36,9 +36,9 @@ const TEMPLATE_OPTIONS = { noEscape: true, strict: true } as const;
 const require = createRequire(import.meta.url);
 
 /**
- * The built-in templates precompiled by the build, when this module runs from `dist/` (the
- * file sits in the built templates folder there); undefined under the TypeScript sources. `dist/` runs only while
- * its stamp matches the templates too, so these are never older than `templates/`.
+ * The built-in templates precompiled by the build, when this module runs from `dist/` (the file
+ * sits in the built templates folder there); undefined under the TypeScript sources. `dist/` runs
+ * only while its stamp matches the templates too, so these are never older than `templates/`.
  */
 function precompiledBuiltins(): Readonly<Record<string, TemplateSpec>> | undefined {
   if (!import.meta.url.endsWith('.js')) return undefined;

@@ -25,7 +25,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The toolkit package's folder, relative to the repository root. */
@@ -168,7 +168,7 @@ export function precompileTemplates(root, dist) {
  * for the programmatic API (`loom/generator`); their code is the same, only not joined.
  *
  * The bundle sits one folder below the build's root, as `dist/generator/` does, so the one
- * module that finds package files by its own location (`generator/templates.ts`) finds them
+ * module that finds package files by its own location (`generator/templates-dir.ts`) finds them
  * from either.
  *
  * @param {string} root repository folder
@@ -185,7 +185,7 @@ export function bundleCli(root, dist) {
   );
   esbuild.buildSync({
     entryPoints: {
-      loom: join(dist, 'generator', 'cli', 'main.js'),
+      [basename(CLI_BUNDLE, '.js')]: join(dist, 'generator', 'cli', 'main.js'),
       'validators-worker': join(dist, 'generator', 'cli', 'validators-worker.js'),
     },
     outdir: join(dist, dirname(CLI_BUNDLE)),

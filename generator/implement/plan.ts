@@ -10,7 +10,6 @@
  * such a class that look like handler methods (two parameters, as every contract method takes)
  * but are in none of its contracts are reported, never deleted.
  */
-
 import type { ts as Ts } from 'ts-morph';
 import { findClasses, type ImplementingClass, referencedContracts } from './classes.js';
 import { type Contract, ContractIndex, type ContractMethod } from './contracts.js';
