@@ -155,6 +155,20 @@ describe('query parameters and conversions', () => {
   it('an absent optional value is left out', async () => {
     expect((await call(app, 'GET', '/q/types')).text).toBe('{}');
   });
+  it('an integer is an optional sign and digits: nothing else that Number() would read', async () => {
+    for (const [sent, got] of [
+      ['%2B7', 7],
+      ['-0', 0],
+      ['007', 7],
+    ] as const) {
+      expect((await call(app, 'GET', `/q/types?i=${sent}`)).json()).toEqual({ i: got });
+    }
+    for (const sent of ['%2B', '-', '1e3', '0x10', '%201', '1%20', '1.0', '', '9007199254740993']) {
+      const r = await call(app, 'GET', `/q/types?i=${sent}`);
+      // An empty value is an absent one (see "empty values"); the rest are refused.
+      expect([sent, r.status]).toEqual([sent, sent === '' ? 200 : 400]);
+    }
+  });
   it('accepts 0 and 1 as booleans', async () => {
     expect((await call(app, 'GET', '/q/types?b=0')).text).toBe('{"b":false}');
   });

@@ -15,7 +15,20 @@ export class ConversionError extends Error {
 /** Converts one string (or, for forms, a `File`). */
 export type ConvertFn = (value: string | File) => unknown;
 
-const INTEGER = /^[-+]?\d+$/;
+/**
+ * `^[-+]?[0-9]+$` without a regular expression: a path or query integer is a few characters, and a
+ * loop over them costs a fraction of a match (three of them a request on a typical route).
+ */
+function isIntegerText(v: string): boolean {
+  const first = v.charCodeAt(0);
+  let i = first === 43 || first === 45 ? 1 : 0; // + or -
+  if (i === v.length) return false;
+  for (; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 /** Something that accepts or refuses a string, as `RegExp.test` does. */
 interface TextCheck {
   test(value: string): boolean;
@@ -157,7 +170,7 @@ function toNumber(v: string): number {
 }
 
 function toInteger(v: string): number {
-  if (!INTEGER.test(v)) throw new ConversionError(`must be an integer, got "${v}"`);
+  if (!isIntegerText(v)) throw new ConversionError(`must be an integer, got "${v}"`);
   const n = Number(v);
   if (!Number.isSafeInteger(n)) throw new ConversionError(`must be an integer within ±2^53, got "${v}"`);
   return n;

@@ -4,7 +4,7 @@
  * providers, not-found handlers and the default error answer. Nothing here is shared between apps.
  */
 
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
@@ -120,7 +120,8 @@ export function buildApp(routes: readonly CompiledRoute[], state: RouterState): 
       await next();
     });
   }
-  for (const route of sortRoutes(routes)) app.on(route.info.verb === 'HEAD' ? 'GET' : route.info.verb, route.honoPath, route.handler);
+  for (const route of sortRoutes(routes)) // Hono's handler type splits `Promise<Response>` from `Promise<void>`; a route's may be either.
+    app.on(route.info.verb === 'HEAD' ? 'GET' : route.info.verb, route.honoPath, route.handler as Handler);
 
   const plainPlan = compileWritePlan(state, {
     status: 404,

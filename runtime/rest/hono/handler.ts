@@ -3,7 +3,9 @@
  * The request handler of a route, built from its route plan, parameter plan and instance factory.
  * A request goes: route matched → authentication → roles → authorization → `Accept` → parameters
  * other than the body → the body, last → the method (through its interceptors) → the writer →
- * events. Nothing is decided here that could have been decided at registration.
+ * events. Nothing is decided here that could have been decided at registration: a route with no
+ * step that may answer later but its body gets a plain promise chain (`plainHandler`), the others an
+ * async function that awaits what needs it (`generalHandler`).
  */
 import type { Context, Next } from 'hono';
 import type { RouterState } from '../config.js';
@@ -20,9 +22,12 @@ import type { RoutePlan } from './route-plan.js';
 import type { WritePlan } from './write.js';
 import { writeResult } from './write.js';
 
-/** A route's Hono handler. */
+/** A handler's answer: at once when nothing had to be waited for; `void` when it passed to `next()`. */
 // biome-ignore lint/suspicious/noConfusingVoidType: Hono's own handler type, which a route handler is.
-export type RouteHandler = (c: Context, next: Next) => Promise<Response | void>;
+type Answer = Response | Promise<Response | void>;
+
+/** A route's Hono handler. */
+export type RouteHandler = (c: Context, next: Next) => Answer;
 
 /**
  * Builds the handler of a route.
@@ -33,20 +38,116 @@ export type RouteHandler = (c: Context, next: Next) => Promise<Response | void>;
  * ```
  */
 export function createHandler(route: RoutePlan, params: ParamsPlan, instanceOf: InstanceFactory, state: RouterState): RouteHandler {
-  const { info, write, security, invoke, events, validateResult, resultStatus } = route;
-  const { extractors, early, late, readBody, readsForm } = params;
-  const count = extractors.length;
-  const earlyAsync = params.earlyAsync || instanceOf.async;
-  const lateAsync = params.lateAsync;
+  const steps = compileSteps(route, state);
+  return isPlain(route, params, instanceOf)
+    ? plainHandler(route, params, instanceOf, steps)
+    : generalHandler(route, params, instanceOf, steps, state);
+}
+
+/**
+ * A route whose steps are all synchronous but reading the body: no security, no async provider,
+ * reader or instance, no events, no upload folder. Most routes are; theirs is the handler a person
+ * would write: the body's one promise and nothing else to wait for.
+ */
+function isPlain(route: RoutePlan, params: ParamsPlan, instanceOf: InstanceFactory): boolean {
+  return !route.security && !params.earlyAsync && !instanceOf.async && !params.lateAsync && route.events.length === 0 && !params.uploads;
+}
+
+/** The steps both kinds of handler share, compiled once per route. */
+interface Steps {
+  /** `Accept` against `@Produces`: sets `x.accepted`, or throws 406 (unless the router answers anyway). */
+  readonly accept: ((x: Exchange) => void) | undefined;
+  /** Throws the 400 of the violations the extractors collected. */
+  readonly checkViolations: (violations: Violation[]) => void;
+  /** Calls the method; the result may be a promise. */
+  readonly call: (x: Exchange, target: object, args: unknown[]) => unknown;
+  /** Writes a result (after the result's validation); `undefined` for a `RestResponse.next()`. */
+  readonly respond: (x: Exchange, result: unknown) => Response | Promise<Response> | undefined;
+  /** The answer to an error, through the exception pipeline. */
+  readonly fail: (x: Exchange, error: unknown) => Promise<Response>;
+}
+
+function compileSteps(route: RoutePlan, state: RouterState): Steps {
+  const { info, write, invoke, validateResult, resultStatus } = route;
   const max = state.maxViolations;
-  // Hono routes HEAD to GET handlers; an explicit @HEAD route is registered as GET and only takes HEADs.
-  const isHead = info.verb === 'HEAD';
-  const checkAccept = route.checkAccept;
   const answerAnyway = state.options.unacceptable === 'first';
   const produces = info.produces;
   const notAcceptable = `Not Acceptable: this resource produces ${produces.join(', ')}`;
-  const uploads = params.uploads ? state.options.node!.uploads : undefined;
   const writeError = (x: Exchange, r: RestResponse) => writeErrorAnswer(route.writeError, x, r);
+  return {
+    accept: route.checkAccept
+      ? (x) => {
+          if ((x.accepted = write.negotiate(x.header('accept'))) !== undefined) return;
+          if (!answerAnyway) throw new HttpError(406, notAcceptable);
+          x.accepted = produces[0];
+        }
+      : undefined,
+    checkViolations: (violations) => {
+      if (violations.length > 0) throw violationsError(violations, max);
+    },
+    call: invoke,
+    respond: (x, result) => {
+      if (result instanceof RestResponse && result.content.kind === 'next') return undefined;
+      if (validateResult && !(result instanceof RestResponse) && !validateResult(result)) {
+        const violations = failedValidation(validateResult, 'result', 'result', max);
+        throw new HttpError(resultStatus, 'Response validation failed', { violations });
+      }
+      return writeResult(write, x, result);
+    },
+    fail: (x, error) => handleError(error, x.c, route.catchWith, route.useRouterHandlers, state, (r) => writeError(x, r)),
+  };
+}
+
+/** See {@link isPlain}: a chain of at most the body's and the method's promises. */
+function plainHandler(route: RoutePlan, params: ParamsPlan, instanceOf: InstanceFactory, steps: Steps): RouteHandler {
+  const { info } = route;
+  const { extractors, early, late, readBody, readsForm } = params;
+  const { accept, checkViolations, call, respond, fail } = steps;
+  const count = extractors.length;
+  const isHead = info.verb === 'HEAD';
+  /** Calls the method once the arguments are read, and writes its result. */
+  const finish = (x: Exchange, next: Next, self: object, args: unknown[], violations: Violation[]): Answer => {
+    checkViolations(violations);
+    const result = call(x, self, args);
+    if (!(result instanceof Promise)) return respond(x, result) ?? next();
+    return (result as Promise<unknown>).then((r): Answer => respond(x, r) ?? next());
+  };
+  return (c, next) => {
+    if (isHead && c.req.method !== 'HEAD') return next();
+    const x = new Exchange(c, info);
+    try {
+      if (accept) accept(x);
+      const violations: Violation[] = [];
+      const args: unknown[] = new Array(count);
+      for (let i = 0; i < early.length; i++) args[early[i]!] = extractors[early[i]!]!(x, violations);
+      const self = instanceOf.get(x, violations) as object;
+      if (!readBody) {
+        const answer = finish(x, next, self, args, violations);
+        return answer instanceof Promise ? answer.catch((e: unknown) => fail(x, e)) : answer;
+      }
+      return readBody(x)
+        .then((read) => {
+          if (readsForm) x.form = read as Exchange['form'];
+          else x.body = read;
+          for (let i = 0; i < late.length; i++) args[late[i]!] = extractors[late[i]!]!(x, violations);
+          return finish(x, next, self, args, violations);
+        })
+        .catch((e: unknown) => fail(x, e));
+    } catch (error) {
+      return fail(x, error);
+    }
+  };
+}
+/** Any route: security, providers, readers and instances that may answer later, events, uploads. */
+function generalHandler(route: RoutePlan, params: ParamsPlan, instanceOf: InstanceFactory, steps: Steps, state: RouterState): RouteHandler {
+  const { info, events } = route;
+  const { extractors, early, late, readBody, readsForm } = params;
+  const { accept, checkViolations, call, respond, fail } = steps;
+  const count = extractors.length;
+  const earlyAsync = params.earlyAsync || instanceOf.async;
+  const lateAsync = params.lateAsync;
+  const isHead = info.verb === 'HEAD';
+  const uploads = params.uploads ? state.options.node!.uploads : undefined;
 
   return async (c, next) => {
     if (isHead && c.req.method !== 'HEAD') return next();
@@ -56,11 +157,8 @@ export function createHandler(route: RoutePlan, params: ParamsPlan, instanceOf: 
     try {
       // Security first: an anonymous caller learns nothing about the route (406, 400) before its
       // 401, and makes the server read nothing of the request.
-      if (security) await security(x);
-      if (checkAccept && (x.accepted = write.negotiate(x.header('accept'))) === undefined) {
-        if (!answerAnyway) throw new HttpError(406, notAcceptable);
-        x.accepted = produces[0];
-      }
+      if (route.security) await route.security(x);
+      if (accept) accept(x);
       const violations: Violation[] = [];
       const args: unknown[] = new Array(count);
       for (let i = 0; i < early.length; i++) args[early[i]!] = extractors[early[i]!]!(x, violations);
@@ -78,19 +176,15 @@ export function createHandler(route: RoutePlan, params: ParamsPlan, instanceOf: 
         for (let i = 0; i < late.length; i++) args[late[i]!] = extractors[late[i]!]!(x, violations);
         if (lateAsync) for (const i of late) if (args[i] instanceof Promise) args[i] = await args[i];
       }
-      if (violations.length > 0) throw violationsError(violations, max);
-      let result = invoke(x, target as object, args);
+      checkViolations(violations);
+      let result = call(x, target as object, args);
       if (result instanceof Promise) result = await result;
-      if (result instanceof RestResponse && result.content.kind === 'next') return next();
-      if (validateResult && !(result instanceof RestResponse) && !validateResult(result)) {
-        const violations = failedValidation(validateResult, 'result', 'result', max);
-        throw new HttpError(resultStatus, 'Response validation failed', { violations });
-      }
+      const written = respond(x, result);
+      if (written === undefined) return next();
       entity = result instanceof RestResponse ? (result.content.kind === 'entity' ? result.content.value : undefined) : result;
-      const written = writeResult(write, x, result);
       response = written instanceof Promise ? await written : written;
     } catch (error) {
-      response = await handleError(error, c, route.catchWith, route.useRouterHandlers, state, (r) => writeError(x, r));
+      response = await fail(x, error);
       if (events.length > 0) await fireEvents(events, c, response.status, undefined, error, route.onEventError);
       return response;
     } finally {
