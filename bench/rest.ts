@@ -246,8 +246,8 @@ type Fetch = (r: Request) => Response | Promise<Response>;
 /** The decorated or the hand-written route, as a Hono app's `fetch`. */
 async function honoFetch(name: 'decorated' | 'hono', validate: Validate): Promise<Fetch> {
   if (name === 'decorated') {
-    // Decorated, exactly as a user (or the generator) writes it.
-    // The built package, as `loom/rest` users run it (compiled by tsc), not the sources through tsx.
+    // Decorated, exactly as a user (or the generator) writes it, on the built package as `loom/rest`
+    // users run it (compiled by tsc), not the sources through tsx.
     const rest = (await import(BUILT_REST)) as typeof import('../runtime/rest/index.js');
     const { BodyParam, PathParam, Path, POST, Produces, QueryParam } = rest;
     const validateItem = validate as unknown as import('../runtime/rest/index.js').ValidateFunction;

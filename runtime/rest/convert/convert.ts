@@ -29,6 +29,7 @@ function isIntegerText(v: string): boolean {
   }
   return true;
 }
+
 /** Something that accepts or refuses a string, as `RegExp.test` does. */
 interface TextCheck {
   test(value: string): boolean;

@@ -120,7 +120,8 @@ export function buildApp(routes: readonly CompiledRoute[], state: RouterState): 
       await next();
     });
   }
-  for (const route of sortRoutes(routes)) // Hono's handler type splits `Promise<Response>` from `Promise<void>`; a route's may be either.
+  // Hono's handler type splits `Promise<Response>` from `Promise<void>`; a route's may be either.
+  for (const route of sortRoutes(routes))
     app.on(route.info.verb === 'HEAD' ? 'GET' : route.info.verb, route.honoPath, route.handler as Handler);
 
   const plainPlan = compileWritePlan(state, {

@@ -55,6 +55,11 @@ function isPlain(route: RoutePlan, params: ParamsPlan, instanceOf: InstanceFacto
 
 /** The steps both kinds of handler share, compiled once per route. */
 interface Steps {
+  /**
+   * Hono routes HEAD to GET handlers; an explicit `@HEAD` route is registered as GET and only takes
+   * HEADs: others go on to `next()`.
+   */
+  readonly headOnly: boolean;
   /** `Accept` against `@Produces`: sets `x.accepted`, or throws 406 (unless the router answers anyway). */
   readonly accept: ((x: Exchange) => void) | undefined;
   /** Throws the 400 of the violations the extractors collected. */
@@ -75,6 +80,7 @@ function compileSteps(route: RoutePlan, state: RouterState): Steps {
   const notAcceptable = `Not Acceptable: this resource produces ${produces.join(', ')}`;
   const writeError = (x: Exchange, r: RestResponse) => writeErrorAnswer(route.writeError, x, r);
   return {
+    headOnly: info.verb === 'HEAD',
     accept: route.checkAccept
       ? (x) => {
           if ((x.accepted = write.negotiate(x.header('accept'))) !== undefined) return;
@@ -102,9 +108,8 @@ function compileSteps(route: RoutePlan, state: RouterState): Steps {
 function plainHandler(route: RoutePlan, params: ParamsPlan, instanceOf: InstanceFactory, steps: Steps): RouteHandler {
   const { info } = route;
   const { extractors, early, late, readBody, readsForm } = params;
-  const { accept, checkViolations, call, respond, fail } = steps;
+  const { headOnly, accept, checkViolations, call, respond, fail } = steps;
   const count = extractors.length;
-  const isHead = info.verb === 'HEAD';
   /** Calls the method once the arguments are read, and writes its result. */
   const finish = (x: Exchange, next: Next, self: object, args: unknown[], violations: Violation[]): Answer => {
     checkViolations(violations);
@@ -113,7 +118,7 @@ function plainHandler(route: RoutePlan, params: ParamsPlan, instanceOf: Instance
     return (result as Promise<unknown>).then((r): Answer => respond(x, r) ?? next());
   };
   return (c, next) => {
-    if (isHead && c.req.method !== 'HEAD') return next();
+    if (headOnly && c.req.method !== 'HEAD') return next();
     const x = new Exchange(c, info);
     try {
       if (accept) accept(x);
@@ -138,19 +143,19 @@ function plainHandler(route: RoutePlan, params: ParamsPlan, instanceOf: Instance
     }
   };
 }
+
 /** Any route: security, providers, readers and instances that may answer later, events, uploads. */
 function generalHandler(route: RoutePlan, params: ParamsPlan, instanceOf: InstanceFactory, steps: Steps, state: RouterState): RouteHandler {
   const { info, events } = route;
   const { extractors, early, late, readBody, readsForm } = params;
-  const { accept, checkViolations, call, respond, fail } = steps;
+  const { headOnly, accept, checkViolations, call, respond, fail } = steps;
   const count = extractors.length;
   const earlyAsync = params.earlyAsync || instanceOf.async;
   const lateAsync = params.lateAsync;
-  const isHead = info.verb === 'HEAD';
   const uploads = params.uploads ? state.options.node!.uploads : undefined;
 
   return async (c, next) => {
-    if (isHead && c.req.method !== 'HEAD') return next();
+    if (headOnly && c.req.method !== 'HEAD') return next();
     const x = new Exchange(c, info);
     let entity: unknown;
     let response: Response;
