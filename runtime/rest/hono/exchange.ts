@@ -21,6 +21,15 @@ interface NodeBindings {
 }
 
 /**
+ * The prototype of the adapter's own request objects, learnt from the first request found to be
+ * one. Asking a request for its headers makes the adapter build its `Headers` stand-in, and over
+ * HTTP, with the caches cold from the kernel's work between requests, that cost more than half a
+ * microsecond per request (bench/rest.ts); a request with this prototype is known to be the
+ * adapter's without asking.
+ */
+let adapterRequestPrototype: object | undefined;
+
+/**
  * Node's parsed headers of a request still as `@hono/node-server` made it: its headers object is
  * the adapter's own, not a standard `Headers` (which a middleware that replaced the request, or
  * `app.request()`, gives).
@@ -28,7 +37,14 @@ interface NodeBindings {
 function nodeHeaders(c: Context): Readonly<Record<string, string | string[] | undefined>> | null {
   const parsed = (c.env as NodeBindings | undefined)?.incoming?.headers;
   if (typeof parsed !== 'object' || parsed === null) return null;
-  return Object.getPrototypeOf(c.req.raw.headers) === Headers.prototype ? null : parsed;
+  const raw = c.req.raw;
+  const prototype = Object.getPrototypeOf(raw) as object;
+  if (prototype === adapterRequestPrototype) return parsed;
+  if (Object.getPrototypeOf(raw.headers) === Headers.prototype) return null;
+  // A request made with `new Request()` always has a standard `Headers`: the prototype of one
+  // that has not is the adapter's (never the Fetch API's `Request.prototype` itself).
+  if (prototype !== Request.prototype) adapterRequestPrototype ??= prototype;
+  return parsed;
 }
 
 /** One form field's value. */
