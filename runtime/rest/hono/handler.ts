@@ -130,14 +130,20 @@ function plainHandler(route: RoutePlan, params: ParamsPlan, instanceOf: Instance
         const answer = finish(x, next, self, args, violations);
         return answer instanceof Promise ? answer.catch((e: unknown) => fail(x, e)) : answer;
       }
-      return readBody(x)
-        .then((read) => {
+      // One promise for the rest: a failure of the read or of what follows it is caught in the
+      // same step, not by a `.catch()` of its own.
+      const failed = (e: unknown) => fail(x, e);
+      return readBody(x).then((read): Answer => {
+        try {
           if (readsForm) x.form = read as Exchange['form'];
           else x.body = read;
           for (let i = 0; i < late.length; i++) args[late[i]!] = extractors[late[i]!]!(x, violations);
-          return finish(x, next, self, args, violations);
-        })
-        .catch((e: unknown) => fail(x, e));
+          const answer = finish(x, next, self, args, violations);
+          return answer instanceof Promise ? answer.catch(failed) : answer;
+        } catch (error) {
+          return failed(error);
+        }
+      }, failed);
     } catch (error) {
       return fail(x, error);
     }
