@@ -23,16 +23,21 @@
  * heap. The decorated route runs `loom/rest` as the package ships it (`dist/`, compiled by tsc,
  * built first when stale), not the sources through tsx, which users do not run. On Linux
  * with two CPUs or more, the servers are pinned to the first and the client to the second (see
- * `pin`). Each server is warmed up once (2 s). Then `LOOM_BENCH_REST_ROUNDS` rounds (default 7):
- * in each, the decorated and the hand-written route take turns in short slices
- * (`LOOM_BENCH_REST_SLICES` pairs of `LOOM_BENCH_REST_SLICE_S` seconds, default 4 × 1.25 s, in the
- * order ABBA…), and the round's ratio compares what each served over its slices; routing-controllers
- * is measured once a round (5 s), its ratio being far from 1. On a shared machine the speed of one
- * server swings by ±20 % over tens of seconds: measurements 7 s apart gave per-round ratios from
- * 0.82 to 1.36 for two routes within a few percent of each other. Slices a second apart, in
- * separate pinned processes, narrow that: the hand-written route against itself (two processes
- * serving it) measured 0.987 over 5 rounds, spread 0.958–1.044, on 2026-12-05. Each figure's ratio
- * is the median of the per-round ratios, and `spread` gives their lowest and highest.
+ * `pinClient`). `LOOM_BENCH_REST_ROUNDS` rounds (default 7); each starts a fresh decorated and
+ * hand-written server (the one started first alternates), warms each up (2 s), then lets them take
+ * turns in short slices (`LOOM_BENCH_REST_SLICES` pairs of `LOOM_BENCH_REST_SLICE_S` seconds,
+ * default 4 × 1.25 s, in the order ABBA…); the round's ratio compares what each served over its
+ * slices. routing-controllers runs in one process for the whole run and is measured once a round
+ * (5 s), its ratio being far from 1. Each figure's ratio is the median of the per-round ratios, and
+ * `spread` gives their lowest and highest.
+ *
+ * Why so: on a shared machine the speed of one server swings by ±20 % over tens of seconds, which
+ * slices a second apart even out; and a process's speed depends on where its code and heap happen
+ * to lie: with one process per server for the whole run, the same code measured 0.919 when the
+ * hand-written server was started first and 1.013 when the decorated one was (2026-12-05), which
+ * fresh processes each round turn into noise the median absorbs. `LOOM_BENCH_REST_CONTROL=1` checks
+ * the instrument: the decorated route's server serves the hand-written route too (0.995, rounds
+ * 0.844–1.035, on 2026-12-05).
  *
  * Besides requests per second (which load on the machine moves), `rest.decorated_vs_hono_cpu`
  * compares the server's CPU time per request in the same rounds (`process.cpuUsage()` of the
@@ -61,6 +66,8 @@ const SLICES = Number(process.env.LOOM_BENCH_REST_SLICES ?? 4);
 const SLICE_S = Number(process.env.LOOM_BENCH_REST_SLICE_S ?? 1.25);
 const CONNECTIONS = 50;
 const PATH = '/items/42?limit=10&offset=5';
+/** The instrument's check: the decorated route's server serves the hand-written route too. */
+const CONTROL = process.env.LOOM_BENCH_REST_CONTROL === '1';
 const BODY = JSON.stringify({ name: 'widget', tags: ['a', 'b'], price: 9.5 });
 
 const ITEM_SCHEMA = {
@@ -93,19 +100,27 @@ export async function benchRest(onProgress: (line: string) => void = console.log
     onProgress('  dist/ is stale: npm run build:toolkit');
     build(ROOT);
   }
+  if (CONTROL) onProgress('  rest: control run, both paired servers serve the hand-written route');
   const children = new Map<Server, ChildProcess>();
-  let unpin = () => {};
+  const ports = {} as Ports;
+  /** Starts one server (see {@link serve}) and pins it with the others. */
+  const start = async (name: Server) => {
+    const child = startServer(name);
+    children.set(name, child);
+    ports[name] = await serverPort(child);
+    pinServer(child);
+  };
+  const stop = (name: Server) => {
+    children.get(name)?.kill();
+    children.delete(name);
+  };
+  const unpin = pinClient(onProgress);
   try {
-    for (const name of SERVERS) children.set(name, startServer(name));
-    const ports = {} as Ports;
-    for (const [name, child] of children) ports[name] = await serverPort(child);
-    const pinned = pin([...children.values()]);
-    unpin = pinned.undo;
-    onProgress(`  rest: ${pinned.what}`);
     const rps: Record<Server, number[]> = { decorated: [], hono: [], routingControllers: [] };
     const cpu: Record<Server, number[]> = { decorated: [], hono: [], routingControllers: [] };
     const urlOf = (name: Server) => `http://127.0.0.1:${ports[name]}${PATH}`;
-    for (const name of SERVERS) await load(urlOf(name), WARMUP_S);
+    await start('routingControllers');
+    await load(urlOf('routingControllers'), WARMUP_S);
     /** Serves `seconds` of load to one server; adds its requests, seconds and CPU seconds to `into`. */
     const measure = async (name: Server, seconds: number, into: Totals) => {
       const child = children.get(name)!;
@@ -116,11 +131,17 @@ export async function benchRest(onProgress: (line: string) => void = console.log
       into.seconds += measured.seconds;
     };
     for (let r = 1; r <= ROUNDS; r++) {
+      // Fresh processes each round, started in turn first: a process's speed depends on where its
+      // code and heap happen to lie, by several per cent (see the module documentation).
+      const fresh: Server[] = r % 2 === 0 ? ['hono', 'decorated'] : ['decorated', 'hono'];
+      for (const name of fresh) await start(name);
+      for (const name of fresh) await load(urlOf(name), WARMUP_S);
       const totals: Record<Server, Totals> = { decorated: newTotals(), hono: newTotals(), routingControllers: newTotals() };
       for (let i = 0; i < SLICES; i++) {
         const pair: Server[] = (r + i) % 2 === 0 ? ['hono', 'decorated'] : ['decorated', 'hono'];
         for (const name of pair) await measure(name, SLICE_S, totals[name]);
       }
+      for (const name of fresh) stop(name);
       await measure('routingControllers', DURATION_S, totals.routingControllers);
       for (const name of SERVERS) {
         const t = totals[name];
@@ -145,26 +166,44 @@ export async function benchRest(onProgress: (line: string) => void = console.log
   }
 }
 
+/** Linux's `taskset`, where there are two CPUs or more to pin to; `undefined` elsewhere. */
+const taskset =
+  process.platform === 'linux' && availableParallelism() >= 2
+    ? (args: string[]) => execFileSync('taskset', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    : undefined;
+let pinned = false;
+
 /**
- * Puts the servers (every thread of each) on the first CPU and this process, the load generator, on
- * the second, where Linux's `taskset` can: servers and client no longer trade cores, and the same
- * two routes measure within ±4 % of each other per round instead of ±7 %. `undo` gives this
+ * Puts this process, the load generator, on the second CPU, where Linux's `taskset` can; the
+ * servers go on the first (`pinServer`). Servers and client no longer trade cores, and the same two
+ * routes measure within ±4 % of each other per round instead of ±7 %. Returns what gives this
  * process its CPUs back (the runner goes on to other benchmarks).
  */
-function pin(servers: readonly ChildProcess[]): { what: string; undo: () => void } {
-  const taskset = (args: string[]) => execFileSync('taskset', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  if (process.platform !== 'linux' || availableParallelism() < 2)
-    return { what: 'servers and client not pinned (not Linux, or one CPU)', undo: () => {} };
+function pinClient(onProgress: (line: string) => void): () => void {
+  if (!taskset) {
+    onProgress('  rest: servers and client not pinned (not Linux, or one CPU)');
+    return () => {};
+  }
   try {
     const own = taskset(['-c', '-p', String(process.pid)])
       .split(': ')[1]!
       .trim();
-    for (const server of servers) taskset(['-a', '-c', '-p', '0', String(server.pid)]);
     taskset(['-a', '-c', '-p', '1', String(process.pid)]);
-    return { what: 'servers pinned to CPU 0, the client to CPU 1', undo: () => taskset(['-a', '-c', '-p', own, String(process.pid)]) };
+    pinned = true;
+    onProgress('  rest: servers pinned to CPU 0, the client to CPU 1');
+    return () => {
+      taskset(['-a', '-c', '-p', own, String(process.pid)]);
+      pinned = false;
+    };
   } catch (e) {
-    return { what: `servers and client not pinned (taskset: ${(e as Error).message.split('\n')[0]})`, undo: () => {} };
+    onProgress(`  rest: servers and client not pinned (taskset: ${(e as Error).message.split('\n')[0]})`);
+    return () => {};
   }
+}
+
+/** Puts every thread of a server on the first CPU, when the client could be pinned to the second. */
+function pinServer(server: ChildProcess): void {
+  if (pinned) taskset!(['-a', '-c', '-p', '0', String(server.pid)]);
 }
 
 /** Forks the process that serves one of the routes (see {@link serve}). */
@@ -232,7 +271,10 @@ function serverPort(child: ChildProcess): Promise<number> {
 async function serve(name: Server): Promise<void> {
   const { Ajv } = await import('ajv');
   const validate = new Ajv({ allErrors: true }).compile(ITEM_SCHEMA);
-  const port = name === 'routingControllers' ? await serveRoutingControllers(validate) : await listen(await honoFetch(name, validate));
+  const port =
+    name === 'routingControllers'
+      ? await serveRoutingControllers(validate)
+      : await listen(await honoFetch(CONTROL ? 'hono' : name, validate));
   process.on('message', () => {
     const { user, system } = process.cpuUsage();
     process.send!({ cpu: (user + system) / 1e6 });
