@@ -22,9 +22,9 @@ interface NodeBindings {
 
 /**
  * The prototype of the adapter's own request objects, learnt from the first request found to be
- * one. Asking a request for its headers makes the adapter build its `Headers` stand-in, and over
- * HTTP, with the caches cold from the kernel's work between requests, that cost more than half a
- * microsecond per request (bench/rest.ts); a request with this prototype is known to be the
+ * one. Asking a request for its headers makes the adapter build its `Headers` stand-in, and with
+ * the caches cold from the kernel's work between requests, as over HTTP, that cost about 0.6 µs a
+ * request (docs/rest.md, "Performance"); a request with this prototype is known to be the
  * adapter's without asking.
  */
 let adapterRequestPrototype: object | undefined;
