@@ -267,10 +267,23 @@ function serverPort(child: ChildProcess): Promise<number> {
   });
 }
 
+/** The item validator all three routes use. */
+async function itemValidator(): Promise<Validate> {
+  const { Ajv } = await import('ajv');
+  return new Ajv({ allErrors: true }).compile(ITEM_SCHEMA);
+}
+
+/** The decorated or the hand-written route as a Hono app's `fetch`, for `rest-layer.ts`. */
+export async function routeFetch(name: 'decorated' | 'hono'): Promise<Fetch> {
+  return honoFetch(name, await itemValidator());
+}
+
+/** The request the benchmark sends: method, path, headers and body. */
+export const REQUEST = { method: 'POST', path: PATH, contentType: 'application/json', body: BODY } as const;
+
 /** A child: serves one of the three routes and reports its port, then its CPU time when asked. */
 async function serve(name: Server): Promise<void> {
-  const { Ajv } = await import('ajv');
-  const validate = new Ajv({ allErrors: true }).compile(ITEM_SCHEMA);
+  const validate = await itemValidator();
   const port =
     name === 'routingControllers'
       ? await serveRoutingControllers(validate)
