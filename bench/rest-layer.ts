@@ -25,12 +25,11 @@
  * `npx tsx bench/rest-layer.ts`
  */
 
-import { execFileSync, fork } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { fork } from 'node:child_process';
 import { Duplex } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, isDistFresh } from '../generator/cli/build.js';
-import { REQUEST, routeFetch } from './rest.js';
+import { pinProcess, REQUEST, routeFetch } from './rest.js';
 import { median, round } from './results.js';
 
 type Route = 'decorated' | 'hono';
@@ -68,13 +67,8 @@ function measureInChild(route: Route): Promise<number[]> {
     env: { ...process.env, LOOM_BENCH_REST_LAYER_ROUTE: route },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  if (process.platform === 'linux' && availableParallelism() >= 2) {
-    try {
-      execFileSync('taskset', ['-a', '-c', '-p', '0', String(child.pid)], { stdio: 'ignore' });
-    } catch {
-      // Unpinned, then: the figures are noisier, not wrong.
-    }
-  }
+  // Where it cannot be pinned, the figures are noisier, not wrong.
+  pinProcess(child.pid!, 0);
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve((m as { usPerRequest: number[] }).usPerRequest));
     child.once('exit', (code) => reject(new Error(`${route}: the measuring process exited with ${code}`)));

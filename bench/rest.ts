@@ -103,18 +103,18 @@ export async function benchRest(onProgress: (line: string) => void = console.log
   if (CONTROL) onProgress('  rest: control run, both paired servers serve the hand-written route');
   const children = new Map<Server, ChildProcess>();
   const ports = {} as Ports;
+  const pinning = pinClient(onProgress);
   /** Starts one server (see {@link serve}) and pins it with the others. */
   const start = async (name: Server) => {
     const child = startServer(name);
     children.set(name, child);
     ports[name] = await serverPort(child);
-    pinServer(child);
+    if (pinning.servers) pinProcess(child.pid!, 0);
   };
   const stop = (name: Server) => {
     children.get(name)?.kill();
     children.delete(name);
   };
-  const unpin = pinClient(onProgress);
   try {
     const rps: Record<Server, number[]> = { decorated: [], hono: [], routingControllers: [] };
     const cpu: Record<Server, number[]> = { decorated: [], hono: [], routingControllers: [] };
@@ -161,7 +161,7 @@ export async function benchRest(onProgress: (line: string) => void = console.log
     for (const r of results) onProgress(`  ${r.name}: median of ${r.rounds} rounds ${r.ratio}, spread ${r.spread[0]}–${r.spread[1]}`);
     return results;
   } finally {
-    unpin();
+    pinning.undo();
     for (const child of children.values()) child.kill();
   }
 }
@@ -171,39 +171,41 @@ const taskset =
   process.platform === 'linux' && availableParallelism() >= 2
     ? (args: string[]) => execFileSync('taskset', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
     : undefined;
-let pinned = false;
+
+/** Puts every thread of process `pid` on CPU `cpu`, where `taskset` can; `false` where it cannot. */
+export function pinProcess(pid: number, cpu: number): boolean {
+  if (!taskset) return false;
+  try {
+    taskset(['-a', '-c', '-p', String(cpu), String(pid)]);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Puts this process, the load generator, on the second CPU, where Linux's `taskset` can; the
- * servers go on the first (`pinServer`). Servers and client no longer trade cores, and the same two
- * routes measure within ±4 % of each other per round instead of ±7 %. Returns what gives this
+ * servers then go on the first (`servers`). Servers and client no longer trade cores, and the same
+ * two routes measure within ±4 % of each other per round instead of ±7 %. `undo` gives this
  * process its CPUs back (the runner goes on to other benchmarks).
  */
-function pinClient(onProgress: (line: string) => void): () => void {
+function pinClient(onProgress: (line: string) => void): { servers: boolean; undo: () => void } {
+  const unpinned = { servers: false, undo: () => {} };
   if (!taskset) {
     onProgress('  rest: servers and client not pinned (not Linux, or one CPU)');
-    return () => {};
+    return unpinned;
   }
   try {
     const own = taskset(['-c', '-p', String(process.pid)])
       .split(': ')[1]!
       .trim();
     taskset(['-a', '-c', '-p', '1', String(process.pid)]);
-    pinned = true;
     onProgress('  rest: servers pinned to CPU 0, the client to CPU 1');
-    return () => {
-      taskset(['-a', '-c', '-p', own, String(process.pid)]);
-      pinned = false;
-    };
+    return { servers: true, undo: () => taskset(['-a', '-c', '-p', own, String(process.pid)]) };
   } catch (e) {
     onProgress(`  rest: servers and client not pinned (taskset: ${(e as Error).message.split('\n')[0]})`);
-    return () => {};
+    return unpinned;
   }
-}
-
-/** Puts every thread of a server on the first CPU, when the client could be pinned to the second. */
-function pinServer(server: ChildProcess): void {
-  if (pinned) taskset!(['-a', '-c', '-p', '0', String(server.pid)]);
 }
 
 /** Forks the process that serves one of the routes (see {@link serve}). */
