@@ -31,7 +31,7 @@ export function compileBodyAdmission(limit: number): ((x: Exchange) => Promise<v
   return (x) => {
     // HTTP/1.1 servers refuse a request that declares both a length and a chunked encoding (Node
     // answers 400), so a declared length is the body's size: one header decides.
-    const length = x.header('content-length');
+    const length = x.contentLength();
     if (length !== undefined) {
       if (Number(length) > limit) throw tooLarge(limit);
       return undefined;

@@ -47,35 +47,58 @@ function nodeHeaders(c: Context): Readonly<Record<string, string | string[] | un
   return parsed;
 }
 
+/** The parts of a URL `@Raw` values and matrix parameters are read from, each parsed when first asked. */
+interface UrlParts {
+  matrix?: Map<string, string[]>;
+  segments?: string[];
+  rawQuery?: Map<string, string[]>;
+}
+
 /** One form field's value. */
 export type FormValue = string | File | UploadedFile;
 
-/** One request as the runtime sees it. Fields are filled on demand. */
+/**
+ * One request as the runtime sees it. Fields are filled on demand. They are declared, and set in
+ * the constructor, in one place: class field initializers would compile to a function of their own,
+ * called on every request.
+ */
 export class Exchange {
-  body: unknown = undefined;
+  declare readonly c: Context;
+  declare readonly route: RouteInfo;
+  declare body: unknown;
   /** The form fields: text, `File`s, or files the upload folder wrote; a repeated field as a list. */
-  form: Record<string, FormValue | FormValue[]> | undefined = undefined;
-  user: RestUser | undefined = undefined;
-  responseHeaders: Headers | undefined = undefined;
+  declare form: Record<string, FormValue | FormValue[]> | undefined;
+  declare user: RestUser | undefined;
+  declare responseHeaders: Headers | undefined;
   /** The `@Produces` type `Accept` chose, once the route checked it: writing the answer need not negotiate again. */
-  accepted: string | undefined = undefined;
-  private matrixCache: Map<string, string[]> | undefined = undefined;
-  private segmentsCache: string[] | undefined = undefined;
-  private rawQueryCache: Map<string, string[]> | undefined = undefined;
-  contextCache: Map<unknown, unknown> | undefined = undefined;
+  declare accepted: string | undefined;
+  declare contextCache: Map<unknown, unknown> | undefined;
   /** The method was given Hono's `Context`: the answer keeps the status and headers it sets there. */
-  contextUsed = false;
+  declare contextUsed: boolean;
   /** The status the method set with `c.status()`. */
-  status: number | undefined = undefined;
+  declare status: number | undefined;
   /** Files the upload folder wrote for this request, released once the answer is produced. */
-  uploads: UploadedFile[] | undefined = undefined;
-  /** Node's parsed headers when they are the request's (see `header`), `null` when not. */
-  private nodeHeaders: Readonly<Record<string, string | string[] | undefined>> | null | undefined = undefined;
+  declare uploads: UploadedFile[] | undefined;
+  /** Node's parsed headers when they are the request's (see `header`), `null` when not, `undefined` until asked. */
+  declare private nodeHeaders: Readonly<Record<string, string | string[] | undefined>> | null | undefined;
+  /** The URL's parts `@Raw` and matrix parameters read, parsed once. */
+  declare private urlParts: UrlParts | undefined;
 
-  constructor(
-    readonly c: Context,
-    readonly route: RouteInfo,
-  ) {}
+  constructor(c: Context, route: RouteInfo) {
+    this.c = c;
+    this.route = route;
+    this.body = undefined;
+    this.form = undefined;
+    this.user = undefined;
+    this.responseHeaders = undefined;
+    this.accepted = undefined;
+    this.contextCache = undefined;
+    this.contextUsed = false;
+    this.status = undefined;
+    this.uploads = undefined;
+    this.nodeHeaders = undefined;
+    this.urlParts = undefined;
+  }
 
   /**
    * Hono's `Context` for the method. Hono keeps what `c.status()` and `c.header()` set to itself
@@ -122,9 +145,33 @@ export class Exchange {
     return typeof value === 'string' || value === undefined ? value : this.c.req.header(name);
   }
 
+  /**
+   * The headers every request with a body reads, each named at its own lookup: `header(name)` looks
+   * names up by a key that varies, which V8 answers through its slower megamorphic path; here each
+   * lookup always sees the same name. Node keeps one value of each (it drops repeated Content-Type
+   * and Content-Length headers, and joins repeated Accept headers).
+   */
+  contentType(): string | undefined {
+    const parsed = (this.nodeHeaders ??= nodeHeaders(this.c));
+    return parsed === null ? this.c.req.header('content-type') : (parsed['content-type'] as string | undefined);
+  }
+
+  /** See {@link contentType}. */
+  contentLength(): string | undefined {
+    const parsed = (this.nodeHeaders ??= nodeHeaders(this.c));
+    return parsed === null ? this.c.req.header('content-length') : (parsed['content-length'] as string | undefined);
+  }
+
+  /** See {@link contentType}. */
+  accept(): string | undefined {
+    const parsed = (this.nodeHeaders ??= nodeHeaders(this.c));
+    return parsed === null ? this.c.req.header('accept') : (parsed.accept as string | undefined);
+  }
+
   /** Matrix parameters of every path segment (`/a;x=1/b;y=2,3`). */
   matrix(name: string): string[] | undefined {
-    if (!this.matrixCache) {
+    const parts = (this.urlParts ??= {});
+    if (!parts.matrix) {
       const map = new Map<string, string[]>();
       for (const segment of this.rawPath().split('/')) {
         const parts = segment.split(';');
@@ -134,14 +181,15 @@ export class Exchange {
           append(map, safeDecode(eq < 0 ? part : part.slice(0, eq)), eq < 0 ? '' : safeDecode(part.slice(eq + 1)));
         }
       }
-      this.matrixCache = map;
+      parts.matrix = map;
     }
-    return this.matrixCache.get(name);
+    return parts.matrix.get(name);
   }
 
   /** Query values exactly as sent (for `@Raw`). */
   rawQuery(name: string): string[] | undefined {
-    if (!this.rawQueryCache) {
+    const parts = (this.urlParts ??= {});
+    if (!parts.rawQuery) {
       const map = new Map<string, string[]>();
       const url = this.c.req.url;
       const q = url.indexOf('?');
@@ -153,9 +201,9 @@ export class Exchange {
           append(map, safeDecode(eq < 0 ? pair : pair.slice(0, eq)), eq < 0 ? '' : pair.slice(eq + 1));
         }
       }
-      this.rawQueryCache = map;
+      parts.rawQuery = map;
     }
-    return this.rawQueryCache.get(name);
+    return parts.rawQuery.get(name);
   }
 
   /**
@@ -163,13 +211,14 @@ export class Exchange {
    * of the path (1 is the last), so that a prefix the router does not know changes nothing.
    */
   rawSegment(fromEnd: number): string | undefined {
-    if (!this.segmentsCache) {
+    const parts = (this.urlParts ??= {});
+    if (!parts.segments) {
       const segments = this.rawPath().split('/');
       // A trailing slash (a non-strict app routes `/a/b/` as `/a/b`) adds no segment.
       if (segments.length > 2 && segments.at(-1) === '') segments.pop();
-      this.segmentsCache = segments;
+      parts.segments = segments;
     }
-    return this.segmentsCache[this.segmentsCache.length - fromEnd];
+    return parts.segments[parts.segments.length - fromEnd];
   }
 
   /** The path exactly as sent: from the first `/` after the authority up to the query or fragment. */

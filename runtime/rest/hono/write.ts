@@ -100,14 +100,14 @@ function chooseWriter(plan: WritePlan, x: Exchange, value: unknown): [ResponseWr
   const byType = plan.state.writers.forValue(value);
   if (byType) return [byType, byType.produces ?? plan.produces[0]];
   if (plan.produces.length > 0) {
-    const mime = x.accepted ?? plan.negotiate(x.header('accept'));
+    const mime = x.accepted ?? plan.negotiate(x.accept());
     if (mime === undefined) throw new HttpError(406, `Not Acceptable: this resource produces ${plan.produces.join(', ')}`);
     const registered = plan.state.writers.forMime(mime);
     return registered ? [registered, registered.produces ?? mime] : builtInWriter(plan, value, mime);
   }
   // Without @Produces a registered mime writer answers only when Accept prefers its type to JSON,
   // which comes first in this route's list: `*/*` (curl, fetch) keeps getting JSON.
-  const accept = x.header('accept');
+  const accept = x.accept();
   if (accept !== undefined && plan.state.writers.hasMimes) {
     const mime = plan.negotiate(accept);
     const registered = mime === undefined ? undefined : plan.state.writers.forMime(mime);
