@@ -14,7 +14,7 @@ import type { ParamPlan } from './extract.js';
 
 /** Refuses (415) a Content-Type the route does not consume; returns the request's Content-Type. */
 export function checkConsumes(x: Exchange, consumes: readonly string[]): string {
-  const type = x.header('content-type') ?? '';
+  const type = x.contentType() ?? '';
   // The usual request names a declared type exactly (`application/json`): no parsing needed.
   if (consumes.length > 0 && type !== '' && !consumes.includes(type) && !consumes.some((m) => mimeMatches(m, type))) {
     throw new HttpError(415, `Unsupported Media Type: this resource consumes ${consumes.join(', ')}`);
@@ -30,9 +30,6 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
   const formReader = plan.bodyReader instanceof FormBodyReader ? plan.bodyReader : undefined;
   const fixed = formReader ? undefined : plan.bodyReader;
   const asText = plan.bodyAsText === true;
-  const unreadable = (e: unknown): never => {
-    throw new BadRequestError([{ location: 'body', name: 'body', message: `cannot be read: ${errorMessage(e)}` }]);
-  };
   const read = async (x: Exchange, reader: ValueReader): Promise<unknown> => {
     if (reader.readBytes) {
       try {
@@ -49,16 +46,6 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
       return unreadable(e);
     }
   };
-  // The common case, JSON, is one promise: no reader indirection, no extra awaits.
-  const parseJson = (text: string): unknown => {
-    if (text === '') return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (e) {
-      return unreadable(e);
-    }
-  };
-  const readJson = (x: Exchange): Promise<unknown> => x.c.req.text().then(parseJson);
   const noMimeReaders = !state.readers.hasMimes;
   const general = async (x: Exchange, type: string): Promise<unknown> => {
     if (asText) {
@@ -88,6 +75,49 @@ export function compileBodyReader(plan: ParamPlan, consumes: readonly string[], 
   };
 }
 
+/**
+ * Whether a body of `application/json` is read as plain JSON (see {@link readJson}) for this
+ * parameter: no reader of its own or of its route, none registered for a mime type, the route
+ * consumes JSON. The route may then read the usual request without choosing a reader.
+ */
+export function readsPlainJson(plan: ParamPlan, consumes: readonly string[], state: RouterState): boolean {
+  return (
+    plan.bodyReader === undefined &&
+    plan.bodyAsText !== true &&
+    !state.readers.hasMimes &&
+    (consumes.length === 0 || consumes.includes(JSON_TYPE) || consumes.some((m) => mimeMatches(m, JSON_TYPE)))
+  );
+}
+
+const JSON_TYPE = 'application/json';
+
+/**
+ * The usual request with a JSON body, which a route that {@link readsPlainJson} reads at once with
+ * {@link readJson}: a declared length within `limit` and a Content-Type of `application/json`.
+ */
+export function isPlainJsonRequest(x: Exchange, limit: number): boolean {
+  const length = x.contentLength();
+  return length !== undefined && Number(length) <= limit && x.contentType() === JSON_TYPE;
+}
+
+/** The common case, JSON, is one promise: no reader indirection, no extra awaits. */
+export function readJson(x: Exchange): Promise<unknown> {
+  return x.c.req.text().then(parseJson);
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    return unreadable(e);
+  }
+}
+
+function unreadable(e: unknown): never {
+  throw new BadRequestError([{ location: 'body', name: 'body', message: `cannot be read: ${errorMessage(e)}` }]);
+}
+
 /** Reads a url-encoded or multipart form once for `@FormParam`s; any other Content-Type is a 415. */
 export function compileFormReader(consumes: readonly string[]): (x: Exchange) => Promise<Exchange['form']> {
   return async (x) => {
@@ -106,7 +136,7 @@ export function compileFormReader(consumes: readonly string[]): (x: Exchange) =>
 export function compileStreamReader(consumes: readonly string[], limit: number): (x: Exchange) => ReadableStream<Uint8Array> | undefined {
   return (x) => {
     checkConsumes(x, consumes);
-    const body = x.header('content-length') === '0' ? null : x.c.req.raw.body;
+    const body = x.contentLength() === '0' ? null : x.c.req.raw.body;
     return body === null ? undefined : limitStream(body, limit);
   };
 }

@@ -5,12 +5,41 @@
  * stream, unread, for large uploads; `type: Readable` (Node's) does too, through `loom/rest/node`.
  */
 import { ConversionError, compileConstraints, compileConversion, typeName } from '../convert/convert.js';
+import type { Violation } from '../errors.js';
 import { errorMessage, RegistrationError } from '../errors.js';
 import type { RawParam } from '../metadata/raw.js';
 import { looksLikeNodeStream, needsNode } from '../node-support.js';
-import type { ParamOptions } from '../types.js';
+import type { ParamOptions, ValidateFunction } from '../types.js';
+import { reportFailedValidation } from '../validation.js';
 import type { Extractor, ParamPlan, ParamScope } from './extract.js';
-import { atRegistration, checkReaderType, compileChecks } from './extract-common.js';
+import { atRegistration, checkReaderType, compileChecks, compileValidator } from './extract-common.js';
+
+/** A body kept as read (no type conversion, no conversions): defaulted, required and checked only. */
+export interface PlainBody {
+  readonly required: boolean;
+  readonly hasDefault: boolean;
+  readonly defaultValue: unknown;
+  readonly check: ((value: unknown, violations: Violation[]) => void) | undefined;
+  /**
+   * The validator, when it is the only check: called directly, the usual body's one check goes
+   * through no closure of its own (see `lean-handler.ts` on why that counts).
+   */
+  readonly validate?: ValidateFunction;
+  readonly maxViolations?: number;
+}
+
+/** A {@link PlainBody}'s value from the body as read; a failure is pushed to `violations`. */
+export function checkBody(b: PlainBody, value: unknown, violations: Violation[]): unknown {
+  if (value === undefined) {
+    if (b.hasDefault) return b.defaultValue;
+    if (b.required) violations.push({ location: 'body', name: 'body', message: 'is required' });
+    return undefined;
+  }
+  if (b.validate) {
+    if (!b.validate(value)) reportFailedValidation(violations, b.validate, 'body', 'body', b.maxViolations!);
+  } else if (b.check) b.check(value, violations);
+  return value;
+}
 
 /** Compiles `@BodyParam` (and an undecorated body bound by name). */
 export function bodyPlan(param: RawParam, scope: ParamScope, options: ParamOptions): ParamPlan {
@@ -21,38 +50,42 @@ export function bodyPlan(param: RawParam, scope: ParamScope, options: ParamOptio
   const reader = options.reader ?? scope.reader ?? typeReader;
   checkReaderType(reader, options.type, scope, 'the body');
   const constraints = atRegistration(scope, () => compileConstraints(options));
-  const check = compileChecks(options, scope, constraints, 'body', 'body');
+  const validate = compileValidator(options, scope);
+  const check = compileChecks(options, scope, constraints, 'body', 'body', validate);
   const required = options.required === true;
   const hasDefault = param.hasDefault === true;
   const conversions = param.conversions ?? [];
   // Without a reader, `type` converts the body as it converts a query value (a text body `5` for
   // 'integer', `fromString` for a class), and checks what JSON gave against the scalar types.
   const typed = reader ? undefined : atRegistration(scope, () => compileBodyConversion(options.type));
-  const extract: Extractor = (x, violations) => {
-    let value = x.body;
-    if (value === undefined) {
-      if (hasDefault) return param.defaultValue;
-      if (required) violations.push({ location: 'body', name: 'body', message: 'is required' });
-      return undefined;
-    }
-    if (typed || conversions.length > 0) {
-      try {
-        if (typed) value = typed(value);
-        for (const c of conversions) value = c.convert(value);
-      } catch (e) {
-        violations.push({ location: 'body', name: 'body', message: errorMessage(e) });
-        return undefined;
-      }
-    }
-    if (check) check(value, violations);
-    return value;
-  };
+  const plain: PlainBody | undefined =
+    typed || conversions.length > 0 ? undefined : { required, hasDefault, defaultValue: param.defaultValue, check };
+  const extract: Extractor = plain
+    ? (x, violations) => checkBody(plain, x.body, violations)
+    : (x, violations) => {
+        let value = x.body;
+        if (value === undefined) {
+          if (hasDefault) return param.defaultValue;
+          if (required) violations.push({ location: 'body', name: 'body', message: 'is required' });
+          return undefined;
+        }
+        try {
+          if (typed) value = typed(value);
+          for (const c of conversions) value = c.convert(value);
+        } catch (e) {
+          violations.push({ location: 'body', name: 'body', message: errorMessage(e) });
+          return undefined;
+        }
+        if (check) check(value, violations);
+        return value;
+      };
   return {
     extract,
     source: { kind: 'body' },
     needs: 'body',
     async: false,
     ...(reader ? { bodyReader: reader } : {}),
+    ...(plain ? { plainBody: plain } : {}),
     bodyAsText: options.type === 'string' || options.type === String,
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
   };

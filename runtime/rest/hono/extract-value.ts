@@ -21,9 +21,59 @@ import { atRegistration, checkReaderType, compileChecks } from './extract-common
 /** A request value as read: a string, a form's `File` (or uploaded file), or several when repeated. */
 type Read = (x: Exchange) => unknown;
 
+/**
+ * Where a value is read when Hono's own lookup gives it as is: a path variable (`c.req.param`) or
+ * the first value of a query parameter (`c.req.query`). The common extractor calls Hono itself for
+ * these instead of a `Read` closure: one call less per parameter and request, which counts once
+ * the kernel's work between two requests has evicted the caches (docs/rest.md, "Performance").
+ */
+type Direct = { readonly param: string } | { readonly query: string };
+
+/**
+ * One value of a built-in type, with no conversions or reader: what the common extractor, and the
+ * lean handler of a route (`lean-handler.ts`) for a path or query value, read it with. `param` or
+ * `query` names where Hono gives the value as it is.
+ */
+export interface SimpleValue {
+  readonly param: string | undefined;
+  readonly query: string | undefined;
+  readonly location: ParamSource['kind'];
+  readonly name: string;
+  readonly convert: ConvertFn;
+  readonly check: ((value: unknown, violations: Violation[]) => void) | undefined;
+  readonly required: boolean;
+  readonly hasDefault: boolean;
+  readonly defaultValue: unknown;
+  /** `''` is an absent value (see `stringPlan`). */
+  readonly emptyIsAbsent: boolean;
+}
+
+/** Converts and checks a {@link SimpleValue} as read; a failure is pushed to `violations` and gives `undefined`. */
+export function convertValue(v: SimpleValue, read: unknown, violations: Violation[]): unknown {
+  let value = read;
+  if (value === undefined || (v.emptyIsAbsent && value === '')) {
+    if (!v.hasDefault) {
+      if (v.required) violations.push({ location: v.location, name: v.name, message: 'is required' });
+      return undefined;
+    }
+    if (typeof v.defaultValue !== 'string') return v.defaultValue;
+    value = v.defaultValue;
+  }
+  if (typeof value === 'string' || value instanceof File) {
+    try {
+      value = v.convert(value);
+    } catch (e) {
+      violations.push({ location: v.location, name: v.name, message: errorMessage(e) });
+      return undefined;
+    }
+  }
+  if (v.check) v.check(value, violations);
+  return value;
+}
+
 /** A path variable (see {@link pathReader}). */
 export function pathPlan(param: RawParam, source: ParamSource & { name: string }, scope: ParamScope, options: ParamOptions): ParamPlan {
-  return stringPlan(param, source, scope, options, pathReader(param, source.name, scope));
+  return stringPlan(param, source, scope, options, pathReader(param, source.name, scope) ?? { param: source.name });
 }
 
 /**
@@ -33,7 +83,7 @@ export function pathPlan(param: RawParam, source: ParamSource & { name: string }
 export function queryPlan(param: RawParam, source: ParamSource & { name: string }, scope: ParamScope, options: ParamOptions): ParamPlan {
   const name = source.name;
   const separator = typeof options.array === 'object' ? options.array.separator : undefined;
-  let read: Read;
+  let read: Read | Direct;
   if (param.raw) {
     // `@Raw`: the value as sent, one value like any other query parameter unless `array`.
     read = options.array === true ? (x) => x.rawQuery(name) : (x) => x.rawQuery(name)?.[0];
@@ -53,7 +103,7 @@ export function queryPlan(param: RawParam, source: ParamSource & { name: string 
       return x.c.req.queries(bracketed);
     };
   } else {
-    read = (x) => x.c.req.query(name);
+    read = { query: name };
   }
   return stringPlan(param, source, scope, options, read);
 }
@@ -79,8 +129,9 @@ function takesAllValues(param: RawParam): boolean {
  * How a path variable is read. Hono hands out values decoded and, since routing strips matrix
  * parameters, without them. `@Raw` gets the segment as sent; `Matrix()` the whole segment with its
  * `;k=v` parts (decoded unless `@Raw`); a variable sharing its segment is cut from Hono's value.
+ * `undefined` when Hono's value is the parameter's as it is.
  */
-function pathReader(param: RawParam, name: string, scope: ParamScope): (x: Exchange) => string | undefined {
+function pathReader(param: RawParam, name: string, scope: ParamScope): ((x: Exchange) => string | undefined) | undefined {
   const shared = scope.template?.compound.get(name);
   if (shared) return (x) => shared.pattern.exec(x.c.req.param(shared.param) ?? '')?.groups?.[shared.group];
   const wholeSegment = (param.conversions ?? []).some((c) => WHOLE_SEGMENT in c);
@@ -101,7 +152,7 @@ function pathReader(param: RawParam, name: string, scope: ParamScope): (x: Excha
       return v === undefined ? undefined : encodeURIComponent(v);
     };
   }
-  return (x) => x.c.req.param(name);
+  return undefined;
 }
 
 /** Path, query, header, cookie, matrix and form values: strings (or files) converted to the declared type. */
@@ -110,9 +161,11 @@ export function stringPlan(
   source: ParamSource & { name: string },
   scope: ParamScope,
   options: ParamOptions,
-  read: Read,
+  given: Read | Direct,
 ): ParamPlan {
   const loc = source.kind;
+  const read: Read =
+    typeof given === 'function' ? given : 'param' in given ? (x) => x.c.req.param(given.param) : (x) => x.c.req.query(given.query);
   const name = source.name;
   if (options.type === 'upload' && source.kind !== 'form') {
     throw new RegistrationError(`${scope.where}: { type: 'upload' } is a multipart file: read it with @FormParam`);
@@ -152,24 +205,26 @@ export function stringPlan(
   // The common case: one value of a built-in type. Built once per route, so a request allocates
   // no closures (tsx/esbuild also wraps each closure created at run time in a naming helper).
   if (conversion && conversions.length === 0 && options.array === undefined) {
-    const extract: Extractor = (x, violations) => {
-      let value = read(x);
-      if (value === undefined || (emptyIsAbsent && value === '')) {
-        if (!hasDefault) return required ? missing(violations) : undefined;
-        if (typeof defaultValue !== 'string') return defaultValue;
-        value = defaultValue;
-      }
-      if (typeof value === 'string' || value instanceof File) {
-        try {
-          value = conversion(value);
-        } catch (e) {
-          return reject(e, violations);
-        }
-      }
-      if (check) check(value, violations);
-      return value;
+    // Every field set, in one order: one shape for all of them where the lean handler reads them.
+    const simple: SimpleValue = {
+      param: typeof given === 'object' && 'param' in given ? given.param : undefined,
+      query: typeof given === 'object' && 'query' in given ? given.query : undefined,
+      location: loc,
+      name,
+      convert: conversion,
+      check,
+      required,
+      hasDefault,
+      defaultValue,
+      emptyIsAbsent,
     };
-    return { extract, source, needs: 'none', async: false };
+    const extract: Extractor =
+      typeof given === 'function'
+        ? (x, violations) => convertValue(simple, given(x), violations)
+        : 'param' in given
+          ? (x, violations) => convertValue(simple, x.c.req.param(given.param), violations)
+          : (x, violations) => convertValue(simple, x.c.req.query(given.query), violations);
+    return { extract, source, needs: 'none', async: false, ...(typeof given === 'object' ? { simple } : {}) };
   }
 
   const one = (v: string | File, x: Exchange): unknown => (conversion ? conversion(v) : reader!.read(typeof v === 'string' ? v : '', x.c));

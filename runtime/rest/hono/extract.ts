@@ -15,9 +15,11 @@ import { resolveClass } from '../metadata/builder.js';
 import type { ParamSource, RawParam } from '../metadata/raw.js';
 import type { Class, ContextProvider, ParamOptions, ValueReader } from '../types.js';
 import type { Exchange } from './exchange.js';
+import type { PlainBody } from './extract-body.js';
 import { bodyPlan } from './extract-body.js';
 import { contextPlan } from './extract-context.js';
 import { objectQueryPlan } from './extract-object-query.js';
+import type { SimpleValue } from './extract-value.js';
 import { formPlan, pathPlan, queryPlan, stringPlan } from './extract-value.js';
 import type { PathTemplate } from './path.js';
 
@@ -41,6 +43,10 @@ export interface ParamPlan {
   readonly bodyAsText?: boolean;
   /** For body, stream and form parameters: `maxBytes` of the options. */
   readonly maxBytes?: number;
+  /** A path or query value the lean handler reads itself (see `lean-handler.ts`). */
+  readonly simple?: SimpleValue;
+  /** A body parameter the lean handler checks itself: read as plain JSON, kept as read. */
+  readonly plainBody?: PlainBody;
 }
 
 /** What a parameter's compilation needs to know about its route. */

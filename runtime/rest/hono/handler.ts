@@ -17,6 +17,7 @@ import { handleError } from './catch.js';
 import { fireEvents } from './events.js';
 import { Exchange } from './exchange.js';
 import type { InstanceFactory } from './instances.js';
+import { leanHandler, leanParams } from './lean-handler.js';
 import type { ParamsPlan } from './param-plan.js';
 import type { RoutePlan } from './route-plan.js';
 import type { WritePlan } from './write.js';
@@ -24,7 +25,7 @@ import { writeResult } from './write.js';
 
 /** A handler's answer: at once when nothing had to be waited for; `void` when it passed to `next()`. */
 // biome-ignore lint/suspicious/noConfusingVoidType: Hono's own handler type, which a route handler is.
-type Answer = Response | Promise<Response | void>;
+export type Answer = Response | Promise<Response | void>;
 
 /** A route's Hono handler. */
 export type RouteHandler = (c: Context, next: Next) => Answer;
@@ -39,9 +40,9 @@ export type RouteHandler = (c: Context, next: Next) => Answer;
  */
 export function createHandler(route: RoutePlan, params: ParamsPlan, instanceOf: InstanceFactory, state: RouterState): RouteHandler {
   const steps = compileSteps(route, state);
-  return isPlain(route, params, instanceOf)
-    ? plainHandler(route, params, instanceOf, steps)
-    : generalHandler(route, params, instanceOf, steps, state);
+  if (!isPlain(route, params, instanceOf)) return generalHandler(route, params, instanceOf, steps, state);
+  const lean = leanParams(route, params);
+  return lean ? leanHandler(route, params, lean, instanceOf, steps, state) : plainHandler(route, params, instanceOf, steps);
 }
 
 /**
@@ -53,8 +54,8 @@ function isPlain(route: RoutePlan, params: ParamsPlan, instanceOf: InstanceFacto
   return !route.security && !params.earlyAsync && !instanceOf.async && !params.lateAsync && route.events.length === 0 && !params.uploads;
 }
 
-/** The steps both kinds of handler share, compiled once per route. */
-interface Steps {
+/** The steps every kind of handler shares, compiled once per route. */
+export interface Steps {
   /**
    * Hono routes HEAD to GET handlers; an explicit `@HEAD` route is registered as GET and only takes
    * HEADs: others go on to `next()`.
@@ -83,7 +84,9 @@ function compileSteps(route: RoutePlan, state: RouterState): Steps {
     headOnly: info.verb === 'HEAD',
     accept: route.checkAccept
       ? (x) => {
-          if ((x.accepted = write.negotiate(x.header('accept'))) !== undefined) return;
+          // No Accept header (most API clients send none) takes the first produced type.
+          const header = x.accept();
+          if ((x.accepted = header === undefined ? produces[0] : write.negotiate(header)) !== undefined) return;
           if (!answerAnyway) throw new HttpError(406, notAcceptable);
           x.accepted = produces[0];
         }

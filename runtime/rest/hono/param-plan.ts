@@ -11,7 +11,7 @@ import type { DeclaredParameter, ResolvedClass, ResolvedMethod } from '../metada
 import { parameterList } from '../metadata/builder.js';
 import type { ParamSource, RawParam } from '../metadata/raw.js';
 import type { HttpVerb } from '../types.js';
-import { compileBodyReader, compileFormReader, compileStreamReader } from './body.js';
+import { compileBodyReader, compileFormReader, compileStreamReader, isPlainJsonRequest, readJson, readsPlainJson } from './body.js';
 import { checkLimit, compileBodyAdmission, DEFAULT_MAX_BODY_BYTES, tooLarge } from './body-limit.js';
 import type { Exchange } from './exchange.js';
 import type { Extractor, ParamPlan } from './extract.js';
@@ -21,6 +21,8 @@ import { compileUploadReader } from './uploads.js';
 
 /** How a route reads its arguments. */
 export interface ParamsPlan {
+  /** How each argument is read. */
+  readonly plans: readonly ParamPlan[];
   /** One extractor per argument. */
   readonly extractors: readonly Extractor[];
   /** The arguments read before the body (path, query, headers, context…), in declaration order. */
@@ -34,6 +36,14 @@ export interface ParamsPlan {
   readonly readBody: ((x: Exchange) => Promise<unknown>) | undefined;
   /** What `readBody` gives is the form (`x.form`), not the body (`x.body`). */
   readonly readsForm: boolean;
+  /** A JSON request is read as plain JSON (no reader chosen; see `readsPlainJson` in `body.ts`). */
+  readonly readsPlainJson: boolean;
+  /**
+   * With `readsPlainJson`, the body's byte limit: a request {@link isPlainJsonRequest} accepts is
+   * read by `readJson` at once. `undefined` otherwise (and without a limit, as then `readBody` is
+   * itself that one step).
+   */
+  readonly jsonLimit: number | undefined;
   /** The route writes files to the upload folder, released once it answered. */
   readonly uploads: boolean;
 }
@@ -105,36 +115,42 @@ export function compileParamsPlan(cls: ResolvedClass, method: ResolvedMethod, ro
   const early: number[] = [];
   const late: number[] = [];
   for (let i = 0; i < plans.length; i++) (plans[i]!.needs === 'none' ? early : late).push(i);
+  const body = bodies[0]?.[0];
+  const readingPlans = reading.map(([p]) => p);
+  const limit = reading.length > 0 ? bodyLimit(readingPlans, route, state) : Number.POSITIVE_INFINITY;
+  const plainJson = body?.needs === 'body' && readsPlainJson(body, route.consumes, state);
   return {
+    plans,
     extractors: plans.map((p) => p.extract),
     early,
     earlyAsync: early.some((i) => plans[i]!.async),
     late,
     lateAsync: late.some((i) => plans[i]!.async),
-    readBody:
-      reading.length > 0
-        ? compileBodyRead(
-            reading.map(([p]) => p),
-            route,
-            state,
-          )
-        : undefined,
+    readBody: reading.length > 0 ? compileBodyRead(readingPlans, limit, route, state) : undefined,
     readsForm: reading.some(([p]) => p.needs === 'form' || p.needs === 'upload'),
+    readsPlainJson: plainJson,
+    jsonLimit: plainJson && limit !== Number.POSITIVE_INFINITY ? limit : undefined,
     uploads: reading.some(([p]) => p.needs === 'upload'),
   };
+}
+
+/** The byte limit of a route's body: the largest `maxBytes` of the parameters reading it, else the router's. */
+function bodyLimit(reading: readonly ParamPlan[], route: RoutePlan, state: RouterState): number {
+  const own = reading.map((p) => p.maxBytes).filter((n): n is number => n !== undefined);
+  return checkLimit(own.length > 0 ? Math.max(...own) : (state.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES), `${route.where}: maxBytes`);
 }
 
 /**
  * Admits and reads the body for the parameters that need it (one body, or form fields): resolves to
  * what goes to `x.body` or, for forms, `x.form` (see {@link ParamsPlan.readsForm}).
  */
-function compileBodyRead(reading: readonly ParamPlan[], route: RoutePlan, state: RouterState): (x: Exchange) => Promise<unknown> {
+function compileBodyRead(
+  reading: readonly ParamPlan[],
+  limit: number,
+  route: RoutePlan,
+  state: RouterState,
+): (x: Exchange) => Promise<unknown> {
   const consumes = route.consumes;
-  const own = reading.map((p) => p.maxBytes).filter((n): n is number => n !== undefined);
-  const limit = checkLimit(
-    own.length > 0 ? Math.max(...own) : (state.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
-    `${route.where}: maxBytes`,
-  );
   const first = reading[0]!;
   if (first.needs === 'stream') {
     const read = compileStreamReader(consumes, limit);
@@ -147,7 +163,7 @@ function compileBodyRead(reading: readonly ParamPlan[], route: RoutePlan, state:
     // The upload folder's own limits (per file, files, text fields) bound what is read; a
     // parameter's `maxBytes` bounds the request as a whole.
     const read = compileUploadReader(consumes, state.options.node!.uploads);
-    const whole = own.length > 0 ? limit : Number.POSITIVE_INFINITY;
+    const whole = reading.some((p) => p.maxBytes !== undefined) ? limit : Number.POSITIVE_INFINITY;
     return async (x) => {
       admitDeclared(x, whole);
       return read(x);
@@ -156,6 +172,16 @@ function compileBodyRead(reading: readonly ParamPlan[], route: RoutePlan, state:
   const admit = compileBodyAdmission(limit);
   const read = first.needs === 'body' ? compileBodyReader(first, consumes, state) : compileFormReader(consumes);
   if (!admit) return read;
+  if (first.needs === 'body' && readsPlainJson(first, consumes, state)) {
+    // The usual request, a JSON body of declared length within the limit, in one step: two header
+    // lookups and the body's one promise, instead of admission, Content-Type check and reader choice
+    // each on its own. Any other request takes those steps.
+    return (x) => {
+      if (isPlainJsonRequest(x, limit)) return readJson(x);
+      const buffering = admit(x);
+      return buffering ? buffering.then(() => read(x)) : read(x);
+    };
+  }
   // Not async: a body of declared length (the usual request) is read with the reader's one promise.
   return (x) => {
     const buffering = admit(x);
@@ -166,6 +192,6 @@ function compileBodyRead(reading: readonly ParamPlan[], route: RoutePlan, state:
 /** For bodies read as they stream: only a declared length is checked up front (the stream counts the rest). */
 function admitDeclared(x: Exchange, limit: number): void {
   if (limit === Number.POSITIVE_INFINITY) return;
-  const length = x.header('content-length');
+  const length = x.contentLength();
   if (length !== undefined && Number(length) > limit) throw tooLarge(limit);
 }
