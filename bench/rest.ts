@@ -189,7 +189,7 @@ export function pinProcess(pid: number, cpu: number): boolean {
  * two routes measure within ±4 % of each other per round instead of ±7 %. `undo` gives this
  * process its CPUs back (the runner goes on to other benchmarks).
  */
-function pinClient(onProgress: (line: string) => void): { servers: boolean; undo: () => void } {
+export function pinClient(onProgress: (line: string) => void): { servers: boolean; undo: () => void } {
   const unpinned = { servers: false, undo: () => {} };
   if (!taskset) {
     onProgress('  rest: servers and client not pinned (not Linux, or one CPU)');
@@ -208,11 +208,11 @@ function pinClient(onProgress: (line: string) => void): { servers: boolean; undo
   }
 }
 
-/** Forks the process that serves one of the routes (see {@link serve}). */
-function startServer(name: Server): ChildProcess {
+/** Forks the process that serves one of the routes (see {@link serve}), with Node's `options`. */
+export function startServer(name: Server, options: readonly string[] = []): ChildProcess {
   return fork(fileURLToPath(import.meta.url), [], {
     cwd: ROOT,
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...options],
     env: { ...process.env, LOOM_BENCH_REST_SERVER: name },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -246,7 +246,8 @@ function cpuTime(child: ChildProcess): Promise<number> {
   });
 }
 
-async function load(url: string, seconds: number): Promise<{ seconds: number; total: number }> {
+/** Loads `url` with the benchmark's request for `seconds`; what autocannon measured. */
+export async function load(url: string, seconds: number): Promise<{ seconds: number; total: number }> {
   const out = await autocannon({
     url,
     method: 'POST',
@@ -262,7 +263,8 @@ async function load(url: string, seconds: number): Promise<{ seconds: number; to
   return { seconds: out.duration, total: out.requests.total };
 }
 
-function serverPort(child: ChildProcess): Promise<number> {
+/** The port a server started by {@link startServer} listens on. */
+export function serverPort(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
