@@ -9,10 +9,9 @@ import type { Violation } from '../errors.js';
 import { errorMessage, RegistrationError } from '../errors.js';
 import type { RawParam } from '../metadata/raw.js';
 import { looksLikeNodeStream, needsNode } from '../node-support.js';
-import type { ParamOptions, ValidateFunction } from '../types.js';
-import { reportFailedValidation } from '../validation.js';
+import type { ParamOptions } from '../types.js';
 import type { Extractor, ParamPlan, ParamScope } from './extract.js';
-import { atRegistration, checkReaderType, compileChecks, compileValidator } from './extract-common.js';
+import { atRegistration, checkReaderType, compileChecks } from './extract-common.js';
 
 /** A body kept as read (no type conversion, no conversions): defaulted, required and checked only. */
 export interface PlainBody {
@@ -20,12 +19,6 @@ export interface PlainBody {
   readonly hasDefault: boolean;
   readonly defaultValue: unknown;
   readonly check: ((value: unknown, violations: Violation[]) => void) | undefined;
-  /**
-   * The validator, when it is the only check: called directly, the usual body's one check goes
-   * through no closure of its own (see `lean-handler.ts` on why that counts).
-   */
-  readonly validate?: ValidateFunction;
-  readonly maxViolations?: number;
 }
 
 /** A {@link PlainBody}'s value from the body as read; a failure is pushed to `violations`. */
@@ -35,9 +28,7 @@ export function checkBody(b: PlainBody, value: unknown, violations: Violation[])
     if (b.required) violations.push({ location: 'body', name: 'body', message: 'is required' });
     return undefined;
   }
-  if (b.validate) {
-    if (!b.validate(value)) reportFailedValidation(violations, b.validate, 'body', 'body', b.maxViolations!);
-  } else if (b.check) b.check(value, violations);
+  if (b.check) b.check(value, violations);
   return value;
 }
 
@@ -50,25 +41,21 @@ export function bodyPlan(param: RawParam, scope: ParamScope, options: ParamOptio
   const reader = options.reader ?? scope.reader ?? typeReader;
   checkReaderType(reader, options.type, scope, 'the body');
   const constraints = atRegistration(scope, () => compileConstraints(options));
-  const validate = compileValidator(options, scope);
-  const check = compileChecks(options, scope, constraints, 'body', 'body', validate);
+  const check = compileChecks(options, scope, constraints, 'body', 'body');
   const required = options.required === true;
   const hasDefault = param.hasDefault === true;
   const conversions = param.conversions ?? [];
   // Without a reader, `type` converts the body as it converts a query value (a text body `5` for
   // 'integer', `fromString` for a class), and checks what JSON gave against the scalar types.
   const typed = reader ? undefined : atRegistration(scope, () => compileBodyConversion(options.type));
-  const plain: PlainBody | undefined =
-    typed || conversions.length > 0 ? undefined : { required, hasDefault, defaultValue: param.defaultValue, check };
+  const checks: PlainBody = { required, hasDefault, defaultValue: param.defaultValue, check };
+  // A body kept as read is only checked; one with a type or conversions is converted first.
+  const plain = typed || conversions.length > 0 ? undefined : checks;
   const extract: Extractor = plain
     ? (x, violations) => checkBody(plain, x.body, violations)
     : (x, violations) => {
         let value = x.body;
-        if (value === undefined) {
-          if (hasDefault) return param.defaultValue;
-          if (required) violations.push({ location: 'body', name: 'body', message: 'is required' });
-          return undefined;
-        }
+        if (value === undefined) return checkBody(checks, value, violations);
         try {
           if (typed) value = typed(value);
           for (const c of conversions) value = c.convert(value);

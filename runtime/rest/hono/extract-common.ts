@@ -58,8 +58,8 @@ export function compileChecks(
   constraints: ((value: unknown, limit: number) => string[]) | undefined,
   location: ViolationLocation,
   name: string,
-  validate: ValidateFunction | undefined = compileValidator(options, scope),
 ): ((value: unknown, violations: Violation[]) => void) | undefined {
+  const validate = compileValidator(options, scope);
   if (!constraints && !validate) return undefined;
   const max = scope.state.maxViolations;
   return (value, violations) => {

@@ -84,9 +84,7 @@ function compileSteps(route: RoutePlan, state: RouterState): Steps {
     headOnly: info.verb === 'HEAD',
     accept: route.checkAccept
       ? (x) => {
-          // No Accept header (most API clients send none) takes the first produced type.
-          const header = x.accept();
-          if ((x.accepted = header === undefined ? produces[0] : write.negotiate(header)) !== undefined) return;
+          if ((x.accepted = write.negotiate(x.accept())) !== undefined) return;
           if (!answerAnyway) throw new HttpError(406, notAcceptable);
           x.accepted = produces[0];
         }

@@ -10,7 +10,7 @@
  * request goes through (its code and the objects it holds) is fetched again. With warm caches the
  * decorated and the hand-written route differ by hundredths of a microsecond; over HTTP, sampled
  * with `perf` (`bench/rest-perf.ts`), the decorated route's own code took 0.9 to 1.7 µs a request
- * more than the hand-written route's before this handler, and 0.6 to 0.7 µs since (docs/rest.md,
+ * more than the hand-written route's before this handler, and 0.6 to 0.8 µs since (docs/rest.md,
  * "Performance"). Its body-reading step has the shape of `plainHandler`'s on purpose: a helper
  * shared by both would be one more closure made and called per request, which is what it saves.
  */
@@ -18,7 +18,6 @@ import type { Next } from 'hono';
 import type { RouterState } from '../config.js';
 import type { Violation } from '../errors.js';
 import { violationsError } from '../errors.js';
-import { isPlainJsonRequest, readJson } from './body.js';
 import { Exchange } from './exchange.js';
 import type { PlainBody } from './extract-body.js';
 import { checkBody } from './extract-body.js';
@@ -72,7 +71,7 @@ export function leanHandler(
 ): RouteHandler {
   const { info } = route;
   const { values, valueAt, body } = lean;
-  const { readBody, jsonLimit } = params;
+  const readBody = params.readBody!;
   const { headOnly, accept, call, respond, fail } = steps;
   const fast = route.write.fastJson!;
   const max = state.maxViolations;
@@ -110,8 +109,8 @@ export function leanHandler(
         return answer instanceof Promise ? answer.catch((e: unknown) => fail(x, e)) : answer;
       }
       const failed = (e: unknown) => fail(x, e);
-      const reading = jsonLimit !== undefined && isPlainJsonRequest(x, jsonLimit) ? readJson(x) : readBody!(x);
-      return reading.then((read): Answer => {
+      // `readBody` reads the usual JSON request in one step itself (see `compileBodyRead`).
+      return readBody(x).then((read): Answer => {
         try {
           x.body = read;
           args[body[0]] = checkBody(body[1], read, violations);

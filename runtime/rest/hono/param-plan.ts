@@ -38,12 +38,6 @@ export interface ParamsPlan {
   readonly readsForm: boolean;
   /** A JSON request is read as plain JSON (no reader chosen; see `readsPlainJson` in `body.ts`). */
   readonly readsPlainJson: boolean;
-  /**
-   * With `readsPlainJson`, the body's byte limit: a request {@link isPlainJsonRequest} accepts is
-   * read by `readJson` at once. `undefined` otherwise (and without a limit, as then `readBody` is
-   * itself that one step).
-   */
-  readonly jsonLimit: number | undefined;
   /** The route writes files to the upload folder, released once it answered. */
   readonly uploads: boolean;
 }
@@ -116,8 +110,6 @@ export function compileParamsPlan(cls: ResolvedClass, method: ResolvedMethod, ro
   const late: number[] = [];
   for (let i = 0; i < plans.length; i++) (plans[i]!.needs === 'none' ? early : late).push(i);
   const body = bodies[0]?.[0];
-  const readingPlans = reading.map(([p]) => p);
-  const limit = reading.length > 0 ? bodyLimit(readingPlans, route, state) : Number.POSITIVE_INFINITY;
   const plainJson = body?.needs === 'body' && readsPlainJson(body, route.consumes, state);
   return {
     plans,
@@ -126,18 +118,19 @@ export function compileParamsPlan(cls: ResolvedClass, method: ResolvedMethod, ro
     earlyAsync: early.some((i) => plans[i]!.async),
     late,
     lateAsync: late.some((i) => plans[i]!.async),
-    readBody: reading.length > 0 ? compileBodyRead(readingPlans, limit, route, state) : undefined,
+    readBody:
+      reading.length > 0
+        ? compileBodyRead(
+            reading.map(([p]) => p),
+            plainJson,
+            route,
+            state,
+          )
+        : undefined,
     readsForm: reading.some(([p]) => p.needs === 'form' || p.needs === 'upload'),
     readsPlainJson: plainJson,
-    jsonLimit: plainJson && limit !== Number.POSITIVE_INFINITY ? limit : undefined,
     uploads: reading.some(([p]) => p.needs === 'upload'),
   };
-}
-
-/** The byte limit of a route's body: the largest `maxBytes` of the parameters reading it, else the router's. */
-function bodyLimit(reading: readonly ParamPlan[], route: RoutePlan, state: RouterState): number {
-  const own = reading.map((p) => p.maxBytes).filter((n): n is number => n !== undefined);
-  return checkLimit(own.length > 0 ? Math.max(...own) : (state.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES), `${route.where}: maxBytes`);
 }
 
 /**
@@ -146,11 +139,16 @@ function bodyLimit(reading: readonly ParamPlan[], route: RoutePlan, state: Route
  */
 function compileBodyRead(
   reading: readonly ParamPlan[],
-  limit: number,
+  plainJson: boolean,
   route: RoutePlan,
   state: RouterState,
 ): (x: Exchange) => Promise<unknown> {
   const consumes = route.consumes;
+  const own = reading.map((p) => p.maxBytes).filter((n): n is number => n !== undefined);
+  const limit = checkLimit(
+    own.length > 0 ? Math.max(...own) : (state.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
+    `${route.where}: maxBytes`,
+  );
   const first = reading[0]!;
   if (first.needs === 'stream') {
     const read = compileStreamReader(consumes, limit);
@@ -163,7 +161,7 @@ function compileBodyRead(
     // The upload folder's own limits (per file, files, text fields) bound what is read; a
     // parameter's `maxBytes` bounds the request as a whole.
     const read = compileUploadReader(consumes, state.options.node!.uploads);
-    const whole = reading.some((p) => p.maxBytes !== undefined) ? limit : Number.POSITIVE_INFINITY;
+    const whole = own.length > 0 ? limit : Number.POSITIVE_INFINITY;
     return async (x) => {
       admitDeclared(x, whole);
       return read(x);
@@ -172,7 +170,7 @@ function compileBodyRead(
   const admit = compileBodyAdmission(limit);
   const read = first.needs === 'body' ? compileBodyReader(first, consumes, state) : compileFormReader(consumes);
   if (!admit) return read;
-  if (first.needs === 'body' && readsPlainJson(first, consumes, state)) {
+  if (plainJson) {
     // The usual request, a JSON body of declared length within the limit, in one step: two header
     // lookups and the body's one promise, instead of admission, Content-Type check and reader choice
     // each on its own. Any other request takes those steps.
