@@ -12,8 +12,9 @@
  * decorator layer's whole cost; the layer's own samples are a far smaller figure, which machine noise
  * inflates but does not drown. Over HTTP, with the caches cold from the kernel's work between two
  * requests, they show what `rest-layer.ts` cannot: on 2026-12-05 the decorated route's code took
- * 1.3–2.1 µs a request in four pairs against the hand-written route's 0.4, and after the lean
- * handler (`runtime/rest/hono/lean-handler.ts`) 1.0–1.1 against 0.4 in three.
+ * 1.3–2.1 µs a request in four pairs against the hand-written route's 0.4 on a loaded machine, and
+ * after the lean handler (`runtime/rest/hono/lean-handler.ts`) 1.0–1.1 against 0.4 in three; on a
+ * quiet machine, 0.33–0.37 against 0.15–0.16 in three.
  *
  * `LOOM_BENCH_REST_PERF_PAIRS` pairs (default 3), the hand-written server first. Needs `perf` and
  * the right to record another process (root, or `kernel.perf_event_paranoid` ≤ 1); the runner

@@ -9,10 +9,11 @@
  * Why: over HTTP the kernel's work between two requests evicts the CPU's caches, and each closure a
  * request goes through (its code and the objects it holds) is fetched again. With warm caches the
  * decorated and the hand-written route differ by hundredths of a microsecond; over HTTP, sampled
- * with `perf` (`bench/rest-perf.ts`), the decorated route's own code took 0.9 to 1.7 µs a request
- * more than the hand-written route's before this handler, and 0.6 to 0.8 µs since (docs/rest.md,
- * "Performance"). Its body-reading step has the shape of `plainHandler`'s on purpose: a helper
- * shared by both would be one more closure made and called per request, which is what it saves.
+ * with `perf` (`bench/rest-perf.ts`) on a loaded machine, the decorated route's own code took 0.9 to
+ * 1.7 µs a request more than the hand-written route's before this handler, and 0.6 to 0.8 µs since;
+ * on a quiet machine 0.18 to 0.22 µs since, of some 17 µs a request (docs/rest.md, "Performance").
+ * Its body-reading step has the shape of `plainHandler`'s on purpose: a helper shared by both would
+ * be one more closure made and called per request, which is what it saves.
  */
 import type { Next } from 'hono';
 import type { RouterState } from '../config.js';
