@@ -52,7 +52,8 @@ export function leanParams(route: RoutePlan, params: ParamsPlan): LeanParams | u
   let body: [number, PlainBody] | undefined;
   for (let i = 0; i < plans.length; i++) {
     const plan = plans[i]!;
-    if (plan.simple && (plan.simple.param !== undefined || plan.simple.query !== undefined)) {
+    // `simple` is set only on a value Hono gives as it is (`param` or `query`; see `stringPlan`).
+    if (plan.simple) {
       values.push(plan.simple);
       valueAt.push(i);
     } else if (plan.plainBody && params.readsPlainJson) body = [i, plan.plainBody];
